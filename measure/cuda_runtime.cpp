@@ -1,0 +1,101 @@
+#include "measure/cuda_runtime.hpp"
+
+#include <dlfcn.h>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "measure/options.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall::measure {
+namespace {
+
+template <typename F>
+bool bind(void* lib, const char* sym, F& fn, std::string& missing) {
+  fn = reinterpret_cast<F>(::dlsym(lib, sym));
+  if (!fn) missing += (missing.empty() ? "" : ", ") + std::string(sym);
+  return fn != nullptr;
+}
+
+struct Loaded {
+  CudaRuntime rt;
+  bool ok = false;
+  std::string why;
+};
+
+Loaded load() {
+  Loaded l;
+  std::string tried;
+  for (const char* name : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}) {
+    l.rt.lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (l.rt.lib) {
+      l.rt.lib_name = name;
+      break;
+    }
+    const char* err = ::dlerror();
+    tried += fmt::format("{}{} ({})", tried.empty() ? "" : "; ", name, err ? err : "not found");
+  }
+  if (!l.rt.lib) {
+    l.why = "the CUDA runtime could not be loaded: " + tried;
+    return l;
+  }
+  std::string missing;
+  auto& r = l.rt;
+  bind(r.lib, "cudaGetDeviceCount", r.GetDeviceCount, missing);
+  bind(r.lib, "cudaSetDevice", r.SetDevice, missing);
+  bind(r.lib, "cudaMalloc", r.Malloc, missing);
+  bind(r.lib, "cudaFree", r.Free, missing);
+  bind(r.lib, "cudaHostAlloc", r.HostAlloc, missing);
+  bind(r.lib, "cudaFreeHost", r.FreeHost, missing);
+  bind(r.lib, "cudaMemcpyAsync", r.MemcpyAsync, missing);
+  bind(r.lib, "cudaMemset", r.Memset, missing);
+  bind(r.lib, "cudaStreamCreate", r.StreamCreate, missing);
+  bind(r.lib, "cudaStreamDestroy", r.StreamDestroy, missing);
+  bind(r.lib, "cudaStreamSynchronize", r.StreamSynchronize, missing);
+  bind(r.lib, "cudaDeviceSynchronize", r.DeviceSynchronize, missing);
+  bind(r.lib, "cudaRuntimeGetVersion", r.RuntimeGetVersion, missing);
+  bind(r.lib, "cudaDriverGetVersion", r.DriverGetVersion, missing);
+  bind(r.lib, "cudaGetErrorString", r.GetErrorString, missing);
+  if (!missing.empty()) {
+    l.why = fmt::format("{} lacks {}", r.lib_name, missing);
+    return l;
+  }
+  l.ok = true;
+  return l;
+}
+
+}  // namespace
+
+std::string CudaRuntime::error_text(cudaError_t e) const {
+  const char* s = GetErrorString ? GetErrorString(e) : nullptr;
+  return fmt::format("{} (CUDA error {})", s ? s : "unknown error", e);
+}
+
+void CudaRuntime::check(cudaError_t e, const char* what) const {
+  if (e != 0) throw RunError(fmt::format("{} failed: {}", what, error_text(e)));
+}
+
+const CudaRuntime* load_cuda_runtime(std::string& why) {
+  // Loaded once and never unloaded: CUDA's own teardown runs at process exit.
+  static const Loaded loaded = load();
+  why = loaded.why;
+  return loaded.ok ? &loaded.rt : nullptr;
+}
+
+const CudaRuntime& require_gpu(int index, std::string_view xfer_name) {
+  std::string why;
+  const CudaRuntime* rt = load_cuda_runtime(why);
+  const std::string head = fmt::format("-x {} needs a CUDA GPU, but ", xfer_name);
+  if (!rt) throw InputError(kWhere, "-x", head + why);
+  int count = 0;
+  const cudaError_t e = rt->GetDeviceCount(&count);
+  if (e != 0) throw InputError(kWhere, "-x", head + "cudaGetDeviceCount failed: " + rt->error_text(e));
+  if (count == 0) throw InputError(kWhere, "-x", head + "cudaGetDeviceCount found no GPU");
+  if (index >= count)
+    throw InputError(kWhere, "-d", fmt::format("GPU index {} does not exist; this machine has {} GPU{}", index,
+                                               count, count == 1 ? "" : "s"));
+  return *rt;
+}
+
+}  // namespace iowall::measure

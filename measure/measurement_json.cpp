@@ -1,0 +1,166 @@
+#include "measure/measurement_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace iowall::measure {
+namespace {
+
+using json = nlohmann::json;
+
+// Walks the document keeping the JSON pointer of where it is, for error messages.
+class Reader {
+public:
+  explicit Reader(const std::string& path) : path_(path) {}
+
+  [[noreturn]] void fail(const std::string& ptr, const std::string& msg) const { throw InputError(path_, ptr, msg); }
+
+  const json& member(const json& obj, const std::string& ptr, const char* key) const {
+    if (!obj.is_object()) fail(ptr, "expected an object");
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(ptr + "/" + key, "missing");
+    return *it;
+  }
+  double number(const json& obj, const std::string& ptr, const char* key) const {
+    const json& v = member(obj, ptr, key);
+    if (!v.is_number()) fail(ptr + "/" + key, fmt::format("expected a number, found {}", v.type_name()));
+    return v.get<double>();
+  }
+  std::uint64_t count(const json& obj, const std::string& ptr, const char* key) const {
+    const double d = number(obj, ptr, key);
+    if (d < 0 || d != std::floor(d)) fail(ptr + "/" + key, fmt::format("expected a whole number >= 0, found {}", d));
+    return member(obj, ptr, key).is_number_unsigned() ? member(obj, ptr, key).get<std::uint64_t>()
+                                                       : static_cast<std::uint64_t>(d);
+  }
+  std::string text(const json& obj, const std::string& ptr, const char* key) const {
+    const json& v = member(obj, ptr, key);
+    if (!v.is_string()) fail(ptr + "/" + key, fmt::format("expected a string, found {}", v.type_name()));
+    return v.get<std::string>();
+  }
+  Bytes bytes(const json& obj, const std::string& ptr, const char* key) const {
+    Bytes b;
+    const ParseResult r = parse_bytes(text(obj, ptr, key), b);
+    if (!r.ok) fail(ptr + "/" + key, r.error);
+    return b;
+  }
+
+  MeasuredLatency latency(const json& j, const std::string& ptr) const {
+    MeasuredLatency l;
+    l.min_ns = count(j, ptr, "min");
+    l.max_ns = count(j, ptr, "max");
+    l.mean_ns = number(j, ptr, "mean");
+    l.stddev_ns = number(j, ptr, "stddev");
+    const json& p = member(j, ptr, "percentile");
+    if (!p.is_object()) fail(ptr + "/percentile", "expected an object");
+    for (const auto& [key, value] : p.items()) {
+      const std::string kp = ptr + "/percentile/" + key;
+      char* end = nullptr;
+      const double pct = std::strtod(key.c_str(), &end);
+      if (end == key.c_str() || *end != '\0' || pct < 0 || pct > 100) fail(kp, "the key is not a percentage");
+      if (!value.is_number_unsigned()) fail(kp, "expected a whole number of nanoseconds");
+      l.percentiles_ns.emplace_back(pct, value.get<std::uint64_t>());
+    }
+    std::sort(l.percentiles_ns.begin(), l.percentiles_ns.end());
+    return l;
+  }
+
+  MeasuredDirection direction(const json& j, const std::string& ptr) const {
+    MeasuredDirection d;
+    d.io_bytes = count(j, ptr, "io_bytes");
+    d.bw_bytes = count(j, ptr, "bw_bytes");
+    d.iops = number(j, ptr, "iops");
+    d.runtime_ms = number(j, ptr, "runtime");
+    d.ops = count(j, ptr, "total_ios");
+    d.clat = latency(member(j, ptr, "clat_ns"), ptr + "/clat_ns");
+    return d;
+  }
+
+  MeasuredOptions options(const json& j, const std::string& ptr) const {
+    MeasuredOptions o;
+    o.file = text(j, ptr, "file");
+    o.target_kind = text(j, ptr, "target_kind");
+    o.xfer_type = text(j, ptr, "xfer_type");
+    o.io_mode = text(j, ptr, "io_mode");
+    o.engine = text(j, ptr, "engine");
+    o.size = bytes(j, ptr, "size");
+    o.io_size = bytes(j, ptr, "io_size");
+    o.threads = static_cast<int>(count(j, ptr, "threads"));
+    o.qd = static_cast<int>(count(j, ptr, "qd"));
+    o.rwmixread = static_cast<int>(count(j, ptr, "rwmixread"));
+    o.gpu = static_cast<int>(count(j, ptr, "gpu"));
+    const std::string rt = text(j, ptr, "runtime");
+    if (!rt.empty()) {
+      Time t;
+      const ParseResult r = parse_time(rt, t);
+      if (!r.ok) fail(ptr + "/runtime", r.error);
+      o.runtime = t;
+    }
+    return o;
+  }
+
+private:
+  const std::string& path_;
+};
+
+}  // namespace
+
+std::optional<std::uint64_t> MeasuredLatency::at(double percent) const {
+  for (const auto& [p, v] : percentiles_ns)
+    if (std::fabs(p - percent) < 1e-9) return v;
+  return std::nullopt;
+}
+
+MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
+  Reader rd(path);
+  MeasurementFile f;
+  f.path = path;
+  f.version = rd.text(j, "", "iowall_version");
+  const json& iw = rd.member(j, "", "iowall");
+  const json& cf = rd.member(iw, "/iowall", "cufile");
+  if (cf.is_object()) {
+    const json& cm = rd.member(cf, "/iowall/cufile", "compat_mode");
+    if (cm.is_boolean()) f.cufile_compat_mode = cm.get<bool>();
+    else if (!cm.is_null()) rd.fail("/iowall/cufile/compat_mode", "expected true, false or null");
+  } else if (!cf.is_null()) {
+    rd.fail("/iowall/cufile", "expected an object or null");
+  }
+  const MeasuredOptions opts = rd.options(rd.member(iw, "/iowall", "options"), "/iowall/options");
+  const json& reps = rd.member(iw, "/iowall", "repeats");
+  if (!reps.is_array()) rd.fail("/iowall/repeats", "expected an array");
+  if (reps.empty()) rd.fail("/iowall/repeats", "holds no measurement");
+  for (std::size_t i = 0; i < reps.size(); ++i) {
+    const std::string ptr = fmt::format("/iowall/repeats/{}", i);
+    MeasurementPoint p;
+    p.options = opts;
+    p.repeat = static_cast<int>(rd.count(reps[i], ptr, "repeat"));
+    p.first_done_s = rd.number(reps[i], ptr, "first_done_s");
+    p.last_done_s = rd.number(reps[i], ptr, "last_done_s");
+    p.read = rd.direction(rd.member(reps[i], ptr, "read"), ptr + "/read");
+    p.write = rd.direction(rd.member(reps[i], ptr, "write"), ptr + "/write");
+    f.points.push_back(std::move(p));
+  }
+  return f;
+}
+
+MeasurementFile read_measurement_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j;
+  try {
+    j = json::parse(ss.str());
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "", fmt::format("is not valid JSON: {}", e.what()));
+  }
+  return parse_measurement_json(j, path);
+}
+
+}  // namespace iowall::measure

@@ -1,0 +1,224 @@
+#include "measure/options.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace iowall::measure {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+[[noreturn]] void bad(std::string_view option, std::string message) {
+  throw InputError(kWhere, std::string(option), std::move(message));
+}
+
+}  // namespace
+
+std::string_view gdsio_name(TransferType t) {
+  switch (t) {
+    case TransferType::gpu_direct: return "GPUD";
+    case TransferType::cpu_only: return "CPUONLY";
+    case TransferType::cpu_gpu: return "CPU_GPU";
+    case TransferType::cpu_cached_gpu: return "CPU_CACHED_GPU";
+    case TransferType::gpu_batch: return "GPU_BATCH";
+    case TransferType::cpu_cached: return "CPU_CACHED";
+  }
+  return "?";
+}
+
+std::string_view name(TransferType t) {
+  switch (t) {
+    case TransferType::gpu_direct: return "gpu_direct";
+    case TransferType::cpu_only: return "cpu_only";
+    case TransferType::cpu_gpu: return "cpu_gpu";
+    case TransferType::cpu_cached_gpu: return "cpu_cached_gpu";
+    case TransferType::gpu_batch: return "gpu_batch";
+    case TransferType::cpu_cached: return "cpu_cached";
+  }
+  return "?";
+}
+
+std::string_view name(Engine e) { return e == Engine::psync ? "psync" : "io_uring"; }
+
+bool uses_gpu(TransferType t) {
+  return t != TransferType::cpu_only && t != TransferType::cpu_cached;
+}
+bool uses_cufile(TransferType t) {
+  return t == TransferType::gpu_direct || t == TransferType::gpu_batch;
+}
+bool uses_odirect(TransferType t) {
+  return t != TransferType::cpu_cached && t != TransferType::cpu_cached_gpu;
+}
+
+TransferType parse_transfer_type(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "0" || s == "gpu_direct" || s == "gpud") return TransferType::gpu_direct;
+  if (s == "1" || s == "cpu_only" || s == "cpuonly") return TransferType::cpu_only;
+  if (s == "2" || s == "cpu_gpu") return TransferType::cpu_gpu;
+  if (s == "4" || s == "cpu_cached_gpu") return TransferType::cpu_cached_gpu;
+  if (s == "6" || s == "gpu_batch") return TransferType::gpu_batch;
+  if (s == "cpu_cached") return TransferType::cpu_cached;
+  if (s == "3" || s == "cpu_async_gpu" || s == "5" || s == "gpu_direct_async" || s == "7" ||
+      s == "gpu_batch_stream")
+    bad(option, fmt::format("\"{}\" (gdsio's {}) is not implemented by iowall measure; use one of "
+                            "gpu_direct (0), cpu_only (1), cpu_gpu (2), cpu_cached_gpu (4), "
+                            "gpu_batch (6), cpu_cached",
+                            text, s));
+  bad(option, fmt::format("unknown transfer type \"{}\" (expected gpu_direct|0, cpu_only|1, cpu_gpu|2, "
+                          "cpu_cached_gpu|4, gpu_batch|6 or cpu_cached)",
+                          text));
+}
+
+Engine parse_engine(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "psync") return Engine::psync;
+  if (s == "io_uring" || s == "uring") return Engine::io_uring;
+  bad(option, fmt::format("unknown engine \"{}\" (expected psync or io_uring)", text));
+}
+
+IoMode parse_io_mode(std::string_view text, std::string& canonical, std::string_view option) {
+  const std::string s = lower(text);
+  IoMode m;
+  if (s == "read" || s == "0") {
+    canonical = "read";
+  } else if (s == "write" || s == "1") {
+    canonical = "write";
+    m.read_pct = 0;
+  } else if (s == "randread" || s == "2") {
+    canonical = "randread";
+    m.random = true;
+  } else if (s == "randwrite" || s == "3") {
+    canonical = "randwrite";
+    m.random = true;
+    m.read_pct = 0;
+  } else if (s == "rw" || s == "readwrite") {
+    canonical = "rw";
+    m.read_pct = 50;
+  } else if (s == "randrw") {
+    canonical = "randrw";
+    m.random = true;
+    m.read_pct = 50;
+  } else {
+    bad(option, fmt::format("unknown I/O mode \"{}\" (expected read|0, write|1, randread|2, "
+                            "randwrite|3, rw or randrw)",
+                            text));
+  }
+  return m;
+}
+
+Bytes parse_size_arg(std::string_view text, std::string_view option) {
+  Bytes b;
+  const ParseResult r = parse_bytes(text, b);
+  if (r.ok) return b;
+  // gdsio's forms: digits with an optional binary K/M/G/T suffix.
+  std::string_view s = text;
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  int shift = 0;
+  if (!s.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(s.back()))) {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      case 'T': shift = 40; break;
+      default: break;
+    }
+  }
+  if (shift) s.remove_suffix(1);
+  std::int64_t v = 0;
+  if (all_digits(s)) {
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && p == s.data() + s.size() && v <= (INT64_MAX >> shift))
+      return Bytes(v << shift);
+  }
+  bad(option, fmt::format("\"{}\" is not a size (expected e.g. \"4 KiB\", \"1 MiB\", or gdsio's \"1M\")",
+                          text));
+}
+
+Time parse_duration_arg(std::string_view text, std::string_view option) {
+  Time t;
+  const ParseResult r = parse_time(text, t);
+  if (r.ok) return t;
+  std::int64_t v = 0;
+  if (all_digits(text)) {
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc() && v < 86'400 * 365) return sec(v);
+  }
+  bad(option, r.error);
+}
+
+void parse_output_format(std::string_view text, MeasureOptions& o) {
+  o.json = o.normal = false;
+  std::string_view s = text;
+  while (!s.empty()) {
+    const auto comma = s.find(',');
+    const std::string item = lower(s.substr(0, comma));
+    if (item == "json")
+      o.json = true;
+    else if (item == "normal")
+      o.normal = true;
+    else
+      bad("--output-format", fmt::format("unknown format \"{}\" (expected normal, json or normal,json)", item));
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  if (!o.json && !o.normal) bad("--output-format", "no format given (expected normal, json or normal,json)");
+}
+
+void validate(const MeasureOptions& o) {
+  if (o.file.empty()) bad("-f", "no target given (a file to create, an existing file, or a block device)");
+  if (o.threads < 1) bad("-w", fmt::format("{} threads: at least one is needed", o.threads));
+  if (o.threads > 1024) bad("-w", fmt::format("{} threads is more than the 1024 allowed", o.threads));
+  if (o.qd < 1) bad("--qd", fmt::format("a queue depth of {} cannot issue any I/O; use 1 or more", o.qd));
+  if (o.qd > 4096) bad("--qd", fmt::format("a queue depth of {} is more than the 4096 allowed", o.qd));
+  if (o.repeat < 1) bad("--repeat", fmt::format("{} repeats: at least one is needed", o.repeat));
+  if (o.gpu < 0) bad("-d", fmt::format("GPU index {} is negative", o.gpu));
+  if (o.io_size.n <= 0) bad("-i", "the I/O size must be positive");
+  if (o.io_size.n > (i64(1) << 30)) bad("-i", fmt::format("\"{}\" is larger than the 1 GiB allowed", to_string(o.io_size)));
+  if (o.mode.read_pct < 0 || o.mode.read_pct > 100)
+    bad("--rwmixread", fmt::format("{} is not a percentage between 0 and 100", o.mode.read_pct));
+  if (uses_odirect(o.xfer) && o.io_size.n % kAlign != 0)
+    bad("-i", fmt::format("\"{}\" is not a multiple of 4 KiB, which O_DIRECT requires (-x {})",
+                          to_string(o.io_size), name(o.xfer)));
+  if (o.size) {
+    if (o.size->n <= 0) bad("-s", "the size must be positive");
+    if (uses_odirect(o.xfer) && o.size->n % kAlign != 0)
+      bad("-s", fmt::format("\"{}\" is not a multiple of 4 KiB, which O_DIRECT requires (-x {})",
+                            to_string(*o.size), name(o.xfer)));
+    if (o.size->n % o.io_size.n != 0)
+      bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", to_string(*o.size),
+                            to_string(o.io_size)));
+    if (o.size->n / o.io_size.n < o.threads)
+      bad("-s", fmt::format("\"{}\" holds {} I/Os of \"{}\", fewer than the {} threads", to_string(*o.size),
+                            o.size->n / o.io_size.n, to_string(o.io_size), o.threads));
+  }
+  if (o.runtime && o.runtime->ps <= 0) bad("--runtime", "the duration must be positive");
+  // cuFile's synchronous calls and its batch API do their own queueing.
+  if (uses_cufile(o.xfer) && o.engine == Engine::io_uring)
+    bad("--engine", fmt::format("-x {} issues its I/O through cuFile, not io_uring; use --engine psync",
+                                name(o.xfer)));
+  if (o.xfer == TransferType::gpu_direct && o.qd != 1)
+    bad("--qd", "-x gpu_direct calls cuFileRead/cuFileWrite synchronously (queue depth 1 per thread); "
+                "use -w for more in flight or -x gpu_batch for a queue");
+  if (o.engine == Engine::psync && o.qd != 1 && !uses_cufile(o.xfer))
+    bad("--qd", fmt::format("the psync engine has one I/O in flight per thread; --qd {} needs --engine io_uring",
+                            o.qd));
+  if (!o.destroy_data_on.empty() && o.mode.read_pct == 100)
+    bad("--destroy-data-on", "given for a read-only mode; it is only needed to write to a block device");
+}
+
+}  // namespace iowall::measure

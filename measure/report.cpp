@@ -1,0 +1,169 @@
+#include "measure/report.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace iowall::measure {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string percentile_key_impl(double p) { return fmt::format("{:.6f}", p); }
+
+ojson clat_json(const LogLinearHistogram& h) {
+  ojson c;
+  c["min"] = h.min();
+  c["max"] = h.max();
+  c["mean"] = h.mean();
+  c["stddev"] = h.stddev();
+  c["N"] = h.count();
+  ojson p = ojson::object();
+  if (h.count() > 0)
+    for (double q : LogLinearHistogram::default_percentiles()) p[percentile_key_impl(q)] = h.percentile(q);
+  c["percentile"] = std::move(p);
+  return c;
+}
+
+// One direction, as fio writes it; `seconds` is the time the bytes took.
+ojson direction_json(const DirectionStats& d, double seconds) {
+  ojson j;
+  const double bw = seconds > 0 ? static_cast<double>(d.bytes) / seconds : 0.0;
+  j["io_bytes"] = d.bytes;
+  j["io_kbytes"] = d.bytes / 1024;
+  j["bw_bytes"] = static_cast<std::uint64_t>(bw);
+  j["bw"] = static_cast<std::uint64_t>(bw / 1024);  // KiB/s, as fio
+  j["iops"] = seconds > 0 ? static_cast<double>(d.ops) / seconds : 0.0;
+  // ms, as fio; 0 for a direction that saw no I/O, as fio
+  j["runtime"] = d.ops ? static_cast<std::uint64_t>(seconds * 1000.0 + 0.5) : 0;
+  j["total_ios"] = d.ops;
+  j["clat_ns"] = clat_json(d.clat_ns);
+  return j;
+}
+
+std::string io_type(const MeasureOptions& o) {
+  std::string s = o.mode_text;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+ojson options_json(const RunInfo& info) {
+  const MeasureOptions& o = info.options;
+  ojson j;
+  j["file"] = o.file;
+  j["target_kind"] = std::string(name(info.target.kind));
+  j["size"] = to_string(info.target.size);
+  j["io_size"] = to_string(o.io_size);
+  j["threads"] = o.threads;
+  j["xfer_type"] = std::string(name(o.xfer));
+  j["io_mode"] = o.mode_text;
+  j["rwmixread"] = o.mode.read_pct;
+  j["engine"] = std::string(name(o.engine));
+  j["qd"] = o.qd;
+  j["runtime"] = o.runtime ? to_string(*o.runtime) : std::string();
+  j["gpu"] = o.gpu;
+  j["repeat"] = o.repeat;
+  j["seed"] = o.seed;
+  j["direct"] = uses_odirect(o.xfer);
+  return j;
+}
+
+}  // namespace
+
+std::string percentile_key(double p) { return percentile_key_impl(p); }
+
+ojson to_json(const RunInfo& info) {
+  const MeasureOptions& o = info.options;
+  ojson root;
+  root["iowall_version"] = fmt::format("iowall-{}", kIowallVersion);
+  root["timestamp"] = info.unix_time;
+  root["jobs"] = ojson::array();
+  ojson repeats = ojson::array();
+  for (const auto& r : info.repeats) {
+    DirectionStats read_all, write_all;
+    double usr = 0, sys = 0;
+    for (const auto& t : r.threads) {
+      ojson job;
+      job["jobname"] = fmt::format("{}.t{}", name(o.xfer), t.index);
+      job["groupid"] = r.repeat - 1;
+      job["error"] = 0;
+      job["job options"] = {{"offset", std::to_string(t.region_offset)}, {"size", std::to_string(t.region_bytes)}};
+      job["read"] = direction_json(t.read, t.elapsed_s());
+      job["write"] = direction_json(t.write, t.elapsed_s());
+      const double el = t.elapsed_s();
+      job["usr_cpu"] = el > 0 ? 100.0 * t.usr_s / el : 0.0;
+      job["sys_cpu"] = el > 0 ? 100.0 * t.sys_s / el : 0.0;
+      job["ctx"] = t.ctx_switches;
+      job["elapsed"] = el;
+      if (uses_cufile(o.xfer)) job["cufile_buffer_registered"] = t.cufile_buffer_registered;
+      root["jobs"].push_back(std::move(job));
+      read_all.clat_ns.merge(t.read.clat_ns);
+      read_all.ops += t.read.ops;
+      read_all.bytes += t.read.bytes;
+      write_all.clat_ns.merge(t.write.clat_ns);
+      write_all.ops += t.write.ops;
+      write_all.bytes += t.write.bytes;
+      usr += t.usr_s;
+      sys += t.sys_s;
+    }
+    // The group figure: all bytes over the time until the slowest thread finished.
+    ojson rep;
+    rep["repeat"] = r.repeat;
+    rep["first_done_s"] = r.first_done_s;
+    rep["last_done_s"] = r.last_done_s;
+    rep["read"] = direction_json(read_all, r.last_done_s);
+    rep["write"] = direction_json(write_all, r.last_done_s);
+    rep["usr_cpu"] = r.last_done_s > 0 ? 100.0 * usr / r.last_done_s : 0.0;  // percent of one core
+    rep["sys_cpu"] = r.last_done_s > 0 ? 100.0 * sys / r.last_done_s : 0.0;
+    repeats.push_back(std::move(rep));
+  }
+  ojson iw;
+  iw["xfer_type"] = std::string(name(o.xfer));
+  iw["gdsio_xfer_type"] = std::string(gdsio_name(o.xfer));
+  iw["engine"] = uses_cufile(o.xfer) ? std::string("cufile") : std::string(name(o.engine));
+  iw["io_type"] = io_type(o);
+  if (info.cufile) {
+    ojson cf;
+    cf["library"] = info.cufile_library;
+    cf["version"] = info.cufile->version;
+    cf["compat_mode"] = info.cufile->compat ? ojson(*info.cufile->compat) : ojson(nullptr);
+    cf["reason"] = info.cufile->reason;
+    cf["nvfs_version"] = fmt::format("{}.{}", info.cufile->nvfs_major, info.cufile->nvfs_minor);
+    iw["cufile"] = std::move(cf);
+  } else {
+    iw["cufile"] = nullptr;
+  }
+  iw["cuda_library"] = info.cuda_library;
+  if (!info.repeats.empty()) {
+    iw["first_done_s"] = info.repeats.back().first_done_s;
+    iw["last_done_s"] = info.repeats.back().last_done_s;
+  }
+  iw["options"] = options_json(info);
+  iw["repeats"] = std::move(repeats);
+  root["iowall"] = std::move(iw);
+  return root;
+}
+
+std::string gdsio_summary(const RunInfo& info, const RepeatResult& r) {
+  const MeasureOptions& o = info.options;
+  std::uint64_t bytes = 0, ops = 0;
+  LogLinearHistogram all;
+  for (const auto& t : r.threads) {
+    bytes += t.read.bytes + t.write.bytes;
+    ops += t.read.ops + t.write.ops;
+    all.merge(t.read.clat_ns);
+    all.merge(t.write.clat_ns);
+  }
+  const double secs = r.last_done_s;
+  const double gib_s = secs > 0 ? static_cast<double>(bytes) / secs / (1024.0 * 1024.0 * 1024.0) : 0.0;
+  std::string s = fmt::format(
+      "IoType: {} XferType: {} Threads: {} DataSetSize: {}/{}(KiB) IOSize: {}(KiB) Throughput: {:.6f} GiB/sec, "
+      "Avg_Latency: {:.6f} usecs ops: {} total_time {:.6f} secs",
+      io_type(o), gdsio_name(o.xfer), o.threads, bytes / 1024, info.target.size.n / 1024, o.io_size.n / 1024, gib_s,
+      all.mean() / 1000.0, ops, secs);
+  if (o.repeat > 1) s += fmt::format(" repeat {}/{}", r.repeat, o.repeat);
+  return s;
+}
+
+}  // namespace iowall::measure

@@ -1,0 +1,49 @@
+// What one measurement produced: per thread and per repeat, before it is written out.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/cufile_api.hpp"
+#include "measure/options.hpp"
+#include "measure/target.hpp"
+#include "sim/core/histogram.hpp"
+
+namespace iowall::measure {
+
+struct DirectionStats {
+  LogLinearHistogram clat_ns;  // completion latency of each operation, in ns
+  std::uint64_t ops = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct ThreadResult {
+  int index = 0;
+  std::int64_t region_offset = 0, region_bytes = 0;  // the part of the target it owns
+  DirectionStats read, write;
+  double start_s = 0, end_s = 0;  // relative to the common start of all threads
+  double usr_s = 0, sys_s = 0;    // CPU time of this thread (RUSAGE_THREAD)
+  long ctx_switches = 0;
+  bool cufile_buffer_registered = false;
+  std::string error;
+  double elapsed_s() const { return end_s - start_s; }
+};
+
+struct RepeatResult {
+  int repeat = 1;  // 1-based
+  std::vector<ThreadResult> threads;
+  double first_done_s = 0, last_done_s = 0;
+};
+
+struct RunInfo {
+  MeasureOptions options;
+  Target target;
+  std::string cuda_library;              // when a GPU type ran
+  std::optional<CompatInfo> cufile;      // when cuFile ran
+  std::string cufile_library;
+  std::vector<RepeatResult> repeats;
+  long unix_time = 0;
+};
+
+}  // namespace iowall::measure

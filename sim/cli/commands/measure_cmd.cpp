@@ -1,0 +1,125 @@
+// `iowall measure`: real I/O in gdsio's vocabulary, results in fio's JSON shape.
+//
+// Sizes (-s, -i) take iowall's unit strings ("4 KiB", "1 MiB") or gdsio's forms
+// ("4K", "1M": binary multiples; a bare number is bytes). --runtime takes "10 s",
+// "500 ms", or a bare number of seconds (gdsio's -T).
+//
+// Output: the gdsio-style line goes to stdout (unless --quiet); JSON goes to --output
+// FILE, written atomically, or to stdout when no file is named. With only "normal"
+// and --output, the summary lines go to the file instead.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "measure/atomic_file.hpp"
+#include "measure/cli.hpp"
+#include "measure/report.hpp"
+#include "measure/runner.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall::measure {
+namespace {
+
+struct RawOptions {
+  std::string file, size, io_size = "1M", xfer = "cpu_only", mode = "read", engine = "psync", runtime,
+                      format = "normal", output, destroy;
+  int threads = 1, gpu = 0, qd = 1, repeat = 1;
+  int rwmixread = -1;
+  std::uint64_t seed = 1;
+  bool quiet = false, keep = false, allow_write = false;
+};
+
+MeasureOptions convert(const RawOptions& r) {
+  MeasureOptions o;
+  o.file = r.file;
+  if (!r.size.empty()) o.size = parse_size_arg(r.size, "-s");
+  o.io_size = parse_size_arg(r.io_size, "-i");
+  o.threads = r.threads;
+  o.xfer = parse_transfer_type(r.xfer);
+  o.mode = parse_io_mode(r.mode, o.mode_text);
+  if (r.rwmixread >= 0) {
+    if (o.mode.read_pct != 50)
+      throw InputError(kWhere, "--rwmixread", fmt::format("only applies to -I rw or randrw, not {}", o.mode_text));
+    o.mode.read_pct = r.rwmixread;
+  }
+  o.gpu = r.gpu;
+  o.engine = parse_engine(r.engine);
+  o.qd = r.qd;
+  if (!r.runtime.empty()) o.runtime = parse_duration_arg(r.runtime, "--runtime");
+  parse_output_format(r.format, o);
+  o.output = r.output;
+  o.repeat = r.repeat;
+  o.quiet = r.quiet;
+  o.keep = r.keep;
+  o.allow_write = r.allow_write;
+  o.destroy_data_on = r.destroy;
+  o.seed = r.seed;
+  return o;
+}
+
+void emit(const MeasureOptions& o, const RunInfo& info) {
+  std::string lines;
+  for (const auto& r : info.repeats) lines += gdsio_summary(info, r) + "\n";
+  if (info.cufile && !o.quiet)
+    fmt::print(stderr, "iowall measure: cuFile ran in {} mode ({})\n",
+               !info.cufile->compat ? "an unknown" : *info.cufile->compat ? "compatibility" : "GPUDirect (GDS)",
+               info.cufile->reason);
+  const std::string json = o.json ? to_json(info).dump(2) + "\n" : std::string();
+  if (!o.output.empty()) {
+    write_file_atomically(o.output, o.json ? json : lines);
+    if (o.json && o.normal && !o.quiet) fmt::print("{}", lines);
+    return;
+  }
+  if (o.normal && !o.quiet) fmt::print("{}", lines);
+  if (o.json) fmt::print("{}", json);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void setup_measure_command(CLI::App& root, CliState& state) {
+  auto raw = std::make_shared<RawOptions>();
+  CLI::App* cmd = root.add_subcommand(
+      "measure", "Measure real I/O (gdsio's transfer types, fio's JSON): files, block devices, cuFile");
+  cmd->add_option("-f,--file", raw->file,
+                  "Target: a path to create (needs -s; removed afterwards unless --keep), an existing file "
+                  "(read-only unless --allow-write) or a block device (read-only unless --destroy-data-on)")
+      ->required();
+  cmd->add_option("-s,--size", raw->size, "Total size over all threads: \"1 GiB\" or \"1G\" (default: the file's or device's size)");
+  cmd->add_option("-i,--io-size", raw->io_size, "I/O size: \"1 MiB\" or \"1M\"")->capture_default_str();
+  cmd->add_option("-w,--threads", raw->threads, "Threads, each on its own region of the target")->capture_default_str();
+  cmd->add_option("-x,--xfer-type", raw->xfer,
+                  "Transfer type: gpu_direct|0, cpu_only|1, cpu_gpu|2, cpu_cached_gpu|4, gpu_batch|6, cpu_cached")->capture_default_str();
+  cmd->add_option("-I,--io-mode", raw->mode, "read|0, write|1, randread|2, randwrite|3, rw, randrw")->capture_default_str();
+  cmd->add_option("--rwmixread", raw->rwmixread, "Percentage of reads for rw and randrw (default 50)");
+  cmd->add_option("-d,--gpu", raw->gpu, "GPU index")->capture_default_str();
+  cmd->add_option("--engine", raw->engine, "Host I/O engine: psync or io_uring")->capture_default_str();
+  cmd->add_option("--qd", raw->qd, "Queue depth per thread (io_uring, gpu_batch)")->capture_default_str();
+  cmd->add_option("-T,--runtime", raw->runtime, "Run for this long instead of once over -s: \"10 s\"");
+  cmd->add_option("--output-format", raw->format, "normal, json or normal,json")->capture_default_str();
+  cmd->add_option("--output", raw->output, "Write the results to this file (atomically)");
+  cmd->add_option("--repeat", raw->repeat, "Repeat the whole measurement this many times")->capture_default_str();
+  cmd->add_option("--seed", raw->seed, "Seed for random offsets, mixed choices and file contents")->capture_default_str();
+  cmd->add_flag("--quiet", raw->quiet, "No summary or notes on the terminal");
+  cmd->add_flag("--keep", raw->keep, "Keep the file that iowall created");
+  cmd->add_flag("--allow-write", raw->allow_write, "Allow writing to an existing file");
+  cmd->add_option("--destroy-data-on", raw->destroy,
+                  "Allow writing to this block device (the same as -f), destroying its data; refused while "
+                  "anything on it is mounted");
+  cmd->callback([raw, &state] {
+    const MeasureOptions o = convert(*raw);
+    validate(o);
+    if (!o.output.empty() && o.output == o.file)
+      throw InputError(kWhere, "--output", "names the measurement's own target");
+    const RunInfo info = run_measurement(o);
+    emit(o, info);
+    state.exit_code = 0;
+  });
+}
+
+IOWALL_REGISTER_COMMAND(50, setup_measure_command);
+
+}  // namespace iowall::measure
