@@ -202,6 +202,10 @@ CuFileSession::CuFileSession(int fd, std::string_view xfer_name, bool need_batch
     handle_ = nullptr;
     api_->DriverClose();
     driver_open_ = false;
+    const std::string mode =
+        compat_.compat ? fmt::format(" The driver opened in {} mode ({}).", *compat_.compat ? "compatibility" : "GDS",
+                                     compat_.reason)
+                       : std::string();
     if (reg.err == cufile::kHandleNotRegistered)
       throw InputError(kWhere, "-x",
                        head + "cuFileHandleRegister failed with 5027 (file descriptor is not registered). "
@@ -209,9 +213,9 @@ CuFileSession::CuFileSession(int fd, std::string_view xfer_name, bool need_batch
                               "(/run/udev/data, ID_FS_USAGE and ID_FS_TYPE); a VM or container without udev has none, "
                               "and cuFile then refuses the file even in compatibility mode (its log says "
                               "\"udev property not found\"). Run where udev manages the device, or have the "
-                              "machine's owner provide the udev entry; iowall does not write it");
-    throw InputError(kWhere, "-x", head + fmt::format("cuFileHandleRegister failed: {} (cuFile error {})",
-                                                      cufile_error_text(reg.err), reg.err));
+                              "machine's owner provide the udev entry; iowall does not write it." + mode);
+    throw InputError(kWhere, "-x", head + fmt::format("cuFileHandleRegister failed: {} (cuFile error {}).{}",
+                                                      cufile_error_text(reg.err), reg.err, mode));
   }
 }
 

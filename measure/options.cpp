@@ -27,7 +27,19 @@ bool all_digits(std::string_view s) {
   throw InputError(kWhere, std::string(option), std::move(message));
 }
 
+const char* gdsio_unimplemented(const std::string& s) {
+  if (s == "3" || s == "cpu_async_gpu") return "CPU_ASYNC_GPU";
+  if (s == "5" || s == "gpu_direct_async") return "GPU_DIRECT_ASYNC";
+  if (s == "7" || s == "gpu_batch_stream") return "GPU_BATCH_STREAM";
+  return nullptr;
+}
+
 }  // namespace
+
+std::string size_text(Bytes b) {
+  // Binary units when exact ("4 KiB"), else plain bytes ("3000 B"), as people type them.
+  return b.n % 1024 == 0 ? to_string(b) : fmt::format("{} B", b.n);
+}
 
 std::string_view gdsio_name(TransferType t) {
   switch (t) {
@@ -73,12 +85,11 @@ TransferType parse_transfer_type(std::string_view text, std::string_view option)
   if (s == "4" || s == "cpu_cached_gpu") return TransferType::cpu_cached_gpu;
   if (s == "6" || s == "gpu_batch") return TransferType::gpu_batch;
   if (s == "cpu_cached") return TransferType::cpu_cached;
-  if (s == "3" || s == "cpu_async_gpu" || s == "5" || s == "gpu_direct_async" || s == "7" ||
-      s == "gpu_batch_stream")
+  if (const char* g = gdsio_unimplemented(s))
     bad(option, fmt::format("\"{}\" (gdsio's {}) is not implemented by iowall measure; use one of "
                             "gpu_direct (0), cpu_only (1), cpu_gpu (2), cpu_cached_gpu (4), "
                             "gpu_batch (6), cpu_cached",
-                            text, s));
+                            text, g));
   bad(option, fmt::format("unknown transfer type \"{}\" (expected gpu_direct|0, cpu_only|1, cpu_gpu|2, "
                           "cpu_cached_gpu|4, gpu_batch|6 or cpu_cached)",
                           text));
@@ -188,23 +199,23 @@ void validate(const MeasureOptions& o) {
   if (o.repeat < 1) bad("--repeat", fmt::format("{} repeats: at least one is needed", o.repeat));
   if (o.gpu < 0) bad("-d", fmt::format("GPU index {} is negative", o.gpu));
   if (o.io_size.n <= 0) bad("-i", "the I/O size must be positive");
-  if (o.io_size.n > (i64(1) << 30)) bad("-i", fmt::format("\"{}\" is larger than the 1 GiB allowed", to_string(o.io_size)));
+  if (o.io_size.n > (i64(1) << 30)) bad("-i", fmt::format("\"{}\" is larger than the 1 GiB allowed", size_text(o.io_size)));
   if (o.mode.read_pct < 0 || o.mode.read_pct > 100)
     bad("--rwmixread", fmt::format("{} is not a percentage between 0 and 100", o.mode.read_pct));
   if (uses_odirect(o.xfer) && o.io_size.n % kAlign != 0)
     bad("-i", fmt::format("\"{}\" is not a multiple of 4 KiB, which O_DIRECT requires (-x {})",
-                          to_string(o.io_size), name(o.xfer)));
+                          size_text(o.io_size), name(o.xfer)));
   if (o.size) {
     if (o.size->n <= 0) bad("-s", "the size must be positive");
     if (uses_odirect(o.xfer) && o.size->n % kAlign != 0)
       bad("-s", fmt::format("\"{}\" is not a multiple of 4 KiB, which O_DIRECT requires (-x {})",
-                            to_string(*o.size), name(o.xfer)));
+                            size_text(*o.size), name(o.xfer)));
     if (o.size->n % o.io_size.n != 0)
-      bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", to_string(*o.size),
-                            to_string(o.io_size)));
+      bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", size_text(*o.size),
+                            size_text(o.io_size)));
     if (o.size->n / o.io_size.n < o.threads)
-      bad("-s", fmt::format("\"{}\" holds {} I/Os of \"{}\", fewer than the {} threads", to_string(*o.size),
-                            o.size->n / o.io_size.n, to_string(o.io_size), o.threads));
+      bad("-s", fmt::format("\"{}\" holds {} I/Os of \"{}\", fewer than the {} threads", size_text(*o.size),
+                            o.size->n / o.io_size.n, size_text(o.io_size), o.threads));
   }
   if (o.runtime && o.runtime->ps <= 0) bad("--runtime", "the duration must be positive");
   // cuFile's synchronous calls and its batch API do their own queueing.

@@ -76,6 +76,9 @@ Time parse_duration_arg(std::string_view text, std::string_view option);
 // "normal", "json" or "normal,json".
 void parse_output_format(std::string_view text, MeasureOptions& o);
 
+// A size for messages: "4 KiB" when exact in binary units, else "3000 B".
+std::string size_text(Bytes b);
+
 // Checks the combination (O_DIRECT alignment, queue depth, engine and type, ...).
 // Checks that need the target (its size, whether it exists) are in target.hpp.
 void validate(const MeasureOptions& o);

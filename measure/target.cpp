@@ -42,7 +42,7 @@ Bytes covered_size(const MeasureOptions& o, const Target& t) {
   if (o.size) {
     if (o.size->n > t.capacity)
       bad("-s", fmt::format("\"{}\" is more than the {} bytes of {}; iowall never grows an existing {}",
-                            to_string(*o.size), t.capacity, t.path,
+                            size_text(*o.size), t.capacity, t.path,
                             t.kind == TargetKind::block_device ? "device" : "file"));
     return *o.size;
   }
@@ -50,7 +50,7 @@ Bytes covered_size(const MeasureOptions& o, const Target& t) {
   const std::int64_t n = t.capacity / o.io_size.n * o.io_size.n;
   if (n < per)
     bad("-f", fmt::format("{} holds {} bytes, less than one I/O of \"{}\" for each of the {} threads", t.path,
-                          t.capacity, to_string(o.io_size), o.threads));
+                          t.capacity, size_text(o.io_size), o.threads));
   return Bytes(n);
 }
 
@@ -121,7 +121,7 @@ Target inspect_target(const MeasureOptions& o) {
   if (uses_odirect(o.xfer) && t.size.n % kAlign != 0)
     bad("-s", fmt::format("{} bytes is not a multiple of 4 KiB, which O_DIRECT requires", t.size.n));
   if (t.size.n % o.io_size.n != 0)
-    bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", to_string(t.size), to_string(o.io_size)));
+    bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", size_text(t.size), size_text(o.io_size)));
   return t;
 }
 
