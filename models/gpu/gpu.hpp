@@ -1,0 +1,31 @@
+// A GPU on PCIe: HBM as the source or sink of DMA, and copy engines that move data
+// between host memory and HBM (cudaMemcpy). Peer DMA from an SSD or NIC lands in
+// HBM through the BAR1 aperture and needs no copy engine.
+#pragma once
+#include <memory>
+
+#include "sim/core/device.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+class Gpu final : public Device {
+public:
+  Gpu(const Params& p, SimContext& ctx);
+  // The hop a host<->device copy spends on one of the copy engines.
+  Hop copy_engine_hop() const;
+
+  IOWALL_PARAM_INT(copy_engines, 2, 1, 16, "copy engines usable for host<->device copies in one direction",
+                   "CUDA deviceQuery asyncEngineCount");
+  IOWALL_PARAM(Bandwidth, copy_engine_bandwidth, "64 GB/s", "one copy engine's throughput ceiling",
+               "above a Gen5 x16 link; the link limits (figures.md: 55.63 GB/s H100 H2D)");
+  IOWALL_PARAM(Bandwidth, hbm_bandwidth, "3350 GB/s", "HBM bandwidth", "NVIDIA H100 SXM datasheet");
+  IOWALL_PARAM(Bytes, hbm_capacity, "80 GB", "HBM capacity", "NVIDIA H100 datasheet");
+  IOWALL_PARAM(Bytes, bar1_size, "128 GiB", "BAR1 aperture for peer DMA into HBM", "nvidia-smi -q, H100");
+  IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
+
+private:
+  std::unique_ptr<Server> copy_engines_;
+};
+
+}  // namespace iowall

@@ -1,0 +1,26 @@
+#include "models/pcie/root_complex.hpp"
+
+#include "sim/config/registry.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+RootComplex::RootComplex(const Params& p, SimContext& ctx) : Device(p, ctx) {
+  for (i64 i = 0; i < root_ports; ++i)
+    make_port("rp" + std::to_string(i), "root port", PortRole::pcie_downstream);
+  p2p_ = std::make_unique<Server>(*this, "p2p");
+}
+
+void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hops) {
+  const bool root_to_root = in.role() == PortRole::pcie_downstream && out.role() == PortRole::pcie_downstream;
+  if (!root_to_root) return;
+  Hop h;
+  h.server = p2p_.get();
+  h.bandwidth = p2p_bandwidth;
+  h.label = name() + " p2p";
+  hops.push_back(h);
+}
+
+IOWALL_REGISTER_DEVICE(RootComplex, "root_complex", "PCIe root complex with root ports, host bridge and P2P bridge");
+
+}  // namespace iowall

@@ -1,0 +1,30 @@
+// A root complex: root ports below, the host bridge to memory and the CPU above.
+// Peer-to-peer traffic between two root ports crosses its P2P bridge, whose
+// bandwidth is often well below the links' (a Server every such transfer shares).
+#pragma once
+#include <memory>
+
+#include "sim/core/device.hpp"
+#include "sim/core/server.hpp"
+
+namespace iowall {
+
+class RootComplex final : public Device {
+public:
+  RootComplex(const Params& p, SimContext& ctx);
+  void transit(const Port& in, const Port& out, std::vector<Hop>& hops) override;
+  Time forwarding_latency() const override { return latency; }
+
+  IOWALL_PARAM(Time, latency, "150 ns", "forwarding latency through the root complex",
+               "typical Xeon/EPYC root port to memory, order of magnitude from PCIe latency studies");
+  IOWALL_PARAM(Bandwidth, p2p_bandwidth, "20 GB/s", "peer-to-peer forwarding limit between root ports",
+               "typical of server CPUs; measure with p2pBandwidthLatencyTest");
+  IOWALL_PARAM_INT(root_ports, 4, 1, 64, "number of root ports rp0..rpN-1", "CPU datasheet");
+  IOWALL_PORT(mem, "host bridge to memory", PortRole::memory);
+  IOWALL_PORT(cpu, "CPU cores (MMIO, interrupts)", PortRole::any);
+
+private:
+  std::unique_ptr<Server> p2p_;
+};
+
+}  // namespace iowall

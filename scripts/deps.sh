@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages iowall needs, only those missing.
+# As root it runs apt-get; otherwise it prints the command to run.
+set -eu
+required=(g++ cmake make ninja-build pkg-config libboost-graph-dev libeigen3-dev
+  nlohmann-json3-dev libcli11-dev catch2 libvalijson-dev libfmt-dev libspdlog-dev
+  liburing-dev)
+optional=(gnuplot-nox fio ccache)
+want=("${required[@]}")
+[ "${1:-}" = "--with-optional" ] && want+=("${optional[@]}")
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "iowall: missing Debian packages; as root run: apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "iowall: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$cmd -qq

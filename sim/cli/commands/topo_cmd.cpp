@@ -1,0 +1,81 @@
+// `iowall topo show FILE [--dot]`: devices, links, and for every GPU<->storage pair
+// the route and its narrowest hop (what bounds that pair's bandwidth).
+#include <fmt/format.h>
+
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/config/topology.hpp"
+
+namespace iowall {
+namespace {
+
+Json describe_topology(const Topology& topo) {
+  Json devices = Json::array(), links = Json::array(), routes = Json::array();
+  for (const auto& d : topo.devices()) devices.push_back({{"id", d->name()}, {"model", d->model()}});
+  for (const auto& l : topo.links())
+    links.push_back({{"a", l->a().full_name()},
+                     {"b", l->b().full_name()},
+                     {"protocol", l->spec().protocol},
+                     {"summary", l->spec().summary},
+                     {"bandwidth_GBps", l->spec().bandwidth.GBps_value()}});
+  const Bytes chunk(128 * 1024);
+  for (Device* g : topo.devices_of("gpu"))
+    for (Device* s : topo.devices_of("nvme_ssd")) {
+      if (!topo.connected(*s, *g)) continue;
+      const Route& r = topo.route(*s, *g);
+      const Hop* n = r.narrowest(chunk);
+      routes.push_back({{"from", s->name()},
+                        {"to", g->name()},
+                        {"devices", r.devices},
+                        {"latency_ns", r.latency().ns()},
+                        {"narrowest", n ? n->label : ""},
+                        {"narrowest_GBps_at_128KiB", r.bottleneck(chunk).GBps_value()}});
+    }
+  return {{"name", topo.name()}, {"description", topo.description()}, {"devices", devices}, {"links", links},
+          {"routes", routes}};
+}
+
+std::string topology_text(const Json& t) {
+  std::string out = fmt::format("{}: {}\n\ndevices\n", t["name"].get<std::string>(), t["description"].get<std::string>());
+  for (const auto& d : t["devices"])
+    out += fmt::format("  {:<10} {}\n", d["id"].get<std::string>(), d["model"].get<std::string>());
+  out += "\nlinks\n";
+  for (const auto& l : t["links"])
+    out += fmt::format("  {:<14} -- {:<14} {:<16} {:8.2f} GB/s per direction\n", l["a"].get<std::string>(),
+                       l["b"].get<std::string>(), l["summary"].get<std::string>(), l["bandwidth_GBps"].get<double>());
+  out += "\nstorage -> GPU routes (narrowest hop for 128 KiB DMA writes)\n";
+  for (const auto& r : t["routes"])
+    out += fmt::format("  {:<8} -> {:<6} {:>2} hops  {:8.2f} GB/s  narrowest {}\n", r["from"].get<std::string>(),
+                       r["to"].get<std::string>(), r["devices"].size() - 1, r["narrowest_GBps_at_128KiB"].get<double>(),
+                       r["narrowest"].get<std::string>());
+  return out;
+}
+
+void setup(CLI::App& root, CliState&) {
+  CLI::App* topo = root.add_subcommand("topo", "inspect a topology");
+  topo->require_subcommand(1);
+  auto file = std::make_shared<std::string>();
+  auto dot = std::make_shared<bool>(false);
+  auto out = std::make_shared<OutputOptions>();
+  CLI::App* show = topo->add_subcommand("show", "devices, links, routes and the narrowest link of each GPU<->storage route");
+  show->add_option("file", *file, "topology JSON file (or the name of an embedded one)")->required();
+  show->add_flag("--dot", *dot, "print Graphviz text instead");
+  out->add_to(*show, false);
+  show->callback([file, dot, out] {
+    const JsonDocument doc = load_json(*file);
+    SimContext ctx(1);
+    const Topology topology(ctx, doc.json, doc.name);
+    if (*dot) {
+      fmt::print("{}", topology.dot());
+      return;
+    }
+    const Json t = describe_topology(topology);
+    emit(*out, [&] { return topology_text(t); }, t);
+  });
+}
+
+}  // namespace
+
+IOWALL_REGISTER_COMMAND(30, setup);
+
+}  // namespace iowall

@@ -1,0 +1,95 @@
+#include "sim/config/json_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/config/embedded.hpp"
+
+namespace iowall {
+
+const EmbeddedFile* find_embedded(const std::string& path) {
+  for (const EmbeddedFile& f : embedded_files()) {
+    const std::string p = f.path;
+    if (p == path) return &f;
+    if (p.size() > path.size() && p.compare(p.size() - path.size(), path.size(), path) == 0 &&
+        p[p.size() - path.size() - 1] == '/')
+      return &f;
+  }
+  return nullptr;
+}
+
+JsonDocument parse_json_text(const std::string& text, const std::string& name) {
+  JsonDocument doc;
+  doc.name = name;
+  try {
+    doc.json = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // Turn the byte offset into a line and column a person can find.
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    if (pos != std::string::npos) what = what.substr(pos);
+    throw InputError(name, "", fmt::format("line {}, column {}: malformed JSON ({})", line, col, what));
+  }
+  return doc;
+}
+
+JsonDocument load_json(const std::string& path, const std::string& relative_to) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  const fs::path p(path);
+  if (p.is_relative() && !relative_to.empty()) candidates.push_back(fs::path(relative_to) / p);
+  candidates.push_back(p);
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (fs::is_directory(c, ec)) throw InputError(path, "", "is a directory, expected a JSON file");
+    if (!fs::is_regular_file(c, ec)) continue;
+    std::ifstream in(c, std::ios::binary);
+    if (!in) throw InputError(path, "", "cannot be read (permission denied?)");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    JsonDocument doc = parse_json_text(ss.str(), path);
+    doc.directory = c.parent_path().string();
+    return doc;
+  }
+  if (const EmbeddedFile* e = find_embedded(path)) return parse_json_text(e->content, path);
+  throw InputError(path, "", "no such file");
+}
+
+void apply_override(Json& doc, const std::string& assignment, const std::string& where) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(where, "--set", fmt::format("\"{}\" is not POINTER=VALUE (e.g. /workload/io_size=\"1 MiB\")", assignment));
+  const std::string pointer = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  Json value;
+  try {
+    value = Json::parse(text);
+  } catch (const Json::parse_error&) {
+    value = text;  // `--set /workload/io_size=1 MiB` means the string "1 MiB"
+  }
+  try {
+    const Json::json_pointer ptr(pointer);
+    if (!ptr.empty()) {
+      const Json::json_pointer parent = ptr.parent_pointer();
+      if (!doc.contains(parent) || !(doc[parent].is_object() || doc[parent].is_array()))
+        throw InputError(where, "--set", fmt::format("{} does not exist in the scenario", parent.to_string()));
+    }
+    doc[ptr] = value;
+  } catch (const Json::exception& e) {
+    throw InputError(where, "--set", fmt::format("\"{}\" is not a JSON pointer into the scenario ({})", pointer, e.what()));
+  }
+}
+
+}  // namespace iowall

@@ -1,0 +1,151 @@
+#include "sim/config/params.hpp"
+
+#include <fmt/format.h>
+
+namespace iowall {
+
+const char* param_type_name(ParamType t) {
+  switch (t) {
+    case ParamType::time: return "time";
+    case ParamType::bytes: return "size";
+    case ParamType::bandwidth: return "bandwidth";
+    case ParamType::rate: return "rate";
+    case ParamType::frequency: return "frequency";
+    case ParamType::power: return "power";
+    case ParamType::integer: return "integer";
+    case ParamType::number: return "number";
+    case ParamType::boolean: return "boolean";
+    case ParamType::text: return "string";
+    case ParamType::choice: return "choice";
+  }
+  return "?";
+}
+
+const char* param_type_example(ParamType t) {
+  switch (t) {
+    case ParamType::time: return "\"60 us\"";
+    case ParamType::bytes: return "\"4 KiB\"";
+    case ParamType::bandwidth: return "\"32 GB/s\"";
+    case ParamType::rate: return "\"3.3 M/s\"";
+    case ParamType::frequency: return "\"2.5 GHz\"";
+    case ParamType::power: return "\"700 W\"";
+    case ParamType::integer: return "16";
+    case ParamType::number: return "0.5";
+    case ParamType::boolean: return "true";
+    case ParamType::text: return "\"name\"";
+    case ParamType::choice: return "\"one of the listed names\"";
+  }
+  return "";
+}
+
+std::string Params::id() const {
+  const auto it = json_.find("id");
+  return it != json_.end() && it->is_string() ? it->get<std::string>() : std::string("?");
+}
+
+const Json* Params::find(const ParamInfo& info) const {
+  // Record the declaration once per name (a model may read a parameter twice).
+  bool known = false;
+  for (const auto& d : *declared_) known = known || d.name == info.name;
+  if (!known) declared_->push_back(info);
+  used_->insert(info.name);
+  const auto it = json_.find(info.name);
+  if (it == json_.end()) return nullptr;
+  return &*it;
+}
+
+namespace {
+
+template <typename T>
+T quantity(const Params& p, ParamType type, const std::string& name, const std::string& def,
+           const std::string& desc, const std::string& src, ParseResult (*parse)(std::string_view, T&),
+           const Json* value) {
+  T out{};
+  if (value == nullptr) {
+    if (def.empty()) {
+      if (p.describing()) return out;
+      p.fail(name, fmt::format("missing required {} (expected e.g. {})", param_type_name(type), param_type_example(type)));
+    }
+    const ParseResult r = parse(def, out);
+    if (!r.ok) throw std::logic_error("bad default for " + name + ": " + r.error);
+    return out;
+  }
+  if (!value->is_string())
+    p.fail(name, fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
+                             value->dump(), param_type_name(type), param_type_example(type)));
+  const ParseResult r = parse(value->get<std::string>(), out);
+  if (!r.ok) p.fail(name, r.error);
+  (void)desc;
+  (void)src;
+  return out;
+}
+
+}  // namespace
+
+#define IOWALL_QUANTITY_GETTER(Method, T, Type, Parser)                                                    \
+  T Params::Method(const std::string& name, const std::string& def, const std::string& desc,              \
+                   const std::string& src) const {                                                        \
+    const Json* v = find(ParamInfo{name, ParamType::Type, def, desc, src, {}});                           \
+    return quantity<T>(*this, ParamType::Type, name, def, desc, src, &Parser, v);                         \
+  }
+IOWALL_QUANTITY_GETTER(get_time, Time, time, parse_time)
+IOWALL_QUANTITY_GETTER(get_bytes, Bytes, bytes, parse_bytes)
+IOWALL_QUANTITY_GETTER(get_bandwidth, Bandwidth, bandwidth, parse_bandwidth)
+IOWALL_QUANTITY_GETTER(get_rate, Rate, rate, parse_rate)
+IOWALL_QUANTITY_GETTER(get_frequency, Frequency, frequency, parse_frequency)
+IOWALL_QUANTITY_GETTER(get_power, Power, power, parse_power)
+#undef IOWALL_QUANTITY_GETTER
+
+i64 Params::get_int(const std::string& name, i64 def, i64 min, i64 max, const std::string& desc,
+                    const std::string& src) const {
+  ParamInfo info{name, ParamType::integer, std::to_string(def), desc, src, {}, min, max};
+  const Json* v = find(info);
+  if (!v) return def;
+  if (!v->is_number_integer()) fail(name, fmt::format("{} is not an integer (expected e.g. {})", v->dump(), def));
+  const i64 x = v->get<i64>();
+  if (x < min || x > max) fail(name, fmt::format("{} is out of range (expected {} to {})", x, min, max));
+  return x;
+}
+
+double Params::get_number(const std::string& name, double def, const std::string& desc, const std::string& src) const {
+  const Json* v = find(ParamInfo{name, ParamType::number, fmt::format("{}", def), desc, src, {}});
+  if (!v) return def;
+  if (!v->is_number()) fail(name, fmt::format("{} is not a number (expected e.g. {})", v->dump(), def));
+  return v->get<double>();
+}
+
+bool Params::get_bool(const std::string& name, bool def, const std::string& desc, const std::string& src) const {
+  const Json* v = find(ParamInfo{name, ParamType::boolean, def ? "true" : "false", desc, src, {}});
+  if (!v) return def;
+  if (!v->is_boolean()) fail(name, fmt::format("{} is not true or false", v->dump()));
+  return v->get<bool>();
+}
+
+std::string Params::get_text(const std::string& name, const std::string& def, const std::string& desc,
+                             const std::string& src) const {
+  const Json* v = find(ParamInfo{name, ParamType::text, def, desc, src, {}});
+  if (!v) return def;
+  if (!v->is_string()) fail(name, fmt::format("{} is not a string", v->dump()));
+  return v->get<std::string>();
+}
+
+std::string Params::get_choice(const std::string& name, const std::string& def, const std::vector<std::string>& choices,
+                               const std::string& desc, const std::string& src) const {
+  const Json* v = find(ParamInfo{name, ParamType::choice, def, desc, src, choices});
+  if (!v) return def;
+  if (v->is_string())
+    for (const auto& c : choices)
+      if (c == v->get<std::string>()) return c;
+  fail(name, fmt::format("{} is not one of: {}", v->dump(), fmt::join(choices, ", ")));
+}
+
+void Params::check_all_used(const std::set<std::string>& framework_keys) const {
+  for (const auto& [key, value] : json_.items()) {
+    if (framework_keys.count(key) || used_->count(key)) continue;
+    std::vector<std::string> known;
+    for (const auto& d : *declared_) known.push_back(d.name);
+    fail(key, fmt::format("unknown key \"{}\" (this model takes: {})", key, fmt::join(known, ", ")));
+  }
+}
+
+}  // namespace iowall

@@ -1,0 +1,91 @@
+#include "sim/config/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/config/registry.hpp"
+#include "sim/config/schema.hpp"
+
+namespace iowall {
+
+Json scenario_schema() {
+  auto& reg = ModelRegistry::instance();
+  Json path_item = {{"oneOf",
+                     {{{"type", "string"}, {"enum", reg.names("path")}},
+                      {{"type", "object"},
+                       {"required", {"name"}},
+                       {"properties", {{"name", {{"type", "string"}, {"enum", reg.names("path")}}}}}}}}};
+  return {{"$schema", "http://json-schema.org/draft-07/schema#"},
+          {"title", "iowall scenario"},
+          {"type", "object"},
+          {"required", {"name", "topology", "workload"}},
+          {"additionalProperties", false},
+          {"properties",
+           {{"name", {{"type", "string"}}},
+            {"description", {{"type", "string"}}},
+            {"claims", {{"type", "array"}, {"description", "published claims this scenario checks, with sources"}}},
+            {"topology", {{"type", {"string", "object"}}}},
+            {"workload", {{"type", "object"}}},
+            {"paths", {{"type", "array"}, {"minItems", 1}, {"items", path_item}}},
+            {"fidelity", {{"type", "string"}, {"enum", {"chunk"}}}},
+            {"seed", {{"type", "integer"}, {"minimum", 0}}},
+            {"sweep",
+             {{"type", "object"},
+              {"additionalProperties", {{"type", "array"}, {"minItems", 1}}}}}}}};
+}
+
+Scenario scenario_from_json(Json doc, const std::string& file, const std::string& directory) {
+  validate_json(scenario_schema(), doc, file, "");
+  Scenario s;
+  s.file = file;
+  s.name = doc.at("name");
+  s.description = doc.value("description", "");
+  s.fidelity = doc.value("fidelity", "chunk");
+  s.seed = doc.value("seed", std::uint64_t{1});
+  const Json& topo = doc.at("topology");
+  if (topo.is_string()) {
+    JsonDocument t = load_json(topo.get<std::string>(), directory);
+    s.topology = std::move(t.json);
+    s.topology_file = t.name;
+  } else {
+    s.topology = topo;
+    s.topology_file = file;
+    s.topology_pointer = "/topology";
+  }
+  s.workload = doc.at("workload");
+  const Json paths = doc.value("paths", Json::array({"gpu_direct"}));
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    PathChoice c;
+    c.pointer = fmt::format("/paths/{}", i);
+    if (paths[i].is_string()) {
+      c.name = paths[i];
+      c.params = Json::object();
+    } else {
+      c.name = paths[i].at("name");
+      c.params = paths[i];
+      c.params.erase("name");
+    }
+    s.paths.push_back(std::move(c));
+  }
+  if (doc.contains("sweep")) {
+    for (const auto& [pointer, values] : doc["sweep"].items()) {
+      try {
+        const Json::json_pointer ptr(pointer);
+        if (!doc.contains(ptr))
+          throw InputError(file, "/sweep/" + pointer, fmt::format("{} does not exist in the scenario", pointer));
+      } catch (const Json::exception&) {
+        throw InputError(file, "/sweep", fmt::format("\"{}\" is not a JSON pointer", pointer));
+      }
+      s.sweep.push_back(SweepAxis{pointer, values.get<std::vector<Json>>()});
+    }
+  }
+  s.doc = std::move(doc);
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  JsonDocument d = load_json(path);
+  for (const auto& o : overrides) apply_override(d.json, o, path);
+  return scenario_from_json(std::move(d.json), path, d.directory);
+}
+
+}  // namespace iowall

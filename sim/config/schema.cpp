@@ -1,0 +1,180 @@
+#include "sim/config/schema.hpp"
+
+#include <fmt/format.h>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+namespace iowall {
+namespace {
+
+// A number followed by one of the unit names the parser accepts (the parser is the
+// final word; the pattern catches a bare number or a missing unit early).
+const char* kQuantityPattern = "^\\s*[+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?\\s*[A-Za-z/\\xB5\\xC2]+\\s*$";
+
+// valijson reports where it failed as ["<root>", "[devices]", "[3]", ...]: make a JSON pointer.
+std::string context_to_pointer(const std::vector<std::string>& context) {
+  std::string out;
+  for (const std::string& c : context) {
+    if (c == "<root>" || c.size() < 2) continue;
+    std::string key = c.substr(1, c.size() - 2);
+    if (!key.empty() && key.front() == '"') key = key.substr(1, key.size() - 2);
+    out += "/" + key;
+  }
+  return out;
+}
+
+// Finds the sub-schema that describes the instance at `pointer` (object properties only).
+const Json* schema_at(const Json& schema, const std::string& pointer) {
+  const Json* node = &schema;
+  std::size_t pos = 1;
+  while (pos <= pointer.size() && !pointer.empty()) {
+    const std::size_t next = pointer.find('/', pos);
+    const std::string key = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+    if (node->contains("properties") && (*node)["properties"].contains(key)) {
+      node = &(*node)["properties"][key];
+    } else if (node->contains("items")) {
+      node = &(*node)["items"];
+    } else {
+      return nullptr;
+    }
+    if (next == std::string::npos) break;
+    pos = next + 1;
+  }
+  return node;
+}
+
+}  // namespace
+
+const std::set<std::string>& device_framework_keys() {
+  static const std::set<std::string> keys{"id", "model", "preset", "description"};
+  return keys;
+}
+
+Json param_schema(const ParamInfo& p) {
+  Json s;
+  switch (p.type) {
+    case ParamType::time:
+    case ParamType::bytes:
+    case ParamType::bandwidth:
+    case ParamType::rate:
+    case ParamType::frequency:
+    case ParamType::power:
+      s = {{"type", "string"},
+           {"pattern", kQuantityPattern},
+           {"x-iowall-unit", param_type_name(p.type)},
+           {"x-iowall-example", param_type_example(p.type)}};
+      break;
+    case ParamType::integer:
+      s = {{"type", "integer"}};
+      if (p.min != INT64_MIN) s["minimum"] = p.min;
+      if (p.max != INT64_MAX) s["maximum"] = p.max;
+      break;
+    case ParamType::number: s = {{"type", "number"}}; break;
+    case ParamType::boolean: s = {{"type", "boolean"}}; break;
+    case ParamType::text: s = {{"type", "string"}}; break;
+    case ParamType::choice: s = {{"type", "string"}, {"enum", p.choices}}; break;
+  }
+  std::string desc = p.description;
+  if (!p.default_text.empty()) desc += fmt::format(" (default {})", p.default_text);
+  if (!p.source.empty()) desc += fmt::format(" [source: {}]", p.source);
+  s["description"] = desc;
+  return s;
+}
+
+Json model_schema(const ModelEntry& e, const Json& extra_properties, const std::vector<std::string>& required) {
+  Json props = extra_properties;
+  std::vector<std::string> req = required;
+  for (const ParamInfo& p : e.describe().params) {
+    props[p.name] = param_schema(p);
+    // A preset can supply a required parameter, so only models without presets require them.
+    if (p.default_text.empty() && e.presets.empty()) req.push_back(p.name);
+  }
+  Json s = {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
+  if (!req.empty()) s["required"] = req;
+  s["description"] = e.description;
+  return s;
+}
+
+Json topology_schema() {
+  auto& reg = ModelRegistry::instance();
+  Json branches = Json::array();
+  for (const ModelEntry* e : reg.all("device")) {
+    std::vector<std::string> presets;
+    for (const auto& [name, p] : e->presets) presets.push_back(name);
+    Json extra = {{"id", {{"type", "string"}, {"pattern", "^[A-Za-z_][A-Za-z0-9_-]*$"}}},
+                  {"model", {{"const", e->name}}},
+                  {"description", {{"type", "string"}}}};
+    if (!presets.empty()) extra["preset"] = {{"type", "string"}, {"enum", presets}};
+    branches.push_back({{"if", {{"properties", {{"model", {{"const", e->name}}}}}}},
+                        {"then", model_schema(*e, extra, {"id", "model"})}});
+  }
+  Json link_props = {{"a", {{"type", "string"}, {"pattern", "^[^.]+\\.[^.]+$"}}},
+                     {"b", {{"type", "string"}, {"pattern", "^[^.]+\\.[^.]+$"}}}};
+  for (const ModelEntry* e : reg.all("link")) link_props[e->name] = model_schema(*e, Json::object(), {});
+  return {{"$schema", "http://json-schema.org/draft-07/schema#"},
+          {"title", "iowall topology"},
+          {"type", "object"},
+          {"required", {"name", "devices", "links"}},
+          {"additionalProperties", false},
+          {"properties",
+           {{"name", {{"type", "string"}}},
+            {"description", {{"type", "string"}}},
+            {"sources", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+            {"devices",
+             {{"type", "array"},
+              {"items",
+               {{"type", "object"},
+                {"required", {"id", "model"}},
+                {"properties", {{"model", {{"type", "string"}, {"enum", reg.names("device")}}}}},
+                {"allOf", branches}}}}},
+            {"links",
+             {{"type", "array"},
+              {"items",
+               {{"type", "object"},
+                {"required", {"a", "b"}},
+                {"additionalProperties", false},
+                {"properties", link_props}}}}}}}};
+}
+
+void validate_json(const Json& schema, const Json& value, const std::string& file, const std::string& pointer) {
+  valijson::Schema compiled;
+  valijson::SchemaParser parser;
+  valijson::adapters::NlohmannJsonAdapter schema_adapter(schema);
+  parser.populateSchema(schema_adapter, compiled);
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter target(value);
+  if (validator.validate(compiled, target, &results)) return;
+  // valijson reports the outermost failure first; the innermost one is the most precise.
+  valijson::ValidationResults::Error err, deepest;
+  while (results.popError(err))
+    if (err.context.size() >= deepest.context.size()) deepest = err;
+  const std::string where = context_to_pointer(deepest.context);
+  std::string message = deepest.description;
+  Json::json_pointer ptr;
+  try {
+    ptr = Json::json_pointer(where);
+  } catch (const Json::exception&) {
+  }
+  const Json* node = schema_at(schema, where);
+  if (value.contains(ptr)) {
+    const Json& v = value.at(ptr);
+    if (node && node->contains("x-iowall-unit")) {
+      const std::string unit = (*node)["x-iowall-unit"];
+      const std::string example = (*node)["x-iowall-example"];
+      message = v.is_string() ? fmt::format("\"{}\" is not a {} (expected e.g. {})", v.get<std::string>(), unit, example)
+                              : fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
+                                            v.dump(), unit, example);
+    } else if (node && node->contains("enum")) {
+      message = fmt::format("{} is not one of: {}", v.dump(), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
+    }
+  }
+  if (message.find("additional") != std::string::npos || message.find("Object contains a property") != std::string::npos)
+    message = "unknown key (" + message + ")";
+  throw InputError(file, pointer + where, message);
+}
+
+}  // namespace iowall

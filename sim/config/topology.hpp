@@ -1,0 +1,56 @@
+// A topology: devices built from their models, links joined between named ports, and
+// the graph (Boost.Graph) that routes are computed on. Loading checks what a person
+// gets wrong: duplicate ids, links to ports that do not exist, a port used twice, a
+// required port left free, a PCIe hierarchy that is not a tree.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/json_file.hpp"
+#include "sim/core/device.hpp"
+#include "sim/core/link.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+class Topology {
+public:
+  // Builds every device and link into `ctx`. `file` and `pointer` locate `doc` for errors.
+  Topology(SimContext& ctx, const Json& doc, std::string file, std::string pointer = "");
+  ~Topology();
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  const std::string& file() const { return file_; }
+  Device* find(const std::string& id) const;
+  // The device with this id; InputError naming `where` when it does not exist.
+  Device& device(const std::string& id, const std::string& where_file, const std::string& where_pointer) const;
+  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  std::vector<Device*> devices_of(const std::string& model) const;
+
+  // The route from one device to another (fewest hops; ties broken by declaration
+  // order). Cached; the reference stays valid for the topology's life.
+  const Route& route(const Device& from, const Device& to) const;
+  bool connected(const Device& from, const Device& to) const;
+  // Graphviz text of the topology (written by Boost.Graph's write_graphviz).
+  std::string dot() const;
+
+private:
+  struct Graph;
+  void build_devices(SimContext& ctx, const Json& devices);
+  void build_links(SimContext& ctx, const Json& links);
+  void check_pcie_tree() const;
+  std::vector<int> path(int from, int to) const;
+
+  std::string name_, description_, file_, pointer_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::map<std::string, int> index_;
+  std::unique_ptr<Graph> graph_;
+  mutable std::map<std::pair<int, int>, std::unique_ptr<Route>> routes_;
+};
+
+}  // namespace iowall

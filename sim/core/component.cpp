@@ -1,0 +1,28 @@
+#include "sim/core/component.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace iowall {
+
+Component::Component(SimContext& ctx, std::string name)
+    : ctx_(ctx), name_(std::move(name)), rng_(ctx.seed(), name_) {
+  ctx_.add_component(this);
+}
+
+void SimContext::run(Time limit) {
+  while (queue_.next_time() <= limit && queue_.step()) {
+  }
+  if (queue_.pending() != 0) return;  // stopped at the time limit
+  std::string stuck;
+  for (const Component* c : components_) {
+    const std::string why = c->pending_work();
+    if (!why.empty()) stuck += fmt::format("{}{} ({})", stuck.empty() ? "" : ", ", c->name(), why);
+  }
+  if (!stuck.empty())
+    throw RunError(fmt::format("deadlock at {}: nothing is scheduled but work is pending in {}",
+                               to_string(now()), stuck));
+}
+
+}  // namespace iowall

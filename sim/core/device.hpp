@@ -1,0 +1,71 @@
+// A device of the topology: a component with documented parameters and named ports.
+// Models derive from it and declare what they take next to the member it fills:
+//   IOWALL_PARAM(Time, read_latency, "60 us", "median 4 KiB read latency", "datasheet");
+//   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/params.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/port.hpp"
+
+namespace iowall {
+
+class Server;
+struct Hop;
+
+class Device : public Component {
+public:
+  Device(const Params& params, SimContext& ctx);
+  ~Device() override;
+
+  const Params& params() const { return params_; }
+  const std::string& model() const { return model_; }
+  Port* find_port(std::string_view name) const;
+  const std::vector<Port*>& ports() const { return ports_; }
+  void add_port(Port* p) { ports_.push_back(p); }
+  // Ports created at run time (a switch's downstream ports, counted by a parameter).
+  Port& make_port(std::string name, std::string description, PortRole role);
+
+  // Called once all links are joined. Throws InputError for a wrong configuration
+  // (a required port left unconnected, say).
+  virtual void validate_connections() const;
+  // Ports that must be connected (default: all fixed ports).
+  virtual bool port_required(const Port& p) const;
+  // Resources bytes use when they cross this device from `in` to `out` (a root
+  // complex's peer-to-peer bridge, a switch's forwarding latency).
+  virtual void transit(const Port& in, const Port& out, std::vector<Hop>& hops);
+  // Latency of forwarding through this device (switch cut-through, say).
+  virtual Time forwarding_latency() const { return Time(0); }
+
+  // Typed parameter reads used by IOWALL_PARAM.
+  template <typename T>
+  T param_value(const std::string& name, const char* def, const char* desc, const char* src) const;
+
+private:
+  Params params_;
+  std::string model_;
+  std::vector<Port*> ports_;
+  std::vector<std::unique_ptr<Port>> owned_ports_;
+};
+
+template <> inline Time Device::param_value<Time>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_time(n, d, ds, s); }
+template <> inline Bytes Device::param_value<Bytes>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_bytes(n, d, ds, s); }
+template <> inline Bandwidth Device::param_value<Bandwidth>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_bandwidth(n, d, ds, s); }
+template <> inline Rate Device::param_value<Rate>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_rate(n, d, ds, s); }
+template <> inline Frequency Device::param_value<Frequency>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_frequency(n, d, ds, s); }
+template <> inline Power Device::param_value<Power>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_power(n, d, ds, s); }
+template <> inline std::string Device::param_value<std::string>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_text(n, d, ds, s); }
+
+#define IOWALL_PARAM(Type, name, def, desc, source) Type name = this->param_value<Type>(#name, def, desc, source)
+#define IOWALL_PARAM_INT(name, def, min, max, desc, source) \
+  ::iowall::i64 name = this->params().get_int(#name, def, min, max, desc, source)
+#define IOWALL_PARAM_NUMBER(name, def, desc, source) double name = this->params().get_number(#name, def, desc, source)
+#define IOWALL_PARAM_BOOL(name, def, desc, source) bool name = this->params().get_bool(#name, def, desc, source)
+#define IOWALL_PARAM_CHOICE(name, def, choices, desc, source) \
+  std::string name = this->params().get_choice(#name, def, choices, desc, source)
+#define IOWALL_PORT(name, desc, role) ::iowall::Port name{*this, #name, desc, role}
+
+}  // namespace iowall

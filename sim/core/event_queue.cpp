@@ -1,0 +1,105 @@
+#include "sim/core/event_queue.hpp"
+
+#include <cassert>
+#include <stdexcept>
+
+namespace iowall {
+
+EventQueue::EventQueue() { slots_.reserve(1024); }
+
+std::uint32_t EventQueue::allocate_slot() {
+  if (free_head_ != UINT32_MAX) {
+    const std::uint32_t s = free_head_;
+    free_head_ = slots_[s].next_free;
+    return s;
+  }
+  if (slots_.size() >= UINT32_MAX - 1) throw std::length_error("event queue: too many pending events");
+  slots_.emplace_back();
+  return static_cast<std::uint32_t>(slots_.size() - 1);
+}
+
+void EventQueue::free_slot(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  ++slot.generation;  // any entry still naming the old generation is now stale
+  slot.next_free = free_head_;
+  free_head_ = s;
+}
+
+void EventQueue::push(Time at, std::uint32_t slot, std::uint32_t gen) {
+  if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
+  buckets_[bucket_of(at.ps)].items.push_back(Entry{at.ps, slot, gen});
+  ++live_;
+  ++entries_;
+}
+
+bool EventQueue::cancel(EventId id) {
+  if (!id.valid() || id.slot >= slots_.size()) return false;
+  if (slots_[id.slot].generation != id.generation) return false;
+  free_slot(id.slot);
+  --live_;
+  return true;
+}
+
+bool EventQueue::refill() {
+  Bucket& b0 = buckets_[0];
+  if (!b0.empty()) return true;
+  b0.items.clear();
+  b0.head = 0;
+  if (entries_ == 0) return false;
+  int i = 1;
+  while (i < kBuckets && buckets_[i].items.empty()) ++i;
+  if (i == kBuckets) return false;
+  Bucket& b = buckets_[i];
+  i64 min = INT64_MAX;
+  for (const Entry& e : b.items) min = e.time < min ? e.time : min;
+  last_ = min;
+  // Entries keep their relative order, so equal times stay in insertion order.
+  for (const Entry& e : b.items) buckets_[bucket_of(e.time)].items.push_back(e);
+  b.items.clear();
+  return true;
+}
+
+Time EventQueue::next_time() {
+  while (refill()) {
+    Bucket& b0 = buckets_[0];
+    const Entry& e = b0.items[b0.head];
+    if (slots_[e.slot].generation == e.generation) return Time(e.time);
+    ++b0.head;  // drop a cancelled entry
+    --entries_;
+  }
+  return Time::max();
+}
+
+bool EventQueue::step() {
+  while (refill()) {
+    Bucket& b0 = buckets_[0];
+    const Entry e = b0.items[b0.head++];
+    --entries_;
+    Slot& slot = slots_[e.slot];
+    if (slot.generation != e.generation) continue;  // cancelled
+    now_ = Time(e.time);
+    --live_;
+    // Copy the callable out so the slot can be reused by what it schedules.
+    alignas(8) unsigned char storage[kInlineBytes];
+    std::memcpy(storage, slot.storage, kInlineBytes);
+    auto invoke = slot.invoke;
+    free_slot(e.slot);
+    ++executed_;
+    invoke(storage);
+    return true;
+  }
+  return false;
+}
+
+void EventQueue::run_until(Time until) {
+  while (next_time() <= until && step()) {
+  }
+}
+
+std::size_t EventQueue::memory_bytes() const {
+  std::size_t n = slots_.capacity() * sizeof(Slot);
+  for (const Bucket& b : buckets_) n += b.items.capacity() * sizeof(Entry);
+  return n;
+}
+
+}  // namespace iowall

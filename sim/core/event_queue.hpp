@@ -1,0 +1,111 @@
+// The event queue: a monotone radix heap keyed by integer picoseconds, over a pool
+// of event slots that hold small callables inline. Ties fire in insertion order
+// (every event of one time sits in one bucket, appended in order), cancellation is
+// lazy (a generation number per slot), and steady-state scheduling allocates nothing.
+#pragma once
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "sim/core/units.hpp"
+
+namespace iowall {
+
+// Names one scheduled event so that it can be cancelled.
+struct EventId {
+  std::uint32_t slot = UINT32_MAX;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot != UINT32_MAX; }
+};
+
+class EventQueue {
+public:
+  static constexpr std::size_t kInlineBytes = 24;  // room for `this` plus two 8-byte values
+
+  EventQueue();
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+
+  Time now() const { return now_; }
+  std::size_t pending() const { return live_; }
+  std::uint64_t executed() const { return executed_; }
+
+  // Schedules `fn()` at absolute time `at` (not before now). The callable must be
+  // trivially copyable and fit in kInlineBytes: capture pointers and small values.
+  template <typename F>
+  EventId schedule(Time at, F&& fn) {
+    using Fn = std::decay_t<F>;
+    static_assert(sizeof(Fn) <= kInlineBytes, "event callable too large: capture less");
+    static_assert(std::is_trivially_copyable_v<Fn>, "event callable must be trivially copyable");
+    static_assert(alignof(Fn) <= alignof(std::max_align_t));
+    const std::uint32_t s = allocate_slot();
+    Slot& slot = slots_[s];
+    ::new (static_cast<void*>(slot.storage)) Fn(std::forward<F>(fn));
+    slot.invoke = [](void* p) { (*std::launder(static_cast<Fn*>(p)))(); };
+    push(at, s, slot.generation);
+    return EventId{s, slot.generation};
+  }
+  template <typename F>
+  EventId schedule_in(Time delay, F&& fn) {
+    return schedule(now_ + delay, std::forward<F>(fn));
+  }
+
+  // Cancels a pending event; cancelling one that already ran or was cancelled is a no-op.
+  bool cancel(EventId id);
+
+  // Runs the earliest event. Returns false when no event is pending.
+  bool step();
+  // Runs events until none is pending or the next one lies after `until`.
+  void run_until(Time until);
+  // Time of the earliest pending event (Time::max() when none).
+  Time next_time();
+
+  // Bytes held by the queue's storage (for the memory benchmark).
+  std::size_t memory_bytes() const;
+
+private:
+  struct alignas(8) Slot {
+    void (*invoke)(void*) = nullptr;
+    alignas(8) unsigned char storage[kInlineBytes];
+    std::uint32_t generation = 0;
+    std::uint32_t next_free = UINT32_MAX;
+  };
+  struct Entry {
+    i64 time;
+    std::uint32_t slot;
+    std::uint32_t generation;
+  };
+  struct Bucket {
+    std::vector<Entry> items;
+    std::size_t head = 0;  // bucket 0 is consumed from the front (FIFO)
+    bool empty() const { return head == items.size(); }
+  };
+  static constexpr int kBuckets = 65;
+
+  std::uint32_t allocate_slot();
+  void free_slot(std::uint32_t s);
+  int bucket_of(i64 t) const {
+    const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
+    return x == 0 ? 0 : 64 - std::countl_zero(x);
+  }
+  void push(Time at, std::uint32_t slot, std::uint32_t gen);
+  // Makes bucket 0 non-empty by redistributing the lowest non-empty bucket; false if empty.
+  bool refill();
+
+  std::array<Bucket, kBuckets> buckets_;
+  std::vector<Slot> slots_;
+  std::uint32_t free_head_ = UINT32_MAX;
+  i64 last_ = 0;  // the radix heap's reference key: the last minimum taken
+  Time now_{};
+  std::size_t live_ = 0;     // scheduled and not cancelled
+  std::size_t entries_ = 0;  // entries in buckets, cancelled ones included
+  std::uint64_t executed_ = 0;
+};
+
+}  // namespace iowall

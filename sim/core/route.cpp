@@ -1,0 +1,99 @@
+#include "sim/core/route.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace iowall {
+
+const Hop* Route::narrowest(Bytes chunk) const {
+  const Hop* best = nullptr;
+  Time worst{};
+  for (const Hop& h : hops) {
+    const Time t = h.service(chunk);
+    if (!best || t > worst) {
+      best = &h;
+      worst = t;
+    }
+  }
+  return best;
+}
+
+Bandwidth Route::bottleneck(Bytes chunk) const {
+  const Hop* h = narrowest(chunk);
+  if (!h) return Bandwidth(0);
+  const Time t = h->service(chunk);
+  if (t.ps <= 0) return Bandwidth(0);
+  return Bandwidth(static_cast<i64>(static_cast<i128>(chunk.n) * 8 * 1'000'000'000'000LL / t.ps));
+}
+
+Time Route::latency() const {
+  Time t{};
+  for (const Hop& h : hops) t += h.latency;
+  return t;
+}
+
+std::string Route::describe() const { return fmt::format("{}", fmt::join(devices, " > ")); }
+
+std::uint32_t RouteMover::allocate() {
+  if (free_ != UINT32_MAX) {
+    const std::uint32_t t = free_;
+    free_ = pool_[t].next_free;
+    return t;
+  }
+  pool_.push_back({});
+  return static_cast<std::uint32_t>(pool_.size() - 1);
+}
+
+void RouteMover::send(const Route& route, Bytes bytes, Done done) {
+  const std::uint32_t t = allocate();
+  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX};
+  ++in_flight_;
+  if (route.hops.empty()) {
+    ctx_.at(ctx_.now(), [this, t] { complete(t); });
+    return;
+  }
+  enter(t, 0, ctx_.now());
+}
+
+void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
+  const Transfer& tr = pool_[t];
+  const Hop& hop = tr.route->hops[hop_index];
+  Server& server = *hop.server;
+  if (server.full()) {
+    // Backpressure: wait at this hop's input until its queue has room.
+    server.wait_for_space([this, t, hop_index, tail_in] { enter(t, hop_index, tail_in); });
+    return;
+  }
+  const Time service = hop.service(tr.bytes);
+  server.submit(service, tail_in, [this, t, hop_index](Time start, Time end) {
+    Transfer& tr = pool_[t];
+    const Hop& hop = tr.route->hops[hop_index];
+    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.n));
+    const Time tail_out = end + hop.latency;
+    if (hop_index + 1 < tr.route->hops.size()) {
+      // Enter the next hop no earlier than the head arrives, and late enough that its
+      // own serialization ends as the tail arrives: a faster hop is held only for its
+      // own transfer time, as interleaved packets would use it.
+      const Time next_service = tr.route->hops[hop_index + 1].service(tr.bytes);
+      const Time enter_at = std::max(start + hop.latency, tail_out - next_service);
+      ctx_.at(enter_at, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
+    } else {
+      ctx_.at(tail_out, [this, t] { complete(t); });
+    }
+  });
+}
+
+}  // namespace iowall
+
+namespace iowall {
+
+void RouteMover::complete(std::uint32_t t) {
+  const Done done = pool_[t].done;
+  pool_[t].next_free = free_;
+  free_ = t;
+  --in_flight_;
+  done();
+}
+
+}  // namespace iowall

@@ -1,0 +1,68 @@
+// A route is the list of hops bytes take between two devices: link channels and the
+// resources inside devices they cross. RouteMover moves chunks over a route with
+// virtual cut-through: a chunk enters hop i+1 no earlier than its head arrives (one
+// hop latency after it starts on hop i) and late enough that hop i+1 finishes just as
+// the tail arrives, so a fast hop fed by a slow one is held only for its own transfer
+// time. Every hop is a FIFO Server: concurrent chunks queue, the narrowest hop sets
+// the pace.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/inline_function.hpp"
+#include "sim/core/link.hpp"
+#include "sim/core/server.hpp"
+
+namespace iowall {
+
+class Device;
+
+struct Hop {
+  Server* server = nullptr;
+  Bandwidth bandwidth;
+  const WireFormat* wire = nullptr;  // null: the payload travels as is
+  Time latency;                      // from this hop's output to the next hop's input
+  Counter* payload = nullptr;        // payload counter to credit, if any
+  std::string label;                 // "sw0.dn1>nvme0.up" for reports
+
+  Time service(Bytes bytes) const {
+    return transfer_time(wire ? wire->wire_bytes(bytes) : bytes, bandwidth);
+  }
+};
+
+struct Route {
+  std::vector<Hop> hops;
+  std::vector<std::string> devices;  // device ids along the route, ends included
+  // Lowest hop bandwidth after wire overhead for a payload of `chunk`.
+  Bandwidth bottleneck(Bytes chunk) const;
+  const Hop* narrowest(Bytes chunk) const;
+  Time latency() const;
+  std::string describe() const;
+};
+
+class RouteMover {
+public:
+  using Done = InlineFunction<void()>;
+  explicit RouteMover(SimContext& ctx) : ctx_(ctx) {}
+  // Sends `bytes` along `route` as one chunk; `done` runs when the tail arrives.
+  void send(const Route& route, Bytes bytes, Done done);
+  std::size_t in_flight() const { return in_flight_; }
+
+private:
+  struct Transfer {
+    const Route* route;
+    Bytes bytes;
+    Done done;
+    std::uint32_t next_free;
+  };
+  void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
+  void complete(std::uint32_t t);
+  std::uint32_t allocate();
+
+  SimContext& ctx_;
+  std::vector<Transfer> pool_;
+  std::uint32_t free_ = UINT32_MAX;
+  std::size_t in_flight_ = 0;
+};
+
+}  // namespace iowall

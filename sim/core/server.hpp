@@ -1,0 +1,71 @@
+// A resource that work competes for: `units` identical servers in front of a
+// bounded FIFO queue. A job asks for a service time and may not end before a given
+// time (cut-through: a hop cannot finish sending before the bytes have arrived).
+// When a job starts, its callback learns its start and end; the server frees the
+// unit at the end. A full queue refuses the job (backpressure) and can notify a
+// waiter when space opens. Busy units and queue occupancy are time-weighted gauges.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/component.hpp"
+#include "sim/core/inline_function.hpp"
+#include "sim/core/slot_pool.hpp"
+
+namespace iowall {
+
+class Server {
+public:
+  using Started = InlineFunction<void(Time start, Time end)>;
+  using Notify = InlineFunction<void()>;
+
+  Server(Component& owner, std::string name, int units = 1, std::size_t queue_capacity = SIZE_MAX);
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Queues a job; false when the queue is full (nothing was queued). `started` runs
+  // when service begins, `finished` when it ends; either may be empty.
+  bool submit(Time service, Time not_before_end, Started started, Notify finished = {});
+  // Calls `fn` once the queue has room again (FIFO among waiters).
+  void wait_for_space(Notify fn);
+
+  bool full() const { return queued() >= capacity_; }
+  std::size_t queued() const { return count_; }
+  int busy_units() const { return busy_; }
+  int units() const { return units_; }
+  const std::string& name() const { return name_; }
+  const Component& owner() const { return owner_; }
+
+  // Time-weighted fraction of units busy since `start`.
+  double utilization(Time start, Time now) const { return busy_gauge_.mean(start, now) / units_; }
+  std::uint64_t jobs() const { return jobs_.value(); }
+  Time busy_time() const { return busy_time_; }
+
+private:
+  struct Job {
+    Time service;
+    Time not_before_end;
+    Started started;
+    Notify finished;
+  };
+  void start_next();
+  void finish_one(std::uint32_t in_service);
+  Job& slot(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
+
+  Component& owner_;
+  std::string name_;
+  int units_;
+  std::size_t capacity_;
+  int busy_ = 0;
+  std::vector<Job> ring_;  // grows by doubling, never shrinks: no steady-state allocation
+  std::size_t head_ = 0, count_ = 0;
+  SlotPool<Notify> in_service_;  // `finished` callbacks of the jobs being served
+  std::vector<Notify> waiters_;
+  std::size_t waiter_head_ = 0;
+  TimeWeighted busy_gauge_, queue_gauge_;
+  Counter jobs_;
+  Time busy_time_{};
+  int trace_track_ = 0;
+};
+
+}  // namespace iowall

@@ -1,0 +1,52 @@
+// What one simulation shares: the clock and event queue, the seed, the statistics
+// registry, the optional trace and the list of components (for the watchdog).
+// Passed by reference to every component; there are no singletons.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/event_queue.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/stats.hpp"
+#include "sim/core/trace.hpp"
+
+namespace iowall {
+
+class Component;
+
+class SimContext {
+public:
+  explicit SimContext(std::uint64_t seed) : seed_(seed) {}
+  SimContext(const SimContext&) = delete;
+  SimContext& operator=(const SimContext&) = delete;
+
+  Time now() const { return queue_.now(); }
+  std::uint64_t seed() const { return seed_; }
+  EventQueue& queue() { return queue_; }
+  StatRegistry& stats() { return stats_; }
+  Trace* trace() { return trace_; }
+  void set_trace(Trace* t) { trace_ = t; }
+
+  template <typename F>
+  EventId at(Time t, F&& fn) { return queue_.schedule(t, std::forward<F>(fn)); }
+  template <typename F>
+  EventId in(Time delay, F&& fn) { return queue_.schedule_in(delay, std::forward<F>(fn)); }
+
+  void add_component(Component* c) { components_.push_back(c); }
+  const std::vector<Component*>& components() const { return components_; }
+
+  // Runs until no event is pending or simulated time passes `limit`. Then the
+  // watchdog asks every component for unfinished work: if any has some while
+  // nothing is scheduled, it throws RunError naming the stuck components.
+  void run(Time limit = Time::max());
+
+private:
+  std::uint64_t seed_;
+  EventQueue queue_;
+  StatRegistry stats_;
+  Trace* trace_ = nullptr;
+  std::vector<Component*> components_;
+};
+
+}  // namespace iowall

@@ -1,0 +1,79 @@
+// Statistics owned by components and registered with a name, a unit and a
+// description. Writers (stats_writers.hpp) turn the registry into JSON, text or CSV.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/histogram.hpp"
+#include "sim/core/units.hpp"
+
+namespace iowall {
+
+class Counter {
+public:
+  void add(std::uint64_t n = 1) { value_ += n; }
+  std::uint64_t value() const { return value_; }
+
+private:
+  std::uint64_t value_ = 0;
+};
+
+// A quantity that holds a value over time (occupancy, busy servers): reports its
+// time-weighted mean and maximum. Utilization is the mean of a 0..capacity gauge.
+class TimeWeighted {
+public:
+  void set(Time now, i64 value) {
+    integral_ += static_cast<i128>(value_) * (now - since_).ps;
+    since_ = now;
+    value_ = value;
+    max_ = value > max_ ? value : max_;
+  }
+  void add(Time now, i64 delta) { set(now, value_ + delta); }
+  i64 value() const { return value_; }
+  i64 max() const { return max_; }
+  // Mean over [start, now].
+  double mean(Time start, Time now) const {
+    const i128 total = integral_ + static_cast<i128>(value_) * (now - since_).ps;
+    const i64 span = (now - start).ps;
+    return span > 0 ? static_cast<double>(total) / static_cast<double>(span) : 0.0;
+  }
+
+private:
+  i64 value_ = 0;
+  i64 max_ = 0;
+  Time since_{};
+  i128 integral_ = 0;
+};
+
+// Samples taken at a fixed period (for throughput and occupancy over time).
+struct TimeSeries {
+  Time period{};
+  std::vector<double> values;
+};
+
+enum class StatKind { counter, gauge, histogram, series };
+
+struct StatEntry {
+  std::string path;  // "component/stat"
+  std::string unit;
+  std::string description;
+  StatKind kind;
+  const void* stat;  // Counter, TimeWeighted, LogLinearHistogram or TimeSeries
+  i64 capacity = 1;  // for gauges: the value at full utilization
+};
+
+class StatRegistry {
+public:
+  void add(std::string path, std::string unit, std::string description, const Counter& c);
+  void add(std::string path, std::string unit, std::string description, const TimeWeighted& g,
+           i64 capacity = 1);
+  void add(std::string path, std::string unit, std::string description, const LogLinearHistogram& h);
+  void add(std::string path, std::string unit, std::string description, const TimeSeries& s);
+  const std::vector<StatEntry>& entries() const { return entries_; }
+
+private:
+  std::vector<StatEntry> entries_;
+};
+
+}  // namespace iowall

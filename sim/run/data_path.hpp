@@ -1,0 +1,58 @@
+// A data path moves one I/O between storage and its target (GPU memory or host
+// memory) through stages: gpu_direct is one DMA, the bounce paths are two or three.
+// Paths are chosen by name from the scenario and registered with IOWALL_REGISTER_PATH.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+
+#include "sim/config/topology.hpp"
+#include "sim/core/inline_function.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+class NvmeSsd;
+class CpuSocket;
+class Dram;
+class Gpu;
+
+struct IoRequest {
+  Bytes size;
+  Bytes offset;
+  bool write = false;
+  NvmeSsd* storage = nullptr;
+  Device* target = nullptr;  // a GPU, or host memory (a dram device)
+};
+
+// What a path needs from the simulation it runs in.
+struct PathEnv {
+  PathEnv(SimContext& c, Topology& t, RouteMover& m, std::string f, std::string p)
+      : ctx(c), topology(t), mover(m), file(std::move(f)), pointer(std::move(p)) {}
+  SimContext& ctx;
+  Topology& topology;
+  RouteMover& mover;
+  std::string file;     // scenario file, for errors
+  std::string pointer;  // JSON pointer of the path's entry
+
+  // The CPU socket and host memory nearest to `device` (fewest hops).
+  CpuSocket& cpu_near(const Device& device);
+  Dram& dram_near(const Device& device);
+  // Route from `from` to `to`, with host memory's access hop appended when `to` is
+  // DRAM or prepended when `from` is; cached for the simulation's life.
+  const Route& route(const Device& from, const Device& to, const std::vector<Hop>& prefix = {});
+
+private:
+  std::map<std::tuple<const Device*, const Device*, const Server*>, std::unique_ptr<Route>> routes_;
+};
+
+class DataPath {
+public:
+  using Done = InlineFunction<void()>;
+  virtual ~DataPath() = default;
+  virtual void submit(const IoRequest& io, Done done) = 0;
+  // A remark for the output ("took the compat path: I/O size not 4 KiB aligned").
+  virtual std::string note() const { return {}; }
+};
+
+}  // namespace iowall

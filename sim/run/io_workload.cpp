@@ -1,0 +1,140 @@
+#include "sim/run/io_workload.hpp"
+
+#include <fmt/format.h>
+
+#include "models/ssd/nvme_ssd.hpp"
+
+namespace iowall {
+
+WorkloadConfig read_workload(const Params& p) {
+  WorkloadConfig c;
+  c.kind = p.get_choice("kind", "sequential_read", {"sequential_read", "random_read", "sequential_write", "random_write"},
+                        "access pattern and direction", "gdsio -I");
+  c.size = p.get_bytes("size", "1 GiB", "bytes each target moves in all (gdsio -s)", "");
+  c.io_size = p.get_bytes("io_size", "1 MiB", "size of one I/O (gdsio -i)", "");
+  c.threads = p.get_int("threads", 1, 1, 4096, "worker threads per target (gdsio -w)", "");
+  c.qd = p.get_int("qd", 1, 1, 65536, "I/Os each thread keeps in flight", "");
+  const std::string targets = p.get_text("targets", "all_gpus", "target devices, comma-separated ids, or all_gpus", "");
+  const std::string storage = p.get_text("storage", "local",
+                                         "storage devices, comma-separated SSD ids striped round-robin, or local "
+                                         "(the nearest SSDs of each target), or all",
+                                         "");
+  if (p.describing()) return c;
+  if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
+  if (c.size.n <= 0) p.fail("size", "the size must be positive");
+  if (c.size.n < c.io_size.n * c.threads)
+    p.fail("size", fmt::format("{} is less than one {} I/O for each of the {} threads", to_string(c.size),
+                               to_string(c.io_size), c.threads));
+  auto split = [](const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+      const auto comma = s.find(',', pos);
+      std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      item.erase(0, item.find_first_not_of(' '));
+      item.erase(item.find_last_not_of(' ') + 1);
+      if (!item.empty()) out.push_back(item);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    return out;
+  };
+  if (targets != "all_gpus") c.targets = split(targets);
+  c.storage = split(storage);
+  return c;
+}
+
+IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPath& path, SimContext& ctx,
+                       const std::string& file, const std::string& pointer)
+    : config_(config), path_(path), ctx_(ctx), rng_(ctx.seed(), "workload") {
+  if (config.targets.empty()) {
+    targets_ = topology.devices_of("gpu");
+    if (targets_.empty()) throw InputError(file, pointer + "/targets", "the topology has no GPU to target");
+  } else {
+    for (const auto& id : config.targets) targets_.push_back(&topology.device(id, file, pointer + "/targets"));
+  }
+  const auto ssds = topology.devices_of("nvme_ssd");
+  if (ssds.empty()) throw InputError(file, pointer + "/storage", "the topology has no nvme_ssd to read from");
+  for (Device* t : targets_) {
+    std::vector<NvmeSsd*> list;
+    const bool local = config.storage.size() == 1 && config.storage[0] == "local";
+    const bool all = config.storage.size() == 1 && config.storage[0] == "all";
+    if (local) {
+      // The SSDs with the shortest route to this target (those under its switch).
+      std::size_t best = SIZE_MAX;
+      for (Device* s : ssds) best = std::min(best, topology.route(*s, *t).devices.size());
+      for (Device* s : ssds)
+        if (topology.route(*s, *t).devices.size() == best) list.push_back(static_cast<NvmeSsd*>(s));
+    } else if (all) {
+      for (Device* s : ssds) list.push_back(static_cast<NvmeSsd*>(s));
+    } else {
+      for (const auto& id : config.storage) {
+        Device& d = topology.device(id, file, pointer + "/storage");
+        if (d.model() != "nvme_ssd")
+          throw InputError(file, pointer + "/storage", fmt::format("{} is a {}, not an nvme_ssd", id, d.model()));
+        list.push_back(static_cast<NvmeSsd*>(&d));
+      }
+    }
+    for (NvmeSsd* s : list)
+      if (config.io_size.n % s->lba_size.n != 0)
+        throw InputError(file, pointer + "/io_size",
+                         fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(config.io_size), s->name(),
+                                     to_string(s->lba_size)));
+    storage_.push_back(std::move(list));
+  }
+  const i64 region = config.size.n / config.threads / config.io_size.n * config.io_size.n;
+  for (std::size_t j = 0; j < targets_.size(); ++j) {
+    results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}});
+    threads_left_.push_back(static_cast<int>(config.threads));
+    for (i64 t = 0; t < config.threads; ++t)
+      threads_.push_back(Thread{static_cast<int>(j), Bytes(t * region), Bytes(region), Bytes(0), Bytes(0), Bytes(0)});
+  }
+}
+
+void IoWorkload::start() {
+  for (std::uint32_t t = 0; t < threads_.size(); ++t)
+    for (i64 q = 0; q < config_.qd; ++q) issue(t);
+}
+
+void IoWorkload::issue(std::uint32_t t) {
+  Thread& th = threads_[t];
+  if (th.issued >= th.region_size) return;
+  const i64 ios_in_region = th.region_size.n / config_.io_size.n;
+  Bytes offset = th.region_start + th.next_offset;
+  if (config_.random()) offset = th.region_start + config_.io_size * static_cast<i64>(rng_.below(ios_in_region));
+  th.next_offset += config_.io_size;
+  th.issued += config_.io_size;
+  ++th.outstanding;
+  const auto& devices = storage_[th.job];
+  // Stripe by offset: consecutive I/Os of a thread land on consecutive devices.
+  const auto stripe = static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices.size()));
+  IoRequest io{config_.io_size, offset, config_.write(), devices[stripe], targets_[th.job]};
+  const Time started = ctx_.now();
+  path_.submit(io, [this, t, started] { completed(t, started); });
+}
+
+void IoWorkload::completed(std::uint32_t t, Time started) {
+  Thread& th = threads_[t];
+  JobResult& r = results_[th.job];
+  --th.outstanding;
+  th.completed += config_.io_size;
+  r.bytes += config_.io_size;
+  ++r.ios;
+  r.latency_ns.add(static_cast<std::uint64_t>((ctx_.now() - started).ps / 1000));
+  if (th.completed >= th.region_size) {
+    const Time now = ctx_.now();
+    if (r.first_done == Time(0) || now < r.first_done) r.first_done = now;
+    r.last_done = std::max(r.last_done, now);
+    --threads_left_[th.job];
+    return;
+  }
+  issue(t);
+}
+
+std::string IoWorkload::pending() const {
+  int left = 0;
+  for (int n : threads_left_) left += n;
+  return left ? fmt::format("{} threads not finished", left) : std::string{};
+}
+
+}  // namespace iowall

@@ -1,0 +1,19 @@
+// Runs a scenario: for each data path, a fresh simulation of the topology and the
+// workload, then the metrics a person asks for (throughput, latency percentiles, CPU
+// cores busy, what limited it) and every registered statistic.
+#pragma once
+#include <string>
+
+#include "sim/config/scenario.hpp"
+
+namespace iowall {
+
+struct RunOptions {
+  std::string trace_file;  // Chrome trace-event JSON of the first path, when set
+};
+
+// The result document: {"iowall_version", "scenario", "seed", "fidelity", "topology",
+// "workload", "paths": [...], "metrics": {path: {...}}, "stats": {path: {...}}}.
+Json run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+}  // namespace iowall
