@@ -8,6 +8,7 @@
 // FILE, written atomically, or to stdout when no file is named. With only "normal"
 // and --output, the summary lines go to the file instead.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <unistd.h>
@@ -112,8 +113,14 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->callback([raw, &state] {
     const MeasureOptions o = convert(*raw);
     validate(o);
-    if (!o.output.empty() && o.output == o.file)
-      throw InputError(kWhere, "--output", "names the measurement's own target");
+    if (!o.output.empty()) {
+      // Checked now, not after a long measurement.
+      if (o.output == o.file) throw InputError(kWhere, "--output", "names the measurement's own target");
+      const std::filesystem::path dir = std::filesystem::absolute(o.output).parent_path();
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec))
+        throw InputError(kWhere, "--output", fmt::format("the directory {} does not exist", dir.string()));
+    }
     const RunInfo info = run_measurement(o);
     emit(o, info);
     state.exit_code = 0;
