@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "measure/atomic_file.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "measure/cli.hpp"
 #include "measure/report.hpp"
 #include "measure/runner.hpp"
@@ -70,7 +70,7 @@ void emit(const MeasureOptions& o, const RunInfo& info) {
                info.cufile->reason);
   const std::string json = o.json ? to_json(info).dump(2) + "\n" : std::string();
   if (!o.output.empty()) {
-    write_file_atomically(o.output, o.json ? json : lines);
+    iowall::write_file_atomically(o.output, o.json ? json : lines);
     if (o.json && o.normal && !o.quiet) fmt::print("{}", lines);
     return;
   }
