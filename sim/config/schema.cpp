@@ -26,24 +26,43 @@ std::string context_to_pointer(const std::vector<std::string>& context) {
   return out;
 }
 
-// Finds the sub-schema that describes the instance at `pointer` (object properties only).
-const Json* schema_at(const Json& schema, const std::string& pointer) {
+// The branch of an allOf of if/then schemas that applies to `instance` (the device
+// model's own schema), or `node` itself when it has no such branches.
+const Json* effective(const Json* node, const Json& instance) {
+  if (!node->contains("allOf") || !instance.is_object()) return node;
+  for (const Json& branch : (*node)["allOf"]) {
+    if (!branch.contains("if") || !branch.contains("then")) continue;
+    bool match = true;
+    for (const auto& [key, cond] : branch["if"]["properties"].items())
+      match = match && cond.contains("const") && instance.contains(key) && instance[key] == cond["const"];
+    if (match) return &branch["then"];
+  }
+  return node;
+}
+
+// Finds the sub-schema that describes the instance at `pointer`, following object
+// properties, array items and the if/then branch chosen by the instance.
+const Json* schema_at(const Json& schema, const Json& root, const std::string& pointer) {
   const Json* node = &schema;
+  const Json* inst = &root;
   std::size_t pos = 1;
-  while (pos <= pointer.size() && !pointer.empty()) {
+  while (!pointer.empty() && pos <= pointer.size()) {
     const std::size_t next = pointer.find('/', pos);
     const std::string key = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-    if (node->contains("properties") && (*node)["properties"].contains(key)) {
+    node = effective(node, *inst);
+    if (inst->is_object() && node->contains("properties") && (*node)["properties"].contains(key)) {
       node = &(*node)["properties"][key];
-    } else if (node->contains("items")) {
+      inst = &(*inst)[key];
+    } else if (inst->is_array() && node->contains("items")) {
       node = &(*node)["items"];
+      inst = &(*inst)[static_cast<std::size_t>(std::stoul(key))];
     } else {
       return nullptr;
     }
     if (next == std::string::npos) break;
     pos = next + 1;
   }
-  return node;
+  return effective(node, *inst);
 }
 
 }  // namespace
@@ -159,7 +178,11 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
     ptr = Json::json_pointer(where);
   } catch (const Json::exception&) {
   }
-  const Json* node = schema_at(schema, where);
+  const Json* node = nullptr;
+  try {
+    node = schema_at(schema, value, where);
+  } catch (const std::exception&) {
+  }
   if (value.contains(ptr)) {
     const Json& v = value.at(ptr);
     if (node && node->contains("x-iowall-unit")) {
@@ -170,10 +193,19 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
                                             v.dump(), unit, example);
     } else if (node && node->contains("enum")) {
       message = fmt::format("{} is not one of: {}", v.dump(), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
+    } else if (node && v.is_object() && node->contains("properties") && node->value("additionalProperties", true) == false) {
+      // An unknown key: name it and what the object takes.
+      std::vector<std::string> known;
+      for (const auto& [k, unused] : (*node)["properties"].items()) known.push_back(k);
+      for (const auto& [k, unused] : v.items())
+        if (!(*node)["properties"].contains(k)) {
+          message = fmt::format("unknown key \"{}\" (expected one of: {})", k, fmt::join(known, ", "));
+          break;
+        }
+    } else if (node && node->contains("type") && (*node)["type"].is_string()) {
+      message = fmt::format("{} is not of type {}", v.dump(), (*node)["type"].get<std::string>());
     }
   }
-  if (message.find("additional") != std::string::npos || message.find("Object contains a property") != std::string::npos)
-    message = "unknown key (" + message + ")";
   throw InputError(file, pointer + where, message);
 }
 

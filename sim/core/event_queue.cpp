@@ -18,6 +18,11 @@ std::uint32_t EventQueue::allocate_slot() {
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
+void EventQueue::free_slot_only(std::uint32_t s) {
+  slots_[s].next_free = free_head_;
+  free_head_ = s;
+}
+
 void EventQueue::free_slot(std::uint32_t s) {
   Slot& slot = slots_[s];
   ++slot.generation;  // any entry still naming the old generation is now stale
@@ -25,17 +30,20 @@ void EventQueue::free_slot(std::uint32_t s) {
   free_head_ = s;
 }
 
-void EventQueue::push(Time at, std::uint32_t slot, std::uint32_t gen) {
+void EventQueue::push(Time at, std::uint32_t slot) {
   if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
-  buckets_[bucket_of(at.ps)].items.push_back(Entry{at.ps, slot, gen});
+  slots_[slot].next_free = UINT32_MAX;
+  buckets_[bucket_of(at.ps)].items.push_back(Entry{at.ps, slot});
   ++live_;
   ++entries_;
 }
 
 bool EventQueue::cancel(EventId id) {
   if (!id.valid() || id.slot >= slots_.size()) return false;
-  if (slots_[id.slot].generation != id.generation) return false;
-  free_slot(id.slot);
+  Slot& slot = slots_[id.slot];
+  if (slot.generation != id.generation || slot.next_free == kCancelled) return false;
+  ++slot.generation;
+  slot.next_free = kCancelled;  // freed when its entry is taken from the queue
   --live_;
   return true;
 }
@@ -55,7 +63,13 @@ bool EventQueue::refill() {
   last_ = min;
   // Entries keep their relative order, so equal times stay in insertion order.
   for (const Entry& e : b.items) buckets_[bucket_of(e.time)].items.push_back(e);
-  b.items.clear();
+  // Give back the storage of a large emptied bucket: otherwise every bucket keeps the
+  // most it ever held and memory grows to several times the pending events.
+  if (b.items.capacity() > 4096 && b.items.capacity() * 2 > entries_) {
+    std::vector<Entry>().swap(b.items);
+  } else {
+    b.items.clear();
+  }
   return true;
 }
 
@@ -63,9 +77,10 @@ Time EventQueue::next_time() {
   while (refill()) {
     Bucket& b0 = buckets_[0];
     const Entry& e = b0.items[b0.head];
-    if (slots_[e.slot].generation == e.generation) return Time(e.time);
-    ++b0.head;  // drop a cancelled entry
+    if (slots_[e.slot].next_free != kCancelled) return Time(e.time);
+    ++b0.head;  // drop a cancelled entry and free its slot
     --entries_;
+    free_slot_only(e.slot);
   }
   return Time::max();
 }
@@ -76,7 +91,10 @@ bool EventQueue::step() {
     const Entry e = b0.items[b0.head++];
     --entries_;
     Slot& slot = slots_[e.slot];
-    if (slot.generation != e.generation) continue;  // cancelled
+    if (slot.next_free == kCancelled) {
+      free_slot_only(e.slot);
+      continue;
+    }
     now_ = Time(e.time);
     --live_;
     // Copy the callable out so the slot can be reused by what it schedules.

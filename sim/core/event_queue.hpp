@@ -48,7 +48,7 @@ public:
     Slot& slot = slots_[s];
     ::new (static_cast<void*>(slot.storage)) Fn(std::forward<F>(fn));
     slot.invoke = [](void* p) { (*std::launder(static_cast<Fn*>(p)))(); };
-    push(at, s, slot.generation);
+    push(at, s);
     return EventId{s, slot.generation};
   }
   template <typename F>
@@ -73,14 +73,18 @@ private:
   struct alignas(8) Slot {
     void (*invoke)(void*) = nullptr;
     alignas(8) unsigned char storage[kInlineBytes];
-    std::uint32_t generation = 0;
-    std::uint32_t next_free = UINT32_MAX;
+    std::uint32_t generation = 0;  // bumped when the slot is freed or cancelled
+    std::uint32_t next_free = UINT32_MAX;  // UINT32_MAX - 1 marks a cancelled, pending slot
   };
+  static constexpr std::uint32_t kCancelled = UINT32_MAX - 1;
+  // 12 bytes: the generation is not stored; a cancelled slot stays allocated, marked,
+  // until its entry comes up, so a stale entry can never name a reused slot.
+#pragma pack(push, 4)
   struct Entry {
     i64 time;
     std::uint32_t slot;
-    std::uint32_t generation;
   };
+#pragma pack(pop)
   struct Bucket {
     std::vector<Entry> items;
     std::size_t head = 0;  // bucket 0 is consumed from the front (FIFO)
@@ -89,12 +93,13 @@ private:
   static constexpr int kBuckets = 65;
 
   std::uint32_t allocate_slot();
-  void free_slot(std::uint32_t s);
+  void free_slot(std::uint32_t s);       // bumps the generation, then frees
+  void free_slot_only(std::uint32_t s);  // frees a slot whose generation was already bumped
   int bucket_of(i64 t) const {
     const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
     return x == 0 ? 0 : 64 - std::countl_zero(x);
   }
-  void push(Time at, std::uint32_t slot, std::uint32_t gen);
+  void push(Time at, std::uint32_t slot);
   // Makes bucket 0 non-empty by redistributing the lowest non-empty bucket; false if empty.
   bool refill();
 

@@ -84,7 +84,7 @@ void emit(const MeasureOptions& o, const RunInfo& info) {
 void setup_measure_command(CLI::App& root, CliState& state) {
   auto raw = std::make_shared<RawOptions>();
   CLI::App* cmd = root.add_subcommand(
-      "measure", "Measure real I/O (gdsio's transfer types, fio's JSON): files, block devices, cuFile");
+      "measure", "measure real I/O (gdsio's transfer types, fio's JSON): files, block devices, cuFile");
   cmd->add_option("-f,--file", raw->file,
                   "Target: a path to create (needs -s; removed afterwards unless --keep), an existing file "
                   "(read-only unless --allow-write) or a block device (read-only unless --destroy-data-on)")

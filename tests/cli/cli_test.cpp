@@ -1,0 +1,162 @@
+// Runs the real `iowall` binary: exit codes, one-line errors, determinism.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Result iowall(const std::string& args) {
+  static int n = 0;
+  const std::string base = "/tmp/iowall_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(n++);
+  const std::string cmd = std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int status = std::system(cmd.c_str());
+  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = "/tmp/iowall_cli_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+const char* kScenario = R"({
+  "name": "tiny", "topology": "topologies/workstation-gen5.json",
+  "workload": {"kind": "sequential_read", "size": "64 MiB", "io_size": "1 MiB", "threads": 4,
+               "targets": "gpu0", "storage": "nvme0,nvme1"},
+  "paths": ["gpu_direct", "cpu_gpu"], "seed": 5})";
+
+}  // namespace
+
+TEST_CASE("the same scenario and seed give byte-identical JSON", "[cli]") {
+  const std::string sc = write_temp("tiny.json", kScenario);
+  const Result a = iowall("run " + sc + " --output-format json");
+  const Result b = iowall("run " + sc + " --output-format json");
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  CHECK(a.out == b.out);
+  CHECK(a.out.find("\"throughput_GBps\"") != std::string::npos);
+  CHECK(a.out.find("\"latency_p99_us\"") != std::string::npos);
+  const Result c = iowall("run " + sc + " --output-format json --seed 6");
+  CHECK(c.code == 0);
+  CHECK(c.out != a.out);  // the seed reaches the latency spreads
+}
+
+TEST_CASE("bad input: one line naming the file and pointer, exit code 2", "[cli][errors]") {
+  struct Case {
+    std::string scenario;
+    std::string expect;
+  };
+  const std::vector<Case> cases = {
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {\"io_size\": \"15 parsecs\"}}",
+       "/workload/io_size: \"15 parsecs\" is not a size"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {\"io_size\": 4096}}",
+       "/workload/io_size: 4096 is not a size with its unit"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {\"size\": \"-1 GiB\"}}",
+       "/workload/size"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {}, \"colour\": 1}",
+       "unknown key"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/nope.json\", \"workload\": {}}", "topologies/nope.json: no such file"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {}, \"paths\": [\"gpu_drect\"]}",
+       "/paths/0"},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {\"targets\": \"gpu7\"}}",
+       "/workload/targets: no device \"gpu7\""},
+      {"{\"name\": \"x\", \"topology\": \"topologies/workstation-gen5.json\", \"workload\": {\"io_size\": \"3000 B\", \"size\": \"3 MB\", \"targets\": \"gpu0\", \"storage\": \"nvme0\"}}",
+       "is not a multiple of nvme0's LBA size"},
+      {"{\"name\": \"x\", \"topology\": {\"name\": \"t\", \"devices\": [{\"id\": \"g\", \"model\": \"gpu\"}], \"links\": [{\"a\": \"g.up\", \"b\": \"g.down\", \"pcie\": {}}]}, \"workload\": {}}",
+       "/topology/links/0/b"},
+      {"{\"name\": \"x\", \"topology\": {\"name\": \"t\", \"devices\": [{\"id\": \"g\", \"model\": \"gpu\"}], \"links\": []}, \"workload\": {}}",
+       "port g.up (PCIe upstream port) is not connected"},
+      {"{\"name\": \"x\",", "malformed JSON"},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    const std::string sc = write_temp("bad" + std::to_string(i++) + ".json", c.scenario);
+    const Result r = iowall("run " + sc);
+    INFO(c.scenario);
+    INFO(r.err);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    // The message names the file it is about: the scenario, or the topology it references.
+    CHECK((r.err.rfind("iowall: " + sc, 0) == 0 || r.err.rfind("iowall: topologies/", 0) == 0));
+    CHECK(r.err.find(c.expect) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  const Result missing = iowall("run /nonexistent/scenario.json");
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "iowall: /nonexistent/scenario.json: no such file\n");
+  const Result usage = iowall("run --bogus-flag");
+  CHECK(usage.code == 2);
+  const Result set_bad = iowall("run --set /workload/nope/deeper=1");
+  CHECK(set_bad.code == 2);
+  CHECK(lines(set_bad.err) == 1);
+}
+
+TEST_CASE("overrides with set, and output to a file", "[cli]") {
+  const std::string sc = write_temp("tiny2.json", kScenario);
+  const std::string out = "/tmp/iowall_cli_out_" + std::to_string(getpid()) + ".json";
+  const Result r = iowall("run " + sc + " --set '/workload/io_size=\"256 KiB\"' --output-format json --output " + out);
+  REQUIRE(r.code == 0);
+  const std::string json = slurp(out);
+  CHECK(json.find("\"io_size\": \"256 KiB\"") != std::string::npos);
+  std::remove(out.c_str());
+  const Result nodir = iowall("run " + sc + " --output /no/such/dir/out.json");
+  CHECK(nodir.code == 2);
+  CHECK(nodir.err.find("does not exist") != std::string::npos);
+}
+
+TEST_CASE("models and topo show describe what is there", "[cli]") {
+  const Result m = iowall("models nvme_ssd");
+  REQUIRE(m.code == 0);
+  CHECK(m.out.find("read_latency") != std::string::npos);
+  CHECK(m.out.find("Micron 9550") != std::string::npos);  // sources are shown
+  CHECK(m.out.find("preset pm1743") != std::string::npos);
+  CHECK(iowall("models no_such_model").code == 2);
+  const Result t = iowall("topo show topologies/workstation-gen5.json");
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("nvme0    -> gpu0") != std::string::npos);
+  CHECK(t.out.find("narrowest") != std::string::npos);
+  const Result dot = iowall("topo show topologies/workstation-gen5.json --dot");
+  CHECK(dot.out.find("graph G") != std::string::npos);
+  const Result schema = iowall("schema topology");
+  CHECK(schema.code == 0);
+  CHECK(schema.out.find("\"nvme_ssd\"") != std::string::npos);
+}
+
+TEST_CASE("the trace opens as trace-event JSON with one track per resource", "[cli]") {
+  const std::string sc = write_temp("tiny3.json", kScenario);
+  const std::string trace = "/tmp/iowall_cli_trace_" + std::to_string(getpid()) + ".json";
+  const Result r = iowall("run " + sc + " --trace " + trace + " --output-format json");
+  REQUIRE(r.code == 0);
+  const std::string t = slurp(trace);
+  CHECK(t.find("\"traceEvents\"") != std::string::npos);
+  CHECK(t.find("\"thread_name\"") != std::string::npos);
+  CHECK(t.find("nvme0/media_read") != std::string::npos);
+  std::remove(trace.c_str());
+}
