@@ -13,6 +13,7 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
   stats.add(prefix + "/queue", "jobs", "time-weighted jobs waiting", queue_gauge_);
   stats.add(prefix + "/jobs", "jobs", "jobs served", jobs_);
   if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(prefix);
+  if (owner_.ctx().series_period().ps > 0) busy_gauge_.enable_series(owner_.ctx().series_period());
 }
 
 bool Server::submit(Time service, Time not_before_end, Started started, Notify finished) {

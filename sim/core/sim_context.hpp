@@ -27,6 +27,9 @@ public:
   StatRegistry& stats() { return stats_; }
   Trace* trace() { return trace_; }
   void set_trace(Trace* t) { trace_ = t; }
+  // When non-zero, resources also record their utilization per period (time series).
+  Time series_period() const { return series_period_; }
+  void set_series_period(Time p) { series_period_ = p; }
 
   template <typename F>
   EventId at(Time t, F&& fn) { return queue_.schedule(t, std::forward<F>(fn)); }
@@ -46,6 +49,7 @@ private:
   EventQueue queue_;
   StatRegistry stats_;
   Trace* trace_ = nullptr;
+  Time series_period_{};
   std::vector<Component*> components_;
 };
 

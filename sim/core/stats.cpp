@@ -1,6 +1,34 @@
 #include "sim/core/stats.hpp"
 
+#include <algorithm>
+
 namespace iowall {
+
+void TimeWeighted::record_series(Time now) {
+  // Spread value_ x [since_, now) over the periods it covers.
+  Time t = since_;
+  while (t < now) {
+    const auto index = static_cast<std::size_t>(t.ps / period_.ps);
+    const Time end = std::min(now, Time(static_cast<i64>(index + 1) * period_.ps));
+    if (period_integrals_.size() <= index) period_integrals_.resize(index + 1, 0);
+    period_integrals_[index] += static_cast<i128>(value_) * (end - t).ps;
+    t = end;
+  }
+}
+
+std::vector<double> TimeWeighted::series(Time now) const {
+  if (period_.ps <= 0) return {};
+  TimeWeighted copy = *this;
+  copy.record_series(now);
+  std::vector<double> out;
+  const auto periods = static_cast<std::size_t>((now.ps + period_.ps - 1) / period_.ps);
+  for (std::size_t i = 0; i < periods; ++i) {
+    const i128 v = i < copy.period_integrals_.size() ? copy.period_integrals_[i] : 0;
+    const i64 span = std::min(period_.ps, now.ps - static_cast<i64>(i) * period_.ps);
+    out.push_back(span > 0 ? static_cast<double>(v) / static_cast<double>(span) : 0.0);
+  }
+  return out;
+}
 
 void StatRegistry::add(std::string path, std::string unit, std::string description, const Counter& c) {
   entries_.push_back({std::move(path), std::move(unit), std::move(description), StatKind::counter, &c});

@@ -24,11 +24,17 @@ private:
 class TimeWeighted {
 public:
   void set(Time now, i64 value) {
+    if (period_.ps > 0) record_series(now);
     integral_ += static_cast<i128>(value_) * (now - since_).ps;
     since_ = now;
     value_ = value;
     max_ = value > max_ ? value : max_;
   }
+  // Also keep the mean of every `period` (a periodic time series of the gauge).
+  void enable_series(Time period) { period_ = period; }
+  // Per-period means up to `now` (empty unless enabled).
+  std::vector<double> series(Time now) const;
+  Time series_period() const { return period_; }
   void add(Time now, i64 delta) { set(now, value_ + delta); }
   i64 value() const { return value_; }
   i64 max() const { return max_; }
@@ -40,10 +46,13 @@ public:
   }
 
 private:
+  void record_series(Time now);
   i64 value_ = 0;
   i64 max_ = 0;
   Time since_{};
   i128 integral_ = 0;
+  Time period_{};
+  std::vector<i128> period_integrals_;
 };
 
 // Samples taken at a fixed period (for throughput and occupancy over time).

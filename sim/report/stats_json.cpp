@@ -26,6 +26,11 @@ nlohmann::json stats_to_json(const StatRegistry& stats, Time end) {
       case StatKind::gauge: {
         const auto* g = static_cast<const TimeWeighted*>(e.stat);
         v = {{"mean", round6(g->mean(Time(0), end))}, {"max", g->max()}};
+        if (g->series_period().ps > 0) {
+          std::vector<double> values;
+          for (double x : g->series(end)) values.push_back(round6(x));
+          v["series"] = {{"period_s", g->series_period().seconds()}, {"values", values}};
+        }
         if (e.capacity > 1 || e.path.size() > 5) v["capacity"] = e.capacity;
         break;
       }

@@ -10,6 +10,7 @@ namespace iowall {
 
 struct RunOptions {
   std::string trace_file;  // Chrome trace-event JSON of the first path, when set
+  Time series_period{};    // when set, utilization time series of every resource
 };
 
 // The result document: {"iowall_version", "scenario", "seed", "fidelity", "topology",

@@ -104,3 +104,17 @@ TEST_CASE("random streams depend on the seed and the component path only", "[eng
   CHECK(va != c.next());
   CHECK(va != d.next());
 }
+
+TEST_CASE("a gauge's time series holds the mean of each period", "[stats]") {
+  TimeWeighted g;
+  g.enable_series(us(10));
+  g.set(us(0), 1);
+  g.set(us(5), 0);   // busy half of period 0
+  g.set(us(12), 2);  // 2 for the last 8 us of period 1
+  const auto s = g.series(us(30));
+  REQUIRE(s.size() == 3);
+  CHECK(s[0] == Approx(0.5));
+  CHECK(s[1] == Approx(1.6));
+  CHECK(s[2] == Approx(2.0));
+  CHECK(g.mean(Time(0), us(30)) == Approx((5.0 + 2 * 18.0) / 30.0));
+}

@@ -3,6 +3,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/core/error.hpp"
 #include "sim/report/run_table.hpp"
 #include "sim/run/runner.hpp"
 
@@ -14,6 +15,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::int64_t seed = -1;
   std::string trace;
+  std::string series;
   OutputOptions out;
 };
 
@@ -24,6 +26,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE, e.g. --set '/workload/io_size=\"4 KiB\"'");
   cmd->add_option("--seed", args->seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)");
+  cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   args->out.add_to(*cmd);
   cmd->callback([args] {
     std::vector<std::string> sets = args->sets;
@@ -31,6 +34,11 @@ void setup(CLI::App& root, CliState&) {
     const Scenario sc = load_scenario(args->scenario, sets);
     RunOptions options;
     options.trace_file = args->trace;
+    if (!args->series.empty()) {
+      const ParseResult r = parse_time(args->series, options.series_period);
+      if (!r.ok || options.series_period.ps <= 0)
+        throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
+    }
     const Json result = run_scenario(sc, options);
     emit(args->out, [&] { return run_table(result); }, result, [&] { return run_csv(result); });
   });
