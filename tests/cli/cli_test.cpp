@@ -160,3 +160,13 @@ TEST_CASE("the trace opens as trace-event JSON with one track per resource", "[c
   CHECK(t.find("nvme0/media_read") != std::string::npos);
   std::remove(trace.c_str());
 }
+
+TEST_CASE("sweep results do not depend on the number of threads", "[cli][sweep]") {
+  const std::string sc = write_temp("sweep.json", kScenario);
+  const std::string axis = " --axis '/workload/io_size=\"128 KiB\",\"1 MiB\"' --axis /workload/threads=1,4";
+  const Result one = iowall("sweep " + sc + axis + " --jobs 1 --output-format json");
+  const Result four = iowall("sweep " + sc + axis + " --jobs 4 --output-format json");
+  REQUIRE(one.code == 0);
+  CHECK(one.out == four.out);
+  CHECK(one.out.find("\"/workload/threads\": 4") != std::string::npos);
+}

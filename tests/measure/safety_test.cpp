@@ -77,7 +77,7 @@ TEST_CASE("a directory is not a target", "[measure][safety]") {
   CHECK(dir.entries().empty());
 }
 
-TEST_CASE("--destroy-data-on is only for block devices", "[measure][safety]") {
+TEST_CASE("destroy-data-on is only for block devices", "[measure][safety]") {
   testing::ScratchDir dir;
   const std::string f = dir.file("plain.dat");
   testing::make_file(f, 1 << 20);
@@ -131,7 +131,7 @@ TEST_CASE("a mounted device is refused for writing, before it is opened", "[meas
   CHECK_THAT(refusal({"-f", dev, "-I", "randwrite", "-s", "4 MiB"}), Catch::Contains("--destroy-data-on"));
 }
 
-TEST_CASE("--destroy-data-on must name the target device", "[measure][safety]") {
+TEST_CASE("destroy-data-on must name the target device", "[measure][safety]") {
   const std::string dev = root_device();
   if (dev.empty()) {
     WARN("no block device node for / here; skipped");

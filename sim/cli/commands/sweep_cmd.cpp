@@ -1,0 +1,84 @@
+// `iowall sweep SCENARIO [--axis POINTER=v1,v2,...] [--jobs N]`: every point of the
+// sweep axes, in parallel; the output is the same for any --jobs.
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/core/error.hpp"
+#include "sim/run/sweep.hpp"
+
+namespace iowall {
+namespace {
+
+std::string sweep_table(const Json& r) {
+  std::string out = fmt::format("{}: {} points\n", r["scenario"].get<std::string>(), r["points"].size());
+  for (const auto& p : r["points"]) {
+    std::string values;
+    for (const auto& [k, v] : p["values"].items()) values += fmt::format("{}={} ", k, v.dump());
+    for (const auto& name : p["result"]["paths"]) {
+      const auto& m = p["result"]["metrics"][name.get<std::string>()];
+      out += fmt::format("  {:<40} {:<11} {:8.2f} GB/s  p99 {:9.1f} us  CPU {:5.2f} cores\n", values,
+                         name.get<std::string>(), m["throughput_GBps"].get<double>(), m["latency_p99_us"].get<double>(),
+                         m["cpu_cores_busy"].get<double>());
+    }
+  }
+  return out;
+}
+
+void setup(CLI::App& root, CliState&) {
+  struct Args {
+    std::string scenario = "scenarios/default.json";
+    std::vector<std::string> axes, sets;
+    int jobs = 1;
+    OutputOptions out;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = root.add_subcommand("sweep", "run every point of a scenario's sweep axes");
+  cmd->add_option("scenario", args->scenario, "scenario JSON file");
+  cmd->add_option("--axis", args->axes, "an axis POINTER=v1,v2,... (values as JSON, else strings); replaces the scenario's");
+  cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE");
+  cmd->add_option("--jobs,-j", args->jobs, "points run in parallel")->check(CLI::Range(1, 1024));
+  args->out.add_to(*cmd, false);
+  cmd->callback([args] {
+    const Scenario sc = load_scenario(args->scenario, args->sets);
+    std::vector<SweepAxis> axes = sc.sweep;
+    if (!args->axes.empty()) {
+      axes.clear();
+      for (const std::string& a : args->axes) {
+        const auto eq = a.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw InputError("", "--axis", fmt::format("\"{}\" is not POINTER=v1,v2,...", a));
+        SweepAxis axis{a.substr(0, eq), {}};
+        std::stringstream ss(a.substr(eq + 1));
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+          try {
+            axis.values.push_back(Json::parse(item));
+          } catch (const Json::parse_error&) {
+            axis.values.push_back(item);
+          }
+        }
+        try {
+          if (!sc.doc.contains(Json::json_pointer(axis.pointer)))
+            throw InputError("", "--axis", fmt::format("{} does not exist in the scenario", axis.pointer));
+        } catch (const Json::exception&) {
+          throw InputError("", "--axis", fmt::format("\"{}\" is not a JSON pointer", axis.pointer));
+        }
+        axes.push_back(std::move(axis));
+      }
+    }
+    if (axes.empty()) throw InputError(args->scenario, "/sweep", "the scenario has no sweep axes and no --axis was given");
+    const std::string dir = std::filesystem::path(args->scenario).parent_path().string();
+    const Json r = run_sweep(sc, axes, args->jobs, dir);
+    emit(args->out, [&] { return sweep_table(r); }, r);
+  });
+}
+
+}  // namespace
+
+IOWALL_REGISTER_COMMAND(15, setup);
+
+}  // namespace iowall
