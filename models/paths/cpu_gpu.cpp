@@ -4,14 +4,12 @@
 #include "models/gpu/gpu.hpp"
 #include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
-#include "models/ssd/nvme_ssd.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/core/slot_pool.hpp"
-#include "sim/run/data_path.hpp"
+#include "sim/run/path_base.hpp"
 
 namespace iowall {
 
-class CpuGpuPath final : public DataPath {
+class CpuGpuPath final : public PathBase {
 public:
   struct Config {
     Time submit_cost, complete_cost, copy_launch_cost;
@@ -22,62 +20,46 @@ public:
             p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpyAsync",
                        "order of magnitude of CUDA API overhead; calibrate with `iowall calibrate`")};
   }
-  CpuGpuPath(const Params& p, PathEnv& env) : config_(read_config(p)), env_(env) {}
+  CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
 
-  void submit(const IoRequest& io, Done done) override {
-    auto* gpu = dynamic_cast<Gpu*>(io.target);
-    if (!gpu) throw InputError(env_.file, env_.pointer, "cpu_gpu needs a GPU target, not " + io.target->name());
+  void submit(const IoRequest& r, Done done) override {
+    auto* gpu = dynamic_cast<Gpu*>(r.target);
+    if (!gpu) throw InputError(env_.file, env_.pointer, "cpu_gpu needs a GPU target, not " + r.target->name());
     Dram& dram = env_.dram_near(*gpu);
-    CpuSocket* cpu = &env_.cpu_near(dram);
-    InFlight f{io, done, cpu, nullptr, nullptr};
-    if (io.write) {
+    InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
+    if (r.write) {
       f.first = &env_.route(*gpu, dram, {gpu->copy_engine_hop()});  // device -> host copy
-      f.second = &env_.route(dram, *io.storage);
+      f.second = &env_.route(dram, *r.storage);
     } else {
-      f.first = &env_.route(*io.storage, dram);
+      f.first = &env_.route(*r.storage, dram);
       f.second = &env_.route(dram, *gpu, {gpu->copy_engine_hop()});  // host -> device copy
     }
-    const std::uint32_t id = ios_.acquire(f);
-    cpu->spend(io.write ? config_.copy_launch_cost : config_.submit_cost, [this, id] { stage_one(id); });
+    const std::uint32_t id = begin(f);
+    f.cpu->spend(r.write ? config_.copy_launch_cost : config_.submit_cost, [this, id] { stage_one(id); });
   }
 
 private:
-  struct InFlight {
-    IoRequest io;
-    Done done;
-    CpuSocket* cpu;
-    const Route* first;
-    const Route* second;
-  };
+  // Reads: storage -> host memory. Writes: the copy from the GPU into host memory.
   void stage_one(std::uint32_t id) {
-    InFlight& f = ios_[id];
-    if (f.io.write) {
-      env_.mover.send(*f.first, f.io.size, [this, id] {
-        ios_[id].cpu->spend(config_.submit_cost, [this, id] { stage_two(id); });
-      });
+    if (io(id).io.write) {
+      env_.mover.send(*io(id).first, io(id).io.size,
+                      [this, id] { io(id).cpu->spend(config_.submit_cost, [this, id] { stage_two(id); }); });
     } else {
-      f.io.storage->read(f.io.size, *f.first, env_.mover, [this, id] {
-        ios_[id].cpu->spend(config_.complete_cost + config_.copy_launch_cost, [this, id] { stage_two(id); });
+      storage_step(id, *io(id).first, [this, id] {
+        io(id).cpu->spend(config_.complete_cost + config_.copy_launch_cost, [this, id] { stage_two(id); });
       });
     }
   }
+  // Reads: the copy from host memory into the GPU. Writes: host memory -> storage.
   void stage_two(std::uint32_t id) {
-    InFlight& f = ios_[id];
-    if (f.io.write)
-      f.io.storage->write(f.io.size, *f.second, env_.mover,
-                          [this, id] { ios_[id].cpu->spend(config_.complete_cost, [this, id] { finish(id); }); });
+    if (io(id).io.write)
+      storage_step(id, *io(id).second,
+                   [this, id] { io(id).cpu->spend(config_.complete_cost, [this, id] { finish(id); }); });
     else
-      env_.mover.send(*f.second, f.io.size, [this, id] { finish(id); });
-  }
-  void finish(std::uint32_t id) {
-    const Done done = ios_[id].done;
-    ios_.release(id);
-    done();
+      env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); });
   }
 
   Config config_;
-  PathEnv& env_;
-  SlotPool<InFlight> ios_;
 };
 
 IOWALL_REGISTER_PATH(CpuGpuPath, "cpu_gpu", "O_DIRECT into pinned host memory, then cudaMemcpyAsync (bounce buffer)");

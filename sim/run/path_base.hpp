@@ -1,0 +1,45 @@
+// What the data paths share: a pool of in-flight I/O records, the storage step (a
+// read DMAs from the SSD along a route, a write DMAs to it) and completion.
+#pragma once
+#include "models/ssd/nvme_ssd.hpp"
+#include "sim/core/slot_pool.hpp"
+#include "sim/run/data_path.hpp"
+
+namespace iowall {
+
+class CpuSocket;
+
+class PathBase : public DataPath {
+protected:
+  struct InFlight {
+    IoRequest io;
+    Done done;
+    CpuSocket* cpu = nullptr;
+    const Route* first = nullptr;   // the storage DMA's route (or the first copy)
+    const Route* second = nullptr;  // a second stage's route, if any
+  };
+  explicit PathBase(PathEnv& env) : env_(env) {}
+
+  std::uint32_t begin(const InFlight& f) { return ios_.acquire(f); }
+  InFlight& io(std::uint32_t id) { return ios_[id]; }
+  // Reads from or writes to the I/O's SSD along `route`, then `then`.
+  void storage_step(std::uint32_t id, const Route& route, NvmeSsd::Done then) {
+    const InFlight& f = ios_[id];
+    if (f.io.write)
+      f.io.storage->write(f.io.size, route, env_.mover, then);
+    else
+      f.io.storage->read(f.io.size, route, env_.mover, then);
+  }
+  void finish(std::uint32_t id) {
+    const Done done = ios_[id].done;
+    ios_.release(id);
+    done();
+  }
+
+  PathEnv& env_;
+
+private:
+  SlotPool<InFlight> ios_;
+};
+
+}  // namespace iowall
