@@ -1,0 +1,72 @@
+// `iowall calibrate`: fits model parameters to measured points and writes them as a
+// profile, a JSON document of unit strings with the quality of every fit.
+//   storage   cpu_only reads: per-command latency L, media bandwidth B and command-rate
+//             ceiling I, from throughput over I/O size and concurrency (Levenberg-Marquardt)
+//   cpu       CPU seconds per I/O = per_io + per_call / qd (io_uring batches a call's I/Os)
+//   memcpy    cpu_cached reads: time per I/O = fixed + size / memcpy bandwidth
+//   h2d_copy  cpu_gpu minus cpu_only, per I/O at QD1: launch cost + size / copy bandwidth
+//   cufile    gpu_direct minus cpu_gpu, per I/O at QD1: cuFile's compatibility-mode overhead
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/calibration_points.hpp"
+#include "measure/fit.hpp"
+
+namespace iowall::calib {
+
+struct StorageParams {
+  double latency_s = 0;          // media access latency per command
+  double bandwidth_Bps = 0;      // media bandwidth
+  double max_iops = 0;           // controller command ceiling
+  double mdts_bytes = 131072;    // commands are at most this large
+};
+
+// Closed-form throughput the fit uses (mean-value): `concurrency` I/Os in flight, each
+// taking cpu + 1/I + L + s/B alone, capped by the media bandwidth and the command rate.
+double storage_throughput(const StorageParams& p, double io_size, int concurrency, double cpu_s_per_io);
+
+struct CpuCost {
+  double per_io_s = 0, per_call_s = 0;
+  double at(int qd) const { return per_io_s + per_call_s / qd; }
+};
+
+// A line t = a + s / bandwidth fitted to per-I/O times (seconds) over I/O sizes (bytes).
+struct SizeLine {
+  double fixed_s = 0, bandwidth_Bps = 0;
+  bool slope_positive = false;  // otherwise the data show no per-byte cost
+  fit::Quality q;
+};
+
+struct Profile {
+  std::string name, machine, subset = "all", topology;
+  std::vector<std::string> files;
+  std::optional<StorageParams> storage;
+  fit::Quality storage_q;
+  bool iops_constrained = false;  // whether the points reach the command-rate ceiling
+  double latency_sigma = 0;
+  std::optional<CpuCost> cpu;
+  fit::Quality cpu_q;
+  std::optional<SizeLine> memcpy, h2d, cufile;
+  std::vector<std::string> notes;  // what could not be fitted, and why
+  nlohmann::json residuals = nlohmann::json::array();
+  std::vector<std::string> fitted_points;
+};
+
+// Fits every model the groups selected by `subset` allow.
+Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset);
+
+nlohmann::json profile_to_json(const Profile& p);
+// Reads a profile's parameters back (for validate and --emit-topology); throws InputError.
+Profile profile_from_json(const nlohmann::json& j, const std::string& path);
+Profile read_profile(const std::string& path);
+
+// Unit strings rounded to four significant digits.
+std::string time_text(double seconds);
+std::string bandwidth_text(double bytes_per_s);
+std::string rate_text(double per_s);
+
+}  // namespace iowall::calib

@@ -1,0 +1,58 @@
+#include "measure/calibrate_topology.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace iowall::calib {
+
+using nlohmann::json;
+
+std::string first_device(const json& topology, const std::string& model) {
+  if (!topology.contains("devices") || !topology["devices"].is_array()) return "";
+  for (const json& d : topology["devices"])
+    if (d.value("model", "") == model) return d.value("id", "");
+  return "";
+}
+
+json apply_profile(const json& base, const Profile& p, const std::string& base_file, const std::string& profile_file) {
+  json t = base;
+  if (first_device(t, "nvme_ssd").empty()) throw InputError(base_file, "/devices", "the topology has no nvme_ssd to calibrate");
+  bool ssd_done = false, cpu_done = false, gpu_done = false;
+  for (json& d : t["devices"]) {
+    const std::string model = d.value("model", "");
+    if (model == "nvme_ssd" && !ssd_done && p.storage) {
+      d["read_latency"] = time_text(p.storage->latency_s);
+      d["read_bandwidth"] = bandwidth_text(p.storage->bandwidth_Bps);
+      d["max_iops"] = rate_text(p.storage->max_iops);
+      d["latency_sigma"] = p.latency_sigma;
+      ssd_done = true;
+    } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->slope_positive) {
+      d["memcpy_per_core"] = bandwidth_text(p.memcpy->bandwidth_Bps);
+      cpu_done = true;
+    } else if (model == "gpu" && !gpu_done && p.h2d && p.h2d->slope_positive) {
+      d["copy_engine_bandwidth"] = bandwidth_text(p.h2d->bandwidth_Bps);
+      gpu_done = true;
+    }
+  }
+  t["name"] = base.value("name", "machine") + "-calibrated";
+  t["description"] = fmt::format("{} Parameters of the first nvme_ssd{}{} fitted by `iowall calibrate` "
+                                 "(profile: {}; base topology: {}).",
+                                 base.value("description", ""), cpu_done ? ", the cpu_socket's memcpy" : "",
+                                 gpu_done ? ", the GPU's copy engines" : "", profile_file, base_file);
+  return t;
+}
+
+json path_entry(const Profile& p, const std::string& path, int qd) {
+  json e = {{"name", path}};
+  if (p.cpu && (path == "cpu_only" || path == "cpu_gpu")) {
+    // The measured CPU time per I/O, half spent submitting and half completing.
+    const double half = std::max(0.0, p.cpu->at(qd)) / 2;
+    e["submit_cost"] = time_text(half);
+    e["complete_cost"] = time_text(half);
+  }
+  if (path == "cpu_gpu" && p.h2d) e["copy_launch_cost"] = time_text(std::max(0.0, p.h2d->fixed_s));
+  return e;
+}
+
+}  // namespace iowall::calib

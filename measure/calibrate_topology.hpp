@@ -1,0 +1,24 @@
+// Puts a profile's fitted parameters where the simulator reads them: into the devices of
+// a topology (the SSD, the CPU socket, the GPU's copy engines) and into the parameters of
+// a data path (per-I/O CPU costs), so that a topology can take its values from a profile.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/calibrate.hpp"
+
+namespace iowall::calib {
+
+// The base topology with the profile's values on its first nvme_ssd, cpu_socket and gpu;
+// its description cites `profile_file`. Throws InputError if the topology has no nvme_ssd.
+nlohmann::json apply_profile(const nlohmann::json& base, const Profile& p, const std::string& base_file,
+                             const std::string& profile_file);
+
+// A scenario path entry {"name": path, ...costs} for I/Os issued at queue depth `qd`.
+nlohmann::json path_entry(const Profile& p, const std::string& path, int qd);
+
+// The id of the first device of `model` in a topology, or "" if there is none.
+std::string first_device(const nlohmann::json& topology, const std::string& model);
+
+}  // namespace iowall::calib

@@ -1,0 +1,188 @@
+#include "measure/calibration_points.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace iowall::calib {
+namespace {
+
+// The version of the measurement format this reader understands.
+constexpr const char* kMeasureVersion = "0.1.0";
+
+nlohmann::json read_json(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw InputError(path, "", "is a directory, not a measurement file");
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, "", "is not valid JSON");
+  }
+}
+
+double number_at(const nlohmann::json& j, const std::string& path, const std::string& ptr) {
+  const nlohmann::json::json_pointer p(ptr);
+  if (!j.contains(p) || !j.at(p).is_number()) throw InputError(path, ptr, "expected a number");
+  return j.at(p).get<double>();
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string PointGroup::key() const {
+  return fmt::format("{} {} {} qd{} t{}", xfer, engine, to_string(Bytes(io_size)), qd, threads);
+}
+
+#define IOWALL_GROUP_MEDIAN(NAME, FIELD)        \
+  double PointGroup::NAME() const {             \
+    std::vector<double> v;                      \
+    for (const Sample& s : samples) v.push_back(s.FIELD); \
+    return median(std::move(v));                \
+  }
+IOWALL_GROUP_MEDIAN(median_bw, bw_bytes_per_s)
+IOWALL_GROUP_MEDIAN(median_iops, iops)
+IOWALL_GROUP_MEDIAN(median_cpu_s_per_io, cpu_s_per_io)
+IOWALL_GROUP_MEDIAN(median_p50_ns, clat_p50_ns)
+IOWALL_GROUP_MEDIAN(median_p90_ns, clat_p90_ns)
+#undef IOWALL_GROUP_MEDIAN
+
+double PointGroup::min_bw() const {
+  double m = samples.empty() ? 0 : samples[0].bw_bytes_per_s;
+  for (const Sample& s : samples) m = std::min(m, s.bw_bytes_per_s);
+  return m;
+}
+double PointGroup::max_bw() const {
+  double m = 0;
+  for (const Sample& s : samples) m = std::max(m, s.bw_bytes_per_s);
+  return m;
+}
+
+std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
+  if (files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
+  std::map<std::string, PointGroup> groups;
+  for (const std::string& path : files) {
+    const nlohmann::json j = read_json(path);
+    if (!j.is_object() || !j.contains("iowall_version") || !j.contains("iowall"))
+      throw InputError(path, "", "is not a measurement file of `iowall measure` (no iowall_version and iowall)");
+    if (!j["iowall_version"].is_string() || j["iowall_version"] != kMeasureVersion)
+      throw InputError(path, "/iowall_version",
+                       fmt::format("measurement format {} is not the one this build reads ({})",
+                                   j["iowall_version"].dump(), kMeasureVersion));
+    const measure::MeasurementFile f = measure::parse_measurement_json(j, path);
+    for (std::size_t i = 0; i < f.points.size(); ++i) {
+      const measure::MeasurementPoint& p = f.points[i];
+      // Calibration reads only reads: every sweep here is a read sweep.
+      if (p.options.io_mode != "read" && p.options.io_mode != "randread")
+        throw InputError(path, "/iowall/options/io_mode",
+                         fmt::format("\"{}\": calibration fits read measurements only", p.options.io_mode));
+      const std::string ptr = fmt::format("/iowall/repeats/{}", i);
+      Sample s;
+      s.bw_bytes_per_s = static_cast<double>(p.read.bw_bytes);
+      s.iops = p.read.iops;
+      s.clat_mean_ns = p.read.clat.mean_ns;
+      s.clat_p50_ns = static_cast<double>(p.read.clat.at(50).value_or(0));
+      s.clat_p90_ns = static_cast<double>(p.read.clat.at(90).value_or(0));
+      const double cpu_pct = number_at(j, path, ptr + "/usr_cpu") + number_at(j, path, ptr + "/sys_cpu");
+      if (p.read.ops > 0) s.cpu_s_per_io = cpu_pct / 100.0 * p.last_done_s / static_cast<double>(p.read.ops);
+      if (p.read.ops == 0 || s.bw_bytes_per_s <= 0) throw InputError(path, ptr + "/read", "no reads were measured");
+      PointGroup g;
+      g.xfer = p.options.xfer_type;
+      g.engine = p.options.engine;
+      g.io_mode = p.options.io_mode;
+      g.file = path;
+      g.io_size = p.options.io_size.n;
+      g.qd = p.options.qd;
+      g.threads = p.options.threads;
+      auto [it, inserted] = groups.try_emplace(g.key() + " " + g.io_mode, g);
+      it->second.samples.push_back(s);
+    }
+  }
+  std::vector<PointGroup> out;
+  for (auto& [k, g] : groups) out.push_back(std::move(g));
+  // Stable order for reports: type, then size, queue depth, threads.
+  std::sort(out.begin(), out.end(), [](const PointGroup& a, const PointGroup& b) {
+    return std::tie(a.xfer, a.engine, a.io_mode, a.io_size, a.qd, a.threads) <
+           std::tie(b.xfer, b.engine, b.io_mode, b.io_size, b.qd, b.threads);
+  });
+  return out;
+}
+
+Subset::Subset(const std::string& spec) : spec_(spec) {
+  if (spec == "all") return;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    if (item.empty()) continue;
+    const std::size_t op_at = item.find_first_of("=!<>");
+    if (op_at == std::string::npos || op_at == 0)
+      throw InputError("", "--fit-subset", fmt::format("\"{}\" is not KEY OP VALUE (e.g. qd=1, io_size<=64KiB)", item));
+    std::size_t val_at = op_at + 1;
+    if (val_at < item.size() && item[val_at] == '=') ++val_at;
+    Condition c{item.substr(0, op_at), item.substr(op_at, val_at - op_at), item.substr(val_at)};
+    static const std::vector<std::string> ops{"=", "!=", "<", "<=", ">", ">="};
+    if (std::find(ops.begin(), ops.end(), c.op) == ops.end() || c.text.empty())
+      throw InputError("", "--fit-subset", fmt::format("\"{}\": expected one of = != < <= > >= and a value", item));
+    if (c.key == "io_size") {
+      Bytes b;
+      const ParseResult r = parse_bytes(c.text, b);
+      if (!r.ok) throw InputError("", "--fit-subset", r.error);
+      c.number = static_cast<double>(b.n);
+    } else if (c.key == "qd" || c.key == "threads" || c.key == "concurrency") {
+      try {
+        std::size_t used = 0;
+        c.number = std::stod(c.text, &used);
+        if (used != c.text.size()) throw std::invalid_argument(c.text);
+      } catch (const std::exception&) {
+        throw InputError("", "--fit-subset", fmt::format("\"{}\": {} takes a number", item, c.key));
+      }
+    } else if (c.key == "xfer" || c.key == "engine") {
+      if (c.op != "=" && c.op != "!=")
+        throw InputError("", "--fit-subset", fmt::format("\"{}\": {} takes = or !=", item, c.key));
+    } else {
+      throw InputError("", "--fit-subset",
+                       fmt::format("unknown key \"{}\" (known: io_size, qd, threads, concurrency, xfer, engine)", c.key));
+    }
+    conditions_.push_back(c);
+  }
+  if (conditions_.empty()) throw InputError("", "--fit-subset", "the subset is empty (give conditions, or all)");
+}
+
+bool Subset::contains(const PointGroup& g) const {
+  for (const Condition& c : conditions_) {
+    if (c.key == "xfer" || c.key == "engine") {
+      const bool eq = (c.key == "xfer" ? g.xfer : g.engine) == c.text;
+      if (eq != (c.op == "=")) return false;
+      continue;
+    }
+    const double v = c.key == "io_size" ? static_cast<double>(g.io_size)
+                     : c.key == "qd"    ? g.qd
+                     : c.key == "threads" ? g.threads
+                                          : g.concurrency();
+    const bool ok = c.op == "="    ? v == c.number
+                    : c.op == "!=" ? v != c.number
+                    : c.op == "<"  ? v < c.number
+                    : c.op == "<=" ? v <= c.number
+                    : c.op == ">"  ? v > c.number
+                                   : v >= c.number;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace iowall::calib

@@ -1,0 +1,128 @@
+#include "measure/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "measure/calibrate_topology.hpp"
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/run/runner.hpp"
+
+namespace iowall::calib {
+
+using nlohmann::json;
+
+double simulate_point(const PointGroup& g, const Profile& p, const json& topology, std::string& limited_by) {
+  const std::string target = first_device(topology, g.xfer == "cpu_only" ? "dram" : "gpu");
+  if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
+  // Enough I/Os per thread for the queue to reach its steady state.
+  const i64 ios_per_thread = 100 + 50 * static_cast<i64>(g.qd);
+  const json doc = {
+      {"name", "calibration-point"},
+      {"description", g.key()},
+      {"topology", topology},
+      {"workload",
+       {{"kind", g.io_mode == "randread" ? "random_read" : "sequential_read"},
+        {"size", to_string(Bytes(g.io_size * g.threads * ios_per_thread))},
+        {"io_size", to_string(Bytes(g.io_size))},
+        {"threads", g.threads},
+        {"qd", g.qd},
+        {"targets", target},
+        {"storage", first_device(topology, "nvme_ssd")}}},
+      {"paths", json::array({path_entry(p, g.xfer, g.qd)})},
+      {"seed", 1}};
+  const Scenario sc = scenario_from_json(doc, "validate", ".");
+  const json result = run_scenario(sc);
+  const json& m = result.at("metrics").at(g.xfer);
+  limited_by = m.at("limited_by").is_object() ? m["limited_by"].value("resource", "") : "";
+  return m.at("throughput_GBps").get<double>() * 1e9;
+}
+
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted) {
+  std::vector<double> err, spread;
+  ErrorSummary s;
+  for (const PredictedPoint& r : rows) {
+    if (r.fitted != fitted || r.predicted_bw <= 0) continue;
+    err.push_back(std::fabs(r.error));
+    spread.push_back(r.spread);
+    s.worst_abs = std::max(s.worst_abs, std::fabs(r.error));
+  }
+  s.points = static_cast<int>(err.size());
+  s.median_abs = median(err);
+  s.median_spread = median(spread);
+  return s;
+}
+
+ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const json& base_topology,
+                          const std::string& base_file) {
+  ValidationResult v;
+  v.fit = calibrate(groups, subset);
+  const json topology = apply_profile(base_topology, v.fit, base_file, "fit on subset " + subset.spec());
+  bool any_held_out = false;
+  for (const PointGroup& g : groups) {
+    PredictedPoint r;
+    r.group = &g;
+    r.fitted = subset.contains(g);
+    any_held_out |= !r.fitted;
+    r.measured_bw = g.median_bw();
+    r.spread = (g.max_bw() - g.min_bw()) / r.measured_bw;
+    if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu") {
+      if (!v.fit.storage) {
+        r.method = "not predicted: no storage fit";
+      } else if (g.xfer == "cpu_gpu" && first_device(topology, "gpu").empty()) {
+        r.method = "not predicted: the topology has no GPU";
+      } else {
+        r.method = "simulation";
+        r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
+        r.error = r.predicted_bw / r.measured_bw - 1;
+      }
+    } else if (g.xfer == "cpu_cached") {
+      r.method = "not simulated: the simulator has no page-cache path";
+    } else if (g.xfer == "gpu_direct") {
+      r.method = "not simulated: the gpu_direct path models P2P DMA, not cuFile's compatibility mode";
+    } else {
+      r.method = "not simulated: no path for " + g.xfer;
+    }
+    v.rows.push_back(r);
+  }
+  if (!any_held_out) throw InputError("", "--fit-subset", fmt::format("\"{}\" holds every point: none is left to predict", subset.spec()));
+  v.held_out = summarize(v.rows, false);
+  v.in_sample = summarize(v.rows, true);
+  return v;
+}
+
+json validation_json(const ValidationResult& v, const Profile& full) {
+  auto summary = [](const ErrorSummary& s) {
+    return json{{"points", s.points},
+                {"median_abs_error", s.median_abs},
+                {"worst_abs_error", s.worst_abs},
+                {"median_spread", s.median_spread}};
+  };
+  json rows = json::array();
+  for (const PredictedPoint& r : v.rows) {
+    json row = {{"point", r.group->key()},
+                {"set", r.fitted ? "fit" : "held_out"},
+                {"method", r.method},
+                {"repeats", r.group->samples.size()},
+                {"measured_median", bandwidth_text(r.measured_bw)},
+                {"measured_min", bandwidth_text(r.group->min_bw())},
+                {"measured_max", bandwidth_text(r.group->max_bw())},
+                {"spread", r.spread}};
+    if (r.predicted_bw > 0) {
+      row["predicted"] = bandwidth_text(r.predicted_bw);
+      row["error"] = r.error;
+      row["limited_by"] = r.limited_by;
+    }
+    rows.push_back(std::move(row));
+  }
+  return {{"fit_subset", v.fit.subset},
+          {"fit", profile_to_json(v.fit)},
+          {"full_profile", full.name},
+          {"held_out", summary(v.held_out)},
+          {"in_sample", summary(v.in_sample)},
+          {"points", rows}};
+}
+
+}  // namespace iowall::calib

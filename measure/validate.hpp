@@ -1,0 +1,49 @@
+// `iowall validate`: fits on one declared subset of the measured points and predicts
+// the others by simulating them on a topology of the measured machine, so every
+// held-out comparison is a real measurement against the simulator.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/calibrate.hpp"
+
+namespace iowall::calib {
+
+struct PredictedPoint {
+  const PointGroup* group = nullptr;
+  bool fitted = false;     // in the fit subset (its error is in-sample)
+  std::string method;      // "simulation", or why the point could not be predicted
+  double predicted_bw = 0; // bytes/s; 0 when not predicted
+  double measured_bw = 0;  // median of the repeats
+  double error = 0;        // predicted / measured - 1
+  double spread = 0;       // (max - min) / median of the repeats
+  std::string limited_by;  // the simulator's busiest resource
+};
+
+struct ErrorSummary {
+  int points = 0;
+  double median_abs = 0, worst_abs = 0;
+  double median_spread = 0;  // of the same points' repeats
+};
+
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted);
+
+struct ValidationResult {
+  Profile fit;  // fitted on the subset only
+  std::vector<PredictedPoint> rows;
+  ErrorSummary held_out, in_sample;
+};
+
+// Simulates every group with the subset's fit applied to `base_topology`.
+ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const nlohmann::json& base_topology,
+                          const std::string& base_file);
+
+// The simulated read throughput (bytes/s) of one measured configuration; `limited_by` receives
+// the busiest resource.
+double simulate_point(const PointGroup& g, const Profile& p, const nlohmann::json& topology, std::string& limited_by);
+
+nlohmann::json validation_json(const ValidationResult& v, const Profile& full);
+
+}  // namespace iowall::calib

@@ -1,0 +1,84 @@
+// `iowall calibrate MEASUREMENTS... -o PROFILE.json`: fits model parameters to measured
+// points; with --emit-topology, also writes a topology that takes its values from the profile.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "measure/calibrate.hpp"
+#include "measure/calibrate_topology.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+namespace {
+
+struct CalibrateArgs {
+  std::vector<std::string> files;
+  std::string profile, name, machine, subset = "all", topology, emit_topology;
+  OutputOptions out;
+};
+
+std::string summary(const calib::Profile& p) {
+  std::string s = fmt::format("profile {} ({} configurations fitted, subset: {})\n", p.name, p.fitted_points.size(), p.subset);
+  if (p.storage)
+    s += fmt::format("  storage  read_latency {}  read_bandwidth {}  max_iops {}{}  sigma {:.3f}  R2 {:.3f} ({} points)\n",
+                     calib::time_text(p.storage->latency_s), calib::bandwidth_text(p.storage->bandwidth_Bps),
+                     calib::rate_text(p.storage->max_iops), p.iops_constrained ? "" : " (unconstrained)",
+                     p.latency_sigma, p.storage_q.r2, p.storage_q.points);
+  if (p.cpu)
+    s += fmt::format("  cpu      per I/O {} + per call {} / qd  R2 {:.3f} ({} points)\n", calib::time_text(p.cpu->per_io_s),
+                     calib::time_text(p.cpu->per_call_s), p.cpu_q.r2, p.cpu_q.points);
+  auto line = [&](const char* name, const std::optional<calib::SizeLine>& l) {
+    if (!l) return;
+    s += fmt::format("  {:<8} fixed {}  bandwidth {}  R2 {:.3f} ({} points)\n", name, calib::time_text(l->fixed_s),
+                     l->slope_positive ? calib::bandwidth_text(l->bandwidth_Bps) : "not identifiable", l->q.r2, l->q.points);
+  };
+  line("memcpy", p.memcpy);
+  line("h2d", p.h2d);
+  line("cufile", p.cufile);
+  for (const auto& n : p.notes) s += "  note: " + n + "\n";
+  return s;
+}
+
+void setup(CLI::App& root, CliState&) {
+  auto a = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = root.add_subcommand("calibrate", "fit model parameters to `iowall measure` results: a profile JSON");
+  cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure --output-format json`");
+  cmd->add_option("-o,--profile", a->profile, "write the profile here")->required();
+  cmd->add_option("--name", a->name, "profile name (default: the profile file's stem)");
+  cmd->add_option("--machine", a->machine, "what was measured, in words");
+  cmd->add_option("--fit-subset", a->subset, "fit only these points: e.g. \"qd=1,io_size<=64KiB\" (default all)");
+  cmd->add_option("--topology", a->topology, "the measured machine's topology, recorded in the profile");
+  cmd->add_option("--emit-topology", a->emit_topology, "also write --topology with the fitted parameters filled in");
+  a->out.add_to(*cmd, false);
+  cmd->callback([a] {
+    if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
+    if (!a->emit_topology.empty() && a->topology.empty())
+      throw InputError("", "--emit-topology", "needs --topology, the base topology to fill in");
+    const calib::Subset subset(a->subset);
+    calib::Profile p = calib::calibrate(calib::load_points(a->files), subset);
+    p.name = a->name.empty() ? std::filesystem::path(a->profile).stem().string() : a->name;
+    p.machine = a->machine;
+    p.files = a->files;
+    p.topology = a->topology;
+    const nlohmann::json j = calib::profile_to_json(p);
+    if (!a->topology.empty()) {
+      const JsonDocument base = load_json(a->topology);  // checks the file before anything is written
+      if (!a->emit_topology.empty()) {
+        const nlohmann::json t = calib::apply_profile(base.json, p, a->topology, a->profile);
+        write_file_atomically(a->emit_topology, t.dump(2) + "\n");
+      }
+    }
+    write_file_atomically(a->profile, j.dump(2) + "\n");
+    emit(a->out, [&] { return summary(p); }, j);
+  });
+}
+
+}  // namespace
+
+IOWALL_REGISTER_COMMAND(60, setup);
+
+}  // namespace iowall

@@ -1,0 +1,60 @@
+// `iowall validate PROFILE MEASUREMENTS... --fit-subset SPEC`: fits on the subset,
+// predicts the other points by simulation, prints the errors and writes a report.
+#include <fmt/format.h>
+
+#include "measure/validate_report.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+namespace {
+
+struct ValidateArgs {
+  std::string profile;
+  std::vector<std::string> files;
+  std::string subset = "threads=1", topology, report, title;
+  OutputOptions out;
+};
+
+void setup(CLI::App& root, CliState&) {
+  auto a = std::make_shared<ValidateArgs>();
+  CLI::App* cmd = root.add_subcommand(
+      "validate", "fit on a subset of measured points, predict the rest by simulation, report the errors");
+  cmd->add_option("profile", a->profile, "the machine's full profile (from `iowall calibrate`)")->required();
+  cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure`");
+  cmd->add_option("--fit-subset", a->subset, "points to fit on, e.g. \"threads=1\" or \"io_size<=64KiB\" (default threads=1)");
+  cmd->add_option("--topology", a->topology, "the measured machine's topology (default: the profile's)");
+  cmd->add_option("--report", a->report, "write validation.md, .json and .svg into this folder");
+  cmd->add_option("--title", a->title, "report title");
+  a->out.add_to(*cmd, false);
+  cmd->callback([a] {
+    const calib::Profile full = calib::read_profile(a->profile);
+    if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
+    const std::string topo_file = a->topology.empty() ? full.topology : a->topology;
+    if (topo_file.empty()) throw InputError(a->profile, "/topology", "names no topology: give --topology");
+    const JsonDocument base = load_json(topo_file);
+    const calib::Subset subset(a->subset);
+    const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
+    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file);
+    if (!a->report.empty()) {
+      calib::ReportContext ctx;
+      ctx.dir = a->report;
+      ctx.title = a->title.empty() ? fmt::format("Validation of {} (fit on {})", full.name, a->subset) : a->title;
+      ctx.command = fmt::format("iowall validate {} <{} measurement files> --fit-subset '{}' --topology {} --report {}",
+                                a->profile, a->files.size(), a->subset, topo_file, a->report);
+      ctx.profile_file = a->profile;
+      ctx.topology_file = topo_file;
+      ctx.measurement_files = a->files;
+      calib::write_validation_report(v, full, ctx);
+    }
+    emit(a->out, [&] { return calib::validation_table(v); }, calib::validation_json(v, full));
+  });
+}
+
+}  // namespace
+
+IOWALL_REGISTER_COMMAND(61, setup);
+
+}  // namespace iowall

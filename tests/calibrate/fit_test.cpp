@@ -1,0 +1,161 @@
+// The fits recover known parameters from synthetic data with noise.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "measure/calibrate.hpp"
+#include "measure/fit.hpp"
+
+using namespace iowall;
+using namespace iowall::calib;
+
+namespace {
+
+// Repeats of one configuration, as load_points would group them.
+PointGroup group(const char* xfer, i64 io_size, int qd, int threads, double bw, double cpu_s_per_io) {
+  PointGroup g;
+  g.xfer = xfer;
+  g.engine = "io_uring";
+  g.io_mode = "read";
+  g.io_size = io_size;
+  g.qd = qd;
+  g.threads = threads;
+  for (int r = 0; r < 3; ++r) {
+    Sample s;
+    s.bw_bytes_per_s = bw;
+    s.iops = bw / static_cast<double>(io_size);
+    s.cpu_s_per_io = cpu_s_per_io;
+    s.clat_p50_ns = 50'000;
+    s.clat_p90_ns = 50'000 * std::exp(1.2816 * 0.2);
+    g.samples.push_back(s);
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("linear least squares recovers a line from noisy points", "[calibrate][fit]") {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0, 0.02);
+  Eigen::MatrixXd x(40, 2);
+  Eigen::VectorXd y(40);
+  for (int i = 0; i < 40; ++i) {
+    x(i, 0) = 1;
+    x(i, 1) = i;
+    y[i] = (3.0 + 0.5 * i) * (1 + noise(rng));
+  }
+  const fit::LinearResult r = fit::linear(x, y);
+  CHECK(r.beta[0] == Approx(3.0).epsilon(0.15));
+  CHECK(r.beta[1] == Approx(0.5).epsilon(0.03));
+  CHECK(r.q.r2 > 0.98);
+  CHECK(r.q.points == 40);
+}
+
+TEST_CASE("linear least squares refuses a design that does not determine the parameters", "[calibrate][fit]") {
+  Eigen::MatrixXd x(3, 2);
+  x << 1, 2, 1, 2, 1, 2;
+  Eigen::VectorXd y(3);
+  y << 1, 2, 3;
+  CHECK_THROWS_AS(fit::linear(x, y), std::invalid_argument);
+}
+
+TEST_CASE("Levenberg-Marquardt recovers an exponential decay", "[calibrate][fit]") {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0, 0.01);
+  std::vector<double> t, y;
+  for (int i = 0; i < 30; ++i) {
+    t.push_back(i * 0.2);
+    y.push_back(5.0 * std::exp(-0.7 * t.back()) + 1.0 + noise(rng));
+  }
+  auto f = [&](const Eigen::VectorXd& p, Eigen::VectorXd& r) {
+    for (int i = 0; i < 30; ++i) r[i] = p[0] * std::exp(-p[1] * t[i]) + p[2] - y[i];
+  };
+  Eigen::VectorXd p0(3);
+  p0 << 1, 0.1, 0;
+  const fit::LmResult r = fit::levenberg_marquardt(f, p0, 30);
+  CHECK(r.p[0] == Approx(5.0).epsilon(0.02));
+  CHECK(r.p[1] == Approx(0.7).epsilon(0.02));
+  CHECK(r.p[2] == Approx(1.0).epsilon(0.03));
+}
+
+TEST_CASE("calibrate recovers storage latency, bandwidth, command ceiling and CPU cost", "[calibrate][fit]") {
+  StorageParams truth;
+  truth.latency_s = 80e-6;
+  truth.bandwidth_Bps = 2.2e9;
+  truth.max_iops = 150e3;
+  const CpuCost cpu{2e-6, 6e-6};
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> noise(0, 0.02);
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 16384, 131072, 1048576})
+    for (int qd : {1, 4, 16})
+      for (int threads : {1, 2}) {
+        const double bw = storage_throughput(truth, static_cast<double>(size), qd * threads, cpu.at(qd));
+        groups.push_back(group("cpu_only", size, qd, threads, bw * (1 + noise(rng)), cpu.at(qd) * (1 + noise(rng))));
+      }
+  const Profile p = calibrate(groups, Subset("all"));
+  REQUIRE(p.storage);
+  CHECK(p.storage->latency_s == Approx(truth.latency_s).epsilon(0.10));
+  CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
+  CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.05));
+  CHECK(p.iops_constrained);
+  REQUIRE(p.cpu);
+  CHECK(p.cpu->per_io_s == Approx(2e-6).epsilon(0.15));
+  CHECK(p.cpu->per_call_s == Approx(6e-6).epsilon(0.05));
+  CHECK(p.latency_sigma == Approx(0.2).epsilon(0.01));
+  CHECK(p.storage_q.r2 > 0.95);
+}
+
+TEST_CASE("calibrate says so when no point reaches the command-rate ceiling", "[calibrate][fit]") {
+  StorageParams truth{80e-6, 2.2e9, 1e6};
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 65536, 1048576})
+    groups.push_back(group("cpu_only", size, 1, 1, storage_throughput(truth, static_cast<double>(size), 1, 5e-6), 5e-6));
+  const Profile p = calibrate(groups, Subset("all"));
+  REQUIRE(p.storage);
+  CHECK_FALSE(p.iops_constrained);
+  CHECK(p.storage->latency_s == Approx(truth.latency_s).epsilon(0.05));
+  CHECK_FALSE(p.notes.empty());
+}
+
+TEST_CASE("calibrate recovers memcpy bandwidth and the host-to-device copy from type differences", "[calibrate][fit]") {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0, 0.01);
+  const StorageParams disk{60e-6, 3e9, 1e6};
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 65536, 1048576, 4194304}) {
+    const double s = static_cast<double>(size);
+    const double t_cached = 3e-6 + s / 8e9;  // per I/O: fixed cost + copy at 8 GB/s
+    groups.push_back(group("cpu_cached", size, 1, 1, s / t_cached * (1 + noise(rng)), t_cached));
+    const double bw_only = storage_throughput(disk, s, 1, 4e-6);
+    groups.push_back(group("cpu_only", size, 1, 1, bw_only, 4e-6));
+    const double t_gpu = s / bw_only + 10e-6 + s / 25e9;  // serial copy: launch + size / 25 GB/s
+    groups.push_back(group("cpu_gpu", size, 1, 1, s / t_gpu * (1 + noise(rng) / 10), 4e-6));
+  }
+  const Profile p = calibrate(groups, Subset("all"));
+  REQUIRE(p.memcpy);
+  CHECK(p.memcpy->bandwidth_Bps == Approx(8e9).epsilon(0.05));
+  CHECK(p.memcpy->fixed_s == Approx(3e-6).epsilon(0.05));
+  REQUIRE(p.h2d);
+  REQUIRE(p.h2d->slope_positive);
+  CHECK(p.h2d->bandwidth_Bps == Approx(25e9).epsilon(0.15));
+  CHECK(p.h2d->fixed_s == Approx(10e-6).epsilon(0.15));
+}
+
+TEST_CASE("a profile survives its JSON form", "[calibrate]") {
+  std::vector<PointGroup> groups;
+  const StorageParams truth{80e-6, 2.2e9, 150e3};
+  for (i64 size : {4096, 131072, 1048576})
+    for (int qd : {1, 8})
+      groups.push_back(group("cpu_only", size, qd, 1, storage_throughput(truth, static_cast<double>(size), qd, 4e-6), 4e-6));
+  Profile p = calibrate(groups, Subset("all"));
+  p.name = "synthetic";
+  const Profile back = profile_from_json(profile_to_json(p), "profile.json");
+  REQUIRE(back.storage);
+  CHECK(back.storage->latency_s == Approx(p.storage->latency_s).epsilon(1e-3));
+  CHECK(back.storage->bandwidth_Bps == Approx(p.storage->bandwidth_Bps).epsilon(1e-3));
+  CHECK(back.storage->max_iops == Approx(p.storage->max_iops).epsilon(1e-3));
+  REQUIRE(back.cpu);
+  CHECK(back.cpu->at(1) == Approx(p.cpu->at(1)).epsilon(1e-3));
+}

@@ -1,0 +1,137 @@
+// Subset selection, the error summary, and validate's split between fitted and held-out points.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "measure/calibrate.hpp"
+#include "measure/validate.hpp"
+#include "sim/core/error.hpp"
+
+using namespace iowall;
+using namespace iowall::calib;
+
+namespace {
+
+PointGroup group(const char* xfer, i64 io_size, int qd, int threads, std::vector<double> bws) {
+  PointGroup g;
+  g.xfer = xfer;
+  g.engine = "io_uring";
+  g.io_mode = "read";
+  g.io_size = io_size;
+  g.qd = qd;
+  g.threads = threads;
+  for (double bw : bws) {
+    Sample s;
+    s.bw_bytes_per_s = bw;
+    s.iops = bw / static_cast<double>(io_size);
+    s.cpu_s_per_io = 5e-6;
+    s.clat_p50_ns = 40'000;
+    s.clat_p90_ns = 48'000;
+    g.samples.push_back(s);
+  }
+  return g;
+}
+
+nlohmann::json read(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("subset specs select by size, queue depth, threads and type", "[calibrate][validate]") {
+  const PointGroup small = group("cpu_only", 4096, 1, 1, {1e8});
+  const PointGroup big = group("cpu_only", 1 << 20, 8, 2, {1e9});
+  const PointGroup cached = group("cpu_cached", 65536, 1, 1, {3e9});
+  CHECK(Subset("qd=1").contains(small));
+  CHECK_FALSE(Subset("qd=1").contains(big));
+  CHECK(Subset("io_size<=64KiB").contains(small));
+  CHECK(Subset("io_size<=64 KiB").contains(cached));
+  CHECK_FALSE(Subset("io_size<=64KiB").contains(big));
+  CHECK(Subset("threads>1").contains(big));
+  CHECK(Subset("concurrency>=16").contains(big));
+  CHECK_FALSE(Subset("concurrency>=16").contains(small));
+  CHECK(Subset("xfer=cpu_cached").contains(cached));
+  CHECK(Subset("xfer!=cpu_cached, qd=1").contains(small));
+  CHECK_FALSE(Subset("xfer!=cpu_cached,qd=1").contains(cached));
+  CHECK(Subset("all").contains(big));
+}
+
+TEST_CASE("subset specs that cannot be read are input errors", "[calibrate][validate]") {
+  for (const char* bad : {"", "qd", "colour=red", "qd=many", "io_size<=huge", "xfer<cpu_only", "qd=>1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(Subset(bad), InputError);
+  }
+}
+
+TEST_CASE("the error summary takes the median and worst of the held-out points only", "[calibrate][validate]") {
+  const PointGroup g = group("cpu_only", 4096, 1, 1, {1e8});
+  std::vector<PredictedPoint> rows;
+  auto add = [&](bool fitted, double error, double spread, double predicted = 1) {
+    PredictedPoint r;
+    r.group = &g;
+    r.fitted = fitted;
+    r.error = error;
+    r.spread = spread;
+    r.predicted_bw = predicted;
+    rows.push_back(r);
+  };
+  add(false, 0.05, 0.1);
+  add(false, -0.20, 0.3);
+  add(false, 0.10, 0.2);
+  add(false, 0.90, 0.2, 0);  // not predicted: left out
+  add(true, 0.01, 0.05);
+  const ErrorSummary held = summarize(rows, false);
+  CHECK(held.points == 3);
+  CHECK(held.median_abs == Approx(0.10));
+  CHECK(held.worst_abs == Approx(0.20));
+  CHECK(held.median_spread == Approx(0.2));
+  const ErrorSummary fit = summarize(rows, true);
+  CHECK(fit.points == 1);
+  CHECK(fit.worst_abs == Approx(0.01));
+}
+
+TEST_CASE("group medians and spread come from the repeats", "[calibrate][validate]") {
+  const PointGroup g = group("cpu_only", 4096, 1, 1, {3e8, 1e8, 2e8});
+  CHECK(g.median_bw() == Approx(2e8));
+  CHECK(g.min_bw() == Approx(1e8));
+  CHECK(g.max_bw() == Approx(3e8));
+  CHECK(median({4, 1, 3, 2}) == Approx(2.5));
+}
+
+TEST_CASE("validate fits on the subset and simulates the held-out points", "[calibrate][validate]") {
+  // Points shaped like a 2 GB/s, 80 us disk; two threads held out.
+  const StorageParams disk{80e-6, 2e9, 200e3};
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 65536, 1 << 20})
+    for (int threads : {1, 2}) {
+      const double bw = storage_throughput(disk, static_cast<double>(size), threads, 5e-6);
+      groups.push_back(group("cpu_only", size, 1, threads, {bw * 0.97, bw, bw * 1.03}));
+    }
+  groups.push_back(group("cpu_cached", 4096, 1, 1, {1e9, 1e9, 1e9}));
+  const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
+  const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/cpu-machine.json");
+  REQUIRE(v.rows.size() == groups.size());
+  int held = 0;
+  for (const PredictedPoint& r : v.rows) {
+    CHECK(r.fitted == (r.group->threads == 1));  // the subset is threads=1, whatever the type
+    if (r.group->xfer == "cpu_cached") {
+      CHECK(r.predicted_bw == 0);  // no page-cache path to simulate
+      continue;
+    }
+    REQUIRE(r.predicted_bw > 0);
+    CHECK(r.error == Approx(r.predicted_bw / r.measured_bw - 1));
+    CHECK(r.spread == Approx(0.06));
+    held += !r.fitted;
+  }
+  CHECK(held == 3);
+  CHECK(v.held_out.points == 3);
+  CHECK(v.fit.fitted_points.size() == 4);
+}
+
+TEST_CASE("validate refuses a subset that leaves nothing to predict", "[calibrate][validate]") {
+  std::vector<PointGroup> groups{group("cpu_only", 4096, 1, 1, {1e8}), group("cpu_only", 65536, 1, 1, {5e8})};
+  const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
+  CHECK_THROWS_AS(validate(groups, Subset("all"), topo, "t.json"), InputError);
+  CHECK_THROWS_AS(validate(groups, Subset("qd=4"), topo, "t.json"), InputError);  // fits nothing
+}
