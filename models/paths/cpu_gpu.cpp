@@ -56,7 +56,8 @@ private:
       storage_step(id, *io(id).second,
                    [this, id] { io(id).cpu->spend(config_.complete_cost, [this, id] { finish(id); }); });
     else
-      env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); });
+      // The GPU's copy engine reads host memory: completions carry the data.
+      env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);
   }
 
   Config config_;

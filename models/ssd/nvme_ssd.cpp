@@ -72,15 +72,19 @@ void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done)
     // drive's cache (latency) at the media's write bandwidth.
     controller_->submit(interval(max_iops), Time(0), [this, io, bytes](Time, Time end) {
       ctx().at(end, [this, io, bytes] {
-        ios_[io].mover->send(*ios_[io].route, bytes, [this, io, bytes] {
-          media_write_->submit(transfer_time(bytes, write_bandwidth), now() + media_latency(write_latency),
-                               [this, io, bytes](Time, Time end) {
-                                 ctx().at(end, [this, io, bytes] {
-                                   bytes_written_.add(static_cast<std::uint64_t>(bytes.n));
-                                   command_done(io);
-                                 });
-                               });
-        });
+        // The drive fetches the data: it reads host (or GPU) memory, so completions carry it.
+        ios_[io].mover->send(
+            *ios_[io].route, bytes,
+            [this, io, bytes] {
+              media_write_->submit(transfer_time(bytes, write_bandwidth), now() + media_latency(write_latency),
+                                   [this, io, bytes](Time, Time end) {
+                                     ctx().at(end, [this, io, bytes] {
+                                       bytes_written_.add(static_cast<std::uint64_t>(bytes.n));
+                                       command_done(io);
+                                     });
+                                   });
+            },
+            DmaKind::read);
       });
     });
   }

@@ -217,6 +217,7 @@ const Route& Topology::route(const Device& from, const Device& to) const {
     hop.server = ch.server.get();
     hop.bandwidth = ch.bandwidth;
     hop.wire = &ch.wire;
+    hop.wire_read = ch.wire_read.max_payload > 0 ? &ch.wire_read : nullptr;
     hop.payload = &ch.payload_bytes;
     hop.label = out_port.full_name() + ">" + link->other(out_port).full_name();
     // Propagation plus the forwarding latency of the device the bytes enter next

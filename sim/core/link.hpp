@@ -35,9 +35,14 @@ struct LinkSpec {
   std::string protocol;      // "pcie", "memory", "ethernet", ...
   Bandwidth bandwidth;       // per direction, after line encoding
   Time latency;              // propagation plus PHY, one way
-  WireFormat wire;
+  WireFormat wire;           // DMA writes (posted) and plain traffic
+  WireFormat wire_read;      // read completions; unused (all zero) when the protocol has none
   std::string summary;       // "PCIe Gen5 x16", for tables
 };
+
+// How a DMA moves bytes: the device writes them (posted writes travel with the
+// data), or the device reads them (completions travel with the data).
+enum class DmaKind { write, read };
 
 class Link;
 
@@ -46,10 +51,12 @@ struct Channel {
   int from_side;  // 0: a->b, 1: b->a
   Bandwidth bandwidth;
   Time latency;
-  WireFormat wire;
+  WireFormat wire, wire_read;
   std::unique_ptr<Server> server;
   Counter payload_bytes;  // payload carried (wire overhead not included)
-  Time serialization(Bytes payload) const { return transfer_time(wire.wire_bytes(payload), bandwidth); }
+  const WireFormat& format(DmaKind kind) const {
+    return kind == DmaKind::read && wire_read.max_payload > 0 ? wire_read : wire;
+  }
 };
 
 class Link : public Component {

@@ -33,6 +33,7 @@ Link::Link(SimContext& ctx, Port& a, Port& b, LinkSpec spec)
     ch.bandwidth = spec_.bandwidth;
     ch.latency = spec_.latency;
     ch.wire = spec_.wire;
+    ch.wire_read = spec_.wire_read;
     const std::string dir = side == 0 ? a.full_name() + ">" + b.full_name() : b.full_name() + ">" + a.full_name();
     ch.server = std::make_unique<Server>(*this, side == 0 ? "a>b" : "b>a");
     ctx.stats().add(name() + "/" + (side == 0 ? "a>b" : "b>a") + "/payload_bytes", "B",

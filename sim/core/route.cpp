@@ -45,9 +45,9 @@ std::uint32_t RouteMover::allocate() {
   return static_cast<std::uint32_t>(pool_.size() - 1);
 }
 
-void RouteMover::send(const Route& route, Bytes bytes, Done done) {
+void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind) {
   const std::uint32_t t = allocate();
-  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX};
+  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX, kind};
   ++in_flight_;
   if (route.hops.empty()) {
     ctx_.at(ctx_.now(), [this, t] { complete(t); });
@@ -65,7 +65,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
     server.wait_for_space([this, t, hop_index, tail_in] { enter(t, hop_index, tail_in); });
     return;
   }
-  const Time service = hop.service(tr.bytes);
+  const Time service = hop.service(tr.bytes, tr.kind);
   server.submit(service, tail_in, [this, t, hop_index](Time start, Time end) {
     Transfer& tr = pool_[t];
     const Hop& hop = tr.route->hops[hop_index];
@@ -75,7 +75,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
       // Enter the next hop no earlier than the head arrives, and late enough that its
       // own serialization ends as the tail arrives: a faster hop is held only for its
       // own transfer time, as interleaved packets would use it.
-      const Time next_service = tr.route->hops[hop_index + 1].service(tr.bytes);
+      const Time next_service = tr.route->hops[hop_index + 1].service(tr.bytes, tr.kind);
       const Time enter_at = std::max(start + hop.latency, tail_out - next_service);
       ctx_.at(enter_at, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
     } else {

@@ -20,13 +20,15 @@ class Device;
 struct Hop {
   Server* server = nullptr;
   Bandwidth bandwidth;
-  const WireFormat* wire = nullptr;  // null: the payload travels as is
+  const WireFormat* wire = nullptr;       // null: the payload travels as is
+  const WireFormat* wire_read = nullptr;  // for DMA reads (completions); null: as `wire`
   Time latency;                      // from this hop's output to the next hop's input
   Counter* payload = nullptr;        // payload counter to credit, if any
   std::string label;                 // "sw0.dn1>nvme0.up" for reports
 
-  Time service(Bytes bytes) const {
-    return transfer_time(wire ? wire->wire_bytes(bytes) : bytes, bandwidth);
+  Time service(Bytes bytes, DmaKind kind = DmaKind::write) const {
+    const WireFormat* w = kind == DmaKind::read && wire_read ? wire_read : wire;
+    return transfer_time(w ? w->wire_bytes(bytes) : bytes, bandwidth);
   }
 };
 
@@ -45,7 +47,8 @@ public:
   using Done = InlineFunction<void()>;
   explicit RouteMover(SimContext& ctx) : ctx_(ctx) {}
   // Sends `bytes` along `route` as one chunk; `done` runs when the tail arrives.
-  void send(const Route& route, Bytes bytes, Done done);
+  // `kind` picks the wire format: a device writing (posted) or reading (completions).
+  void send(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write);
   std::size_t in_flight() const { return in_flight_; }
 
 private:
@@ -54,6 +57,7 @@ private:
     Bytes bytes;
     Done done;
     std::uint32_t next_free;
+    DmaKind kind;
   };
   void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
   void complete(std::uint32_t t);

@@ -47,9 +47,9 @@ TEST_CASE("chunks over a route go at the narrowest hop's pace, with cut-through 
   Owner owner(ctx, "net");
   Server fast(owner, "fast"), slow(owner, "slow"), fast2(owner, "fast2");
   Route route;
-  route.hops.push_back(Hop{&fast, Bandwidth::GBps(64), nullptr, ns(100), nullptr, "fast"});
-  route.hops.push_back(Hop{&slow, Bandwidth::GBps(16), nullptr, ns(100), nullptr, "slow"});
-  route.hops.push_back(Hop{&fast2, Bandwidth::GBps(64), nullptr, ns(100), nullptr, "fast2"});
+  route.hops.push_back(Hop{&fast, Bandwidth::GBps(64), nullptr, nullptr, ns(100), nullptr, "fast"});
+  route.hops.push_back(Hop{&slow, Bandwidth::GBps(16), nullptr, nullptr, ns(100), nullptr, "slow"});
+  route.hops.push_back(Hop{&fast2, Bandwidth::GBps(64), nullptr, nullptr, ns(100), nullptr, "fast2"});
   RouteMover mover(ctx);
   int done = 0;
   const int chunks = 1000;

@@ -29,12 +29,13 @@ std::string summary(const calib::Profile& p) {
                      calib::rate_text(p.storage->max_iops), p.iops_constrained ? "" : " (unconstrained)",
                      p.latency_sigma, p.storage_q.r2, p.storage_q.points);
   if (p.cpu)
-    s += fmt::format("  cpu      per I/O {} + per call {} / qd  R2 {:.3f} ({} points)\n", calib::time_text(p.cpu->per_io_s),
+    s += fmt::format("  cpu      per I/O {} + {} per MiB + per call {} / qd  R2 {:.3f} ({} points)\n",
+                     calib::time_text(p.cpu->per_io_s), calib::time_text(p.cpu->per_byte_s * 1048576),
                      calib::time_text(p.cpu->per_call_s), p.cpu_q.r2, p.cpu_q.points);
   auto line = [&](const char* name, const std::optional<calib::SizeLine>& l) {
     if (!l) return;
     s += fmt::format("  {:<8} fixed {}  bandwidth {}  R2 {:.3f} ({} points)\n", name, calib::time_text(l->fixed_s),
-                     l->slope_positive ? calib::bandwidth_text(l->bandwidth_Bps) : "not identifiable", l->q.r2, l->q.points);
+                     l->bandwidth_identified ? calib::bandwidth_text(l->bandwidth_Bps) : "not identifiable", l->q.r2, l->q.points);
   };
   line("memcpy", p.memcpy);
   line("h2d", p.h2d);

@@ -1,0 +1,257 @@
+#include "models/pcie/tlp_link_sim.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <vector>
+
+#include "sim/core/event_queue.hpp"
+
+namespace iowall::pcie {
+namespace {
+
+enum class Kind : std::uint8_t { mwr, mrd, cpld };
+
+struct Tlp {
+  Kind kind;
+  i64 payload;
+  int tag;  // for MRd and CplD
+};
+
+class LinkSim;
+
+// One direction's transmitter: SKP when due, then DLLPs, then TLPs that have credits.
+struct Transmitter {
+  LinkSim* sim;
+  int dir;  // 0: requester -> completer, 1: completer -> requester
+  std::deque<Tlp> tlps;
+  int acks_pending = 0, fcs_pending = 0;
+  i64 fc_posted_h = 0, fc_posted_d = 0, fc_np_h = 0;  // credits to return with the next UpdateFC
+  i64 since_skp = 0;
+  bool busy = false;
+  i64 bytes = 0;
+  // Credits this transmitter may use at the far receiver.
+  i64 posted_h = 0, posted_d = 0, np_h = 0;
+  void kick();
+};
+
+class LinkSim {
+public:
+  explicit LinkSim(const TlpSimConfig& c) : c_(c), tx_{Transmitter{this, 0}, Transmitter{this, 1}} {
+    for (Transmitter& t : tx_) {
+      t.posted_h = c.posted_header_credits;
+      t.posted_d = c.posted_data_credits;
+      t.np_h = c.nonposted_header_credits;
+    }
+    bw_ = encoded_bandwidth(c.link);
+  }
+
+  TlpSimResult run() {
+    const i64 total = c_.transfer_size * c_.transfers;
+    if (c_.op == Op::write) {
+      for (i64 t = 0; t < c_.transfers; ++t)
+        for (i64 off = 0; off < c_.transfer_size; off += c_.link.mps)
+          tx_[0].tlps.push_back({Kind::mwr, std::min(c_.link.mps, c_.transfer_size - off), -1});
+    } else {
+      for (i64 t = 0; t < c_.transfers; ++t)
+        for (i64 off = 0; off < c_.transfer_size; off += c_.link.mrrs)
+          reads_.push_back(std::min(c_.link.mrrs, c_.transfer_size - off));
+      tag_left_.assign(static_cast<std::size_t>(c_.tags), 0);
+      for (int tag = 0; tag < c_.tags; ++tag) free_tags_.push_back(tag);
+      issue_reads();
+    }
+    tx_[0].kick();
+    while (q_.step()) {
+    }
+    result_.elapsed = last_delivery_;
+    result_.payload = delivered_;
+    result_.data_dir_bytes = c_.op == Op::write ? tx_[0].bytes : tx_[1].bytes;
+    result_.rev_dir_bytes = c_.op == Op::write ? tx_[1].bytes : tx_[0].bytes;
+    result_.effective = Bandwidth(static_cast<i64>(static_cast<i128>(delivered_) * 8 * 1'000'000'000'000LL /
+                                                   std::max<i64>(1, last_delivery_.ps)));
+    (void)total;
+    return result_;
+  }
+
+  void kick(Transmitter& t) {
+    if (t.busy) return;
+    i64 bytes = 0;
+    const LinkConfig& l = c_.link;
+    bool tlp_sent = false, is_skp = false;
+    Tlp tlp{};
+    if (!l.flit() && t.since_skp >= kSkpInterval - kSkpBytes) {
+      bytes = kSkpBytes;
+      t.since_skp = 0;
+      ++result_.skps;
+      is_skp = true;
+    } else if (!l.flit() && (t.acks_pending > 0 || t.fcs_pending > 0)) {
+      bytes = kDllpBytes;
+      ++result_.dllps;
+      if (t.acks_pending > 0) {
+        --t.acks_pending;
+      } else {
+        --t.fcs_pending;
+        // The UpdateFC returns all credits freed so far to the far transmitter.
+        returns_.push_back({1 - t.dir, t.fc_posted_h, t.fc_posted_d, t.fc_np_h});
+        t.fc_posted_h = t.fc_posted_d = t.fc_np_h = 0;
+        const auto index = static_cast<std::uint32_t>(returns_.size() - 1);
+        q_.schedule(q_.now() + transfer_time(Bytes(bytes), bw_) + c_.latency, [this, index] {
+          const CreditReturn& r = returns_[index];
+          Transmitter& far = tx_[r.to_dir];
+          far.posted_h += r.posted_h;
+          far.posted_d += r.posted_d;
+          far.np_h += r.np_h;
+          kick(far);
+        });
+      }
+    } else if (!t.tlps.empty()) {
+      tlp = t.tlps.front();
+      const i64 data_credits = (tlp.payload + 15) / 16;
+      if (tlp.kind == Kind::mwr && (t.posted_h < 1 || t.posted_d < data_credits)) {
+        ++result_.credit_stalls;
+        return;  // waits for an UpdateFC
+      }
+      if (tlp.kind == Kind::mrd && t.np_h < 1) {
+        ++result_.credit_stalls;
+        return;
+      }
+      if (tlp.kind == Kind::mwr) {
+        --t.posted_h;
+        t.posted_d -= data_credits;
+      } else if (tlp.kind == Kind::mrd) {
+        --t.np_h;
+      }
+      t.tlps.pop_front();
+      // A read request carries no data: its `payload` is the size it asks for.
+      bytes = tlp.kind == Kind::mrd ? mrd_overhead(l)
+                                    : tlp.payload + (tlp.kind == Kind::mwr ? mwr_overhead(l) : cpld_overhead(l));
+      if (l.flit()) bytes = (bytes * 256 + 235) / 236;  // its share of flits
+      tlp_sent = true;
+      if (tlp.kind == Kind::mrd) ++result_.requests; else ++result_.data_tlps;
+    } else {
+      return;
+    }
+    t.busy = true;
+    t.bytes += bytes;
+    if (!is_skp) t.since_skp += bytes;
+    const Time end = q_.now() + transfer_time(Bytes(bytes), bw_);
+    q_.schedule(end, [this, &t] {
+      t.busy = false;
+      kick(t);
+    });
+    if (tlp_sent) {
+      const i64 b = bytes;
+      const int dir = t.dir;
+      pending_tlps_.push_back(tlp);
+      const auto index = static_cast<std::uint32_t>(pending_tlps_.size() - 1);
+      q_.schedule(end + c_.latency, [this, b, index, dir] { receive(pending_tlps_[index], b, dir); });
+    }
+  }
+
+private:
+  struct CreditReturn {
+    int to_dir;
+    i64 posted_h, posted_d, np_h;
+  };
+
+  // A TLP sent in direction `dir` reaches the receiver at the far end.
+  void receive(Tlp tlp, i64 wire_bytes, int dir) {
+    Transmitter& back = tx_[1 - dir];  // DLLPs about this direction travel the other way
+    const LinkConfig& l = c_.link;
+    if (!l.flit()) {
+      rx_since_ack_[dir] += wire_bytes;
+      while (rx_since_ack_[dir] >= ack_interval(l)) {
+        rx_since_ack_[dir] -= ack_interval(l);
+        ++back.acks_pending;
+      }
+    }
+    if (tlp.kind != Kind::cpld) {
+      // The receiver drains at once; the freed credits go back in UpdateFC DLLPs.
+      if (tlp.kind == Kind::mwr) {
+        ++back.fc_posted_h;
+        back.fc_posted_d += (tlp.payload + 15) / 16;
+      } else {
+        ++back.fc_np_h;
+      }
+      rx_since_fc_[dir] += wire_bytes;
+      if (l.flit()) {
+        // In FLIT mode flow control rides in the flits: credits return with the next flit.
+        Transmitter& far = tx_[dir];
+        far.posted_h += back.fc_posted_h;
+        far.posted_d += back.fc_posted_d;
+        far.np_h += back.fc_np_h;
+        back.fc_posted_h = back.fc_posted_d = back.fc_np_h = 0;
+        kick(far);
+      } else if (rx_since_fc_[dir] >= fc_interval(l) || 2 * back.fc_posted_d >= c_.posted_data_credits ||
+                 2 * back.fc_posted_h >= c_.posted_header_credits || 2 * back.fc_np_h >= c_.nonposted_header_credits) {
+        // An UpdateFC at the spec's interval, or sooner when half the receive buffer is
+        // waiting to be returned (a small buffer would otherwise stall the sender).
+        rx_since_fc_[dir] = 0;
+        ++back.fcs_pending;
+      }
+    }
+    if (tlp.kind == Kind::mwr) deliver(tlp.payload);
+    if (tlp.kind == Kind::mrd) {
+      // The completer answers after its latency with completions of MPS (or RCB) bytes.
+      pending_tlps_.push_back(tlp);
+      const auto index = static_cast<std::uint32_t>(pending_tlps_.size() - 1);
+      q_.schedule(q_.now() + c_.completer_latency, [this, index] {
+        const Tlp req = pending_tlps_[index];
+        const i64 cpl = c_.link.rcb_split ? std::min(c_.link.rcb, c_.link.mps) : c_.link.mps;
+        for (i64 off = 0; off < req.payload; off += cpl)
+          tx_[1].tlps.push_back({Kind::cpld, std::min(cpl, req.payload - off), req.tag});
+        kick(tx_[1]);
+      });
+    }
+    if (tlp.kind == Kind::cpld) {
+      deliver(tlp.payload);
+      auto& left = tag_left_[static_cast<std::size_t>(tlp.tag)];
+      left -= tlp.payload;
+      if (left == 0) {
+        free_tags_.push_back(tlp.tag);
+        issue_reads();
+      }
+    }
+    kick(back);
+  }
+
+  void deliver(i64 payload) {
+    delivered_ += payload;
+    last_delivery_ = q_.now();
+  }
+
+  void issue_reads() {
+    while (!free_tags_.empty() && next_read_ < reads_.size()) {
+      const int tag = free_tags_.front();
+      free_tags_.pop_front();
+      tag_left_[static_cast<std::size_t>(tag)] = reads_[next_read_];
+      tx_[0].tlps.push_back({Kind::mrd, reads_[next_read_++], tag});
+    }
+    kick(tx_[0]);
+  }
+
+  TlpSimConfig c_;
+  EventQueue q_;
+  Transmitter tx_[2];
+  Bandwidth bw_;
+  TlpSimResult result_;
+  i64 rx_since_ack_[2] = {0, 0}, rx_since_fc_[2] = {0, 0};
+  std::vector<Tlp> pending_tlps_;  // TLPs in flight, addressed by index from events
+  std::vector<CreditReturn> returns_;
+  std::vector<i64> reads_;
+  std::size_t next_read_ = 0;
+  std::deque<int> free_tags_;
+  std::vector<i64> tag_left_;
+  i64 delivered_ = 0;
+  Time last_delivery_{};
+};
+
+void Transmitter::kick() { sim->kick(*this); }
+
+}  // namespace
+
+TlpSimResult simulate_stream(const TlpSimConfig& config) {
+  LinkSim sim(config);
+  return sim.run();
+}
+
+}  // namespace iowall::pcie

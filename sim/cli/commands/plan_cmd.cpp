@@ -1,0 +1,134 @@
+// `iowall plan checkpoint [SCENARIO] [--flags]`: checkpoint size, save and restore
+// times, availability and losses, the optimal interval, inverse queries and a chart.
+// `iowall bench plan`: how long the analytical answer takes.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/plan/plan_chart.hpp"
+#include "sim/plan/plan_report.hpp"
+
+namespace iowall {
+namespace {
+
+using nlohmann::json;
+
+const char* const kBoolKeys[] = {"save_gradients", "bounce_pipelined", "async"};
+
+std::string flag_of(const std::string& key) {
+  std::string f = "--" + key;
+  std::replace(f.begin(), f.end(), '_', '-');
+  return f;
+}
+
+struct PlanArgs {
+  std::string scenario;
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> flags;
+  std::string chart;
+  OutputOptions out;
+};
+
+// Scenario settings first (origin FILE#/plan/key), flags on top (origin --flag).
+plan::PlanRequest read_request(const PlanArgs& a) {
+  json settings = json::object();
+  std::map<std::string, std::string> origin;
+  std::string name = "checkpoint";
+  if (!a.scenario.empty()) {
+    const JsonDocument doc = load_json(a.scenario);
+    for (const auto& [k, v] : doc.json.items())
+      if (k != "name" && k != "description" && k != "plan")
+        throw InputError(doc.name, "/" + k, fmt::format("unknown key \"{}\" (expected name, description, plan)", k));
+    if (!doc.json.contains("plan") || !doc.json["plan"].is_object())
+      throw InputError(doc.name, "/plan", "a checkpoint scenario needs a \"plan\" object");
+    name = doc.json.value("name", name);
+    for (const auto& [k, v] : doc.json["plan"].items()) {
+      settings[k] = v;
+      origin[k] = doc.name + "#/plan/" + k;
+    }
+  }
+  for (const auto& [k, v] : a.values)
+    if (!v.empty()) settings[k] = v, origin[k] = flag_of(k);
+  for (const auto& [k, v] : a.flags)
+    if (v) settings[k] = true, origin[k] = flag_of(k);
+  plan::PlanRequest q = plan::request_from_settings(settings, origin);
+  q.name = name;
+  return q;
+}
+
+void setup(CLI::App& root, CliState&) {
+  CLI::App* plan = root.add_subcommand("plan", "capacity planning: how long, what it costs, what storage is needed");
+  plan->require_subcommand(1);
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = plan->add_subcommand("checkpoint", "checkpoint size, save/restore times, availability, inverse queries");
+  cmd->add_option("scenario", args->scenario, "scenario JSON with a \"plan\" object (flags override it)");
+  for (const auto& [key, help] : plan::setting_keys()) {
+    if (std::find(std::begin(kBoolKeys), std::end(kBoolKeys), key) != std::end(kBoolKeys)) {
+      cmd->add_flag(flag_of(key), args->flags[key], help);
+    } else {
+      cmd->add_option(flag_of(key), args->values[key], help);
+    }
+  }
+  cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here; default: beside --output");
+  args->out.add_to(*cmd, false);
+  cmd->callback([args] {
+    const plan::PlanRequest q = read_request(*args);
+    plan::PlanAnswer a = plan::answer(q);
+    std::string svg = args->chart;
+    if (svg.empty() && !args->out.file.empty())
+      svg = std::filesystem::path(args->out.file).replace_extension(".svg").string();
+    if (!svg.empty()) a.chart = plan::render_chart(q, svg);
+    emit(args->out, [&] { return plan::plan_table(q, a); }, plan::plan_json(q, a));
+  });
+}
+
+IOWALL_REGISTER_COMMAND(40, setup);
+
+// A large question: 16,384 GPUs (tp 8, pp 16, dp 128, ZeRO-1), a 405B model, with both
+// inverse queries; timed as the CLI answers it, minus parsing and printing.
+plan::PlanRequest bench_request(int gpus) {
+  json s = {{"params", "405e9"}, {"gpus", gpus}, {"tp", 8}, {"pp", 16}, {"zero", 1},
+            {"storage_bw", "1 TB/s"}, {"target_overhead", "5%"}, {"window", "60 s"}};
+  return plan::request_from_settings(s, {});
+}
+
+void setup_bench(CLI::App& root, CliState&) {
+  CLI::App* bench = root.get_subcommand("bench");
+  auto repeats = std::make_shared<int>(20);
+  auto out = std::make_shared<OutputOptions>();
+  CLI::App* cmd = bench->add_subcommand("plan", "time of the analytical checkpoint planner (target <= 50 ms)");
+  cmd->add_option("--repeats", *repeats, "answers per GPU count (the median is reported)")->check(CLI::Range(1, 10000));
+  out->add_to(*cmd, false);
+  cmd->callback([repeats, out] {
+    json rows = json::array();
+    std::string text = "analytical checkpoint planner: one answer = plan + bandwidth for 5% overhead + largest model for 60 s\n"
+                       "   GPUs   median ms   min ms   max ms\n";
+    for (int gpus : {1024, 4096, 16384, 65536}) {
+      const plan::PlanRequest q = bench_request(gpus);
+      std::vector<double> ms;
+      for (int i = 0; i < *repeats; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const plan::PlanAnswer a = plan::answer(q);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (a.result.total_bytes <= 0) throw RunError("bench plan: empty answer");
+      }
+      std::sort(ms.begin(), ms.end());
+      const double median = ms[ms.size() / 2];
+      rows.push_back({{"gpus", gpus}, {"repeats", *repeats}, {"median_ms", median}, {"min_ms", ms.front()}, {"max_ms", ms.back()}});
+      text += fmt::format("{:>7} {:>11.2f} {:>8.2f} {:>8.2f}\n", gpus, median, ms.front(), ms.back());
+    }
+    emit(*out, [&] { return text; }, json{{"benchmark", "plan_checkpoint"}, {"rows", rows}});
+  });
+}
+
+IOWALL_REGISTER_COMMAND(91, setup_bench);
+
+}  // namespace
+}  // namespace iowall

@@ -1,0 +1,283 @@
+#include "sim/plan/plan_request.hpp"
+
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
+
+namespace iowall::plan {
+
+const std::map<std::string, std::string>& setting_keys() {
+  static const std::map<std::string, std::string> k{
+      {"params", "parameter count, e.g. 405e9"},
+      {"checkpoint_size", "total checkpoint size instead of --params, e.g. \"50 TB\""},
+      {"gpus", "number of GPUs"},
+      {"gpus_per_node", "GPUs per node (default 8)"},
+      {"tp", "tensor-parallel degree"},
+      {"pp", "pipeline-parallel degree"},
+      {"dp", "data-parallel degree (default gpus / (tp x pp))"},
+      {"zero", "ZeRO stage 0-3"},
+      {"precision", "bf16, fp16, fp32 or fp8 weights"},
+      {"optimizer", "adam, adamw, sgd-momentum, sgd or none"},
+      {"master", "fp32 master copy: auto, fp32 or none"},
+      {"save_gradients", "gradients are saved too"},
+      {"replicated", "who writes replicated state: rank0 or spread"},
+      {"target", "local-nvme, nvme-of, pfs or object"},
+      {"storage_bw", "aggregate storage write bandwidth"},
+      {"storage_read_bw", "aggregate storage read bandwidth"},
+      {"node_bw", "one node's storage write bandwidth"},
+      {"node_read_bw", "one node's storage read bandwidth"},
+      {"client_bw", "one rank's storage client ceiling"},
+      {"request_latency", "one storage request's latency"},
+      {"io_size", "bytes per storage request"},
+      {"queue_depth", "storage requests in flight per rank"},
+      {"file_latency", "create + commit of one rank's file"},
+      {"capacity", "storage capacity"},
+      {"server_bw", "write bandwidth of one storage server (SSD for local-nvme), for counts"},
+      {"path", "gds or bounce"},
+      {"bounce_copies", "CPU copies per byte on the bounce path"},
+      {"bounce_pipelined", "bounce stages overlap"},
+      {"gpu_link_bw", "one GPU's PCIe link (GDS ceiling)"},
+      {"d2h_bw", "copy engine GPU -> host"},
+      {"h2d_bw", "copy engine host -> GPU"},
+      {"host_mem_bw", "one node's host memory bandwidth"},
+      {"memcpy_bw", "one CPU thread's memcpy bandwidth"},
+      {"host_mem", "one node's host memory capacity"},
+      {"hbm", "one GPU's HBM capacity"},
+      {"async", "copy to host memory, flush while training resumes"},
+      {"interval", "training time between checkpoints (default: Daly's optimum)"},
+      {"barrier", "barrier time before a save"},
+      {"mttf", "mean time to failure of one accelerator"},
+      {"restart", "time to restart after a failure, beside the restore"},
+      {"cluster_power", "power drawn by the cluster"},
+      {"target_overhead", "inverse query: storage bandwidth for this overhead, e.g. 5%"},
+      {"window", "inverse query: largest model whose save fits this time"},
+      {"fidelity", "analytical (flow when built)"}};
+  return k;
+}
+
+bool parse_long_time(const std::string& text, double& seconds, std::string& error) {
+  Time t;
+  const ParseResult direct = parse_time(text, t);
+  if (direct.ok) {
+    seconds = t.seconds();
+    return true;
+  }
+  // Past +-106 days the picosecond integer overflows: parse the number as seconds and
+  // the unit on its own, then multiply.
+  size_t i = text.size();
+  while (i > 0 && std::isalpha(static_cast<unsigned char>(text[i - 1]))) --i;
+  const std::string number = text.substr(0, i), unit = text.substr(i);
+  Time value, one;
+  if (unit.empty() || !parse_time(number + "s", value).ok || !parse_time("1 " + unit, one).ok) {
+    error = direct.error;
+    return false;
+  }
+  seconds = value.seconds() * one.seconds();
+  return true;
+}
+
+namespace {
+
+using nlohmann::json;
+
+struct Reader {
+  const json& s;
+  const std::map<std::string, std::string>& origin;
+
+  bool has(const std::string& k) const { return s.contains(k) && !s[k].is_null(); }
+  [[noreturn]] void fail(const std::string& k, const std::string& msg) const {
+    const auto it = origin.find(k);
+    const std::string o = it == origin.end() ? "--" + k : it->second;
+    const auto hash = o.find('#');
+    if (hash == std::string::npos) throw InputError("", o, msg);
+    throw InputError(o.substr(0, hash), o.substr(hash + 1), msg);
+  }
+  std::string text(const std::string& k) const {
+    if (!s[k].is_string()) fail(k, fmt::format("{} is not text", s[k].dump()));
+    return s[k].get<std::string>();
+  }
+  // A quantity with its unit: a string, never a bare number.
+  template <typename T>
+  T unit(const std::string& k, ParseResult (*parse)(std::string_view, T&)) const {
+    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", s[k].dump()));
+    T v;
+    const ParseResult r = parse(text(k), v);
+    if (!r.ok) fail(k, r.error);
+    return v;
+  }
+  double bw(const std::string& k) const {
+    const Bandwidth b = unit<Bandwidth>(k, parse_bandwidth);
+    if (b.bps <= 0) fail(k, "must be positive");
+    return static_cast<double>(b.bps) / 8.0;
+  }
+  double bytes(const std::string& k) const { return static_cast<double>(unit<Bytes>(k, parse_bytes).n); }
+  double time(const std::string& k) const {
+    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", s[k].dump()));
+    double v;
+    std::string err;
+    if (!parse_long_time(text(k), v, err)) fail(k, err);
+    return v;
+  }
+  double number(const std::string& k) const {
+    if (s[k].is_number()) return s[k].get<double>();
+    if (s[k].is_string()) {
+      const std::string t = text(k);
+      char* end = nullptr;
+      const double v = std::strtod(t.c_str(), &end);
+      if (end != t.c_str() && *end == '\0' && std::isfinite(v)) return v;
+    }
+    fail(k, fmt::format("{} is not a number (expected e.g. 405e9)", s[k].dump()));
+  }
+  int integer(const std::string& k, int lo, int hi) const {
+    const double v = number(k);
+    if (v != std::floor(v) || v < lo || v > hi) fail(k, fmt::format("{} is not a whole number from {} to {}", s[k].dump(), lo, hi));
+    return static_cast<int>(v);
+  }
+  bool boolean(const std::string& k) const {
+    if (s[k].is_boolean()) return s[k].get<bool>();
+    if (s[k].is_string() && (text(k) == "true" || text(k) == "false")) return text(k) == "true";
+    fail(k, fmt::format("{} is not true or false", s[k].dump()));
+  }
+  double percent(const std::string& k) const {
+    const std::string t = s[k].is_string() ? text(k) : "";
+    if (t.empty() || t.back() != '%') fail(k, fmt::format("{} is not a percentage (expected e.g. \"5%\")", s[k].dump()));
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end == t.c_str() || std::string(end) != "%" || !(v > 0 && v < 100))
+      fail(k, fmt::format("\"{}\" is not a percentage between 0% and 100%", t));
+    return v / 100.0;
+  }
+};
+
+}  // namespace
+
+PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin) {
+  Reader rd{settings, origin};
+  for (const auto& [k, v] : settings.items())
+    if (!setting_keys().count(k)) rd.fail(k, fmt::format("unknown setting \"{}\"", k));
+  PlanRequest q;
+  q.settings = settings;
+  PlanInput& in = q.input;
+  auto& st = in.state;
+  auto& par = in.par;
+
+  // Choice parsers throw with a message; re-thrown here so the error names the origin.
+  auto choice = [&](const std::string& k, auto parse) {
+    try {
+      return parse(rd.text(k), "");
+    } catch (const InputError& e) {
+      rd.fail(k, e.message());
+    }
+  };
+  if (rd.has("precision")) st.precision = choice("precision", checkpoint::parse_precision);
+  if (rd.has("optimizer")) st.optimizer = choice("optimizer", checkpoint::parse_optimizer);
+  st.master_copy = st.optimizer != checkpoint::Optimizer::none;  // auto: mixed precision keeps fp32 masters
+  if (rd.has("master")) {
+    const std::string m = rd.text("master");
+    if (m == "fp32") st.master_copy = true;
+    else if (m == "none") st.master_copy = false;
+    else if (m != "auto") rd.fail("master", fmt::format("\"{}\" is not auto, fp32 or none", m));
+  }
+  if (rd.has("save_gradients")) st.save_gradients = rd.boolean("save_gradients");
+
+  if (!rd.has("gpus")) rd.fail("gpus", "the number of GPUs is required");
+  par.gpus = rd.integer("gpus", 1, 1 << 24);
+  if (rd.has("gpus_per_node")) par.gpus_per_node = rd.integer("gpus_per_node", 1, 1024);
+  if (rd.has("tp")) par.tp = rd.integer("tp", 1, 1 << 24);
+  if (rd.has("pp")) par.pp = rd.integer("pp", 1, 1 << 24);
+  if (rd.has("zero")) par.zero = rd.integer("zero", 0, 3);
+  if (rd.has("replicated")) par.replicated = choice("replicated", checkpoint::parse_replicated);
+  if (rd.has("dp")) {
+    par.dp = rd.integer("dp", 1, 1 << 24);
+  } else {
+    if (par.gpus % (par.tp * par.pp) != 0)
+      rd.fail("tp", fmt::format("tp x pp = {} x {} does not divide --gpus {}", par.tp, par.pp, par.gpus));
+    par.dp = par.gpus / (par.tp * par.pp);
+  }
+  checkpoint::validate(par);
+
+  const checkpoint::BytesPerParam bpp = checkpoint::bytes_per_param(st);
+  if (rd.has("params") == rd.has("checkpoint_size")) rd.fail("params", "give either --params or --checkpoint-size");
+  if (rd.has("params")) {
+    const double p = rd.number("params");
+    if (!(p >= 1 && p < 9e17)) rd.fail("params", fmt::format("{} is not a parameter count", settings["params"].dump()));
+    st.params = static_cast<std::int64_t>(std::llround(p));
+  } else {
+    // A size given directly: the parameter count that makes it at these bytes per parameter.
+    st.params = static_cast<std::int64_t>(std::llround(rd.bytes("checkpoint_size") / bpp.saved()));
+    if (st.params < 1) rd.fail("checkpoint_size", "is smaller than one parameter's state");
+  }
+
+  if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
+  StorageTarget& t = in.storage;
+  if (rd.has("storage_bw")) {
+    if (t.write_bw <= 0) rd.fail("storage_bw", "local-nvme has no shared aggregate: set --node-bw");
+    t.write_bw = rd.bw("storage_bw");
+    t.read_bw = rd.has("storage_read_bw") ? rd.bw("storage_read_bw") : t.write_bw;
+  } else if (rd.has("storage_read_bw")) {
+    t.read_bw = rd.bw("storage_read_bw");
+  }
+  if (rd.has("node_bw")) {
+    t.node_write_bw = rd.bw("node_bw");
+    t.node_read_bw = rd.has("node_read_bw") ? rd.bw("node_read_bw") : std::max(t.node_read_bw, t.node_write_bw);
+  } else if (rd.has("node_read_bw")) {
+    t.node_read_bw = rd.bw("node_read_bw");
+  }
+  if (rd.has("client_bw")) t.client_bw = rd.bw("client_bw");
+  if (rd.has("request_latency")) t.request_latency = rd.time("request_latency");
+  if (rd.has("io_size")) t.io_size = rd.bytes("io_size");
+  if (rd.has("queue_depth")) t.queue_depth = rd.integer("queue_depth", 1, 1 << 20);
+  if (rd.has("file_latency")) t.file_latency = rd.time("file_latency");
+  if (rd.has("capacity")) {
+    t.capacity = rd.bytes("capacity");
+    if (t.capacity <= 0) rd.fail("capacity", "must be positive");
+    if (t.write_bw <= 0) t.capacity_per_node = t.capacity / ((par.gpus + par.gpus_per_node - 1) / par.gpus_per_node);
+  }
+  if (rd.has("server_bw")) q.server_bw = rd.bw("server_bw"), t.server_write_bw = q.server_bw;
+
+  NodeSpec& n = in.node;
+  if (rd.has("path")) {
+    const std::string p = rd.text("path");
+    if (p != "gds" && p != "bounce") rd.fail("path", fmt::format("\"{}\" is not a path (expected gds or bounce)", p));
+    in.path = p == "gds" ? IoPath::gds : IoPath::bounce;
+  }
+  if (rd.has("bounce_copies")) n.bounce_copies = rd.integer("bounce_copies", 0, 8);
+  if (rd.has("bounce_pipelined")) n.bounce_pipelined = rd.boolean("bounce_pipelined");
+  if (rd.has("gpu_link_bw")) n.gpu_link_bw = rd.bw("gpu_link_bw");
+  if (rd.has("d2h_bw")) n.d2h_bw = rd.bw("d2h_bw");
+  if (rd.has("h2d_bw")) n.h2d_bw = rd.bw("h2d_bw");
+  if (rd.has("host_mem_bw")) n.host_mem_bw = rd.bw("host_mem_bw");
+  if (rd.has("memcpy_bw")) n.memcpy_bw = rd.bw("memcpy_bw");
+  if (rd.has("host_mem")) n.host_mem_capacity = rd.bytes("host_mem");
+  if (rd.has("hbm")) n.hbm_capacity = rd.bytes("hbm");
+  if (rd.has("async")) in.async = rd.boolean("async");
+
+  if (rd.has("interval") && !(settings["interval"].is_string() && rd.text("interval") == "optimal")) {
+    in.interval = rd.time("interval");
+    if (in.interval <= 0) rd.fail("interval", "must be positive (or \"optimal\")");
+  }
+  if (rd.has("barrier")) in.barrier = rd.time("barrier");
+  if (rd.has("mttf")) {
+    in.mttf = rd.time("mttf");
+    if (!(in.mttf > 0)) rd.fail("mttf", "the MTTF must be positive (an MTTF of zero means the job never runs)");
+  }
+  if (rd.has("restart")) in.restart = rd.time("restart");
+  if (rd.has("cluster_power")) {
+    const Power p = rd.unit<Power>("cluster_power", parse_power);
+    if (p.mw <= 0) rd.fail("cluster_power", "must be positive");
+    in.cluster_power = p.watts();
+  }
+  if (rd.has("target_overhead")) q.target_overhead = rd.percent("target_overhead");
+  if (rd.has("window")) {
+    q.window = rd.time("window");
+    if (!(*q.window > 0)) rd.fail("window", "must be positive");
+  }
+  if (rd.has("fidelity")) q.fidelity = rd.text("fidelity");
+  return q;
+}
+
+}  // namespace iowall::plan

@@ -1,0 +1,34 @@
+// Reading a checkpoint-planning question from flags or a scenario file. Both become
+// one flat JSON object of settings (snake_case keys; flag --storage-bw is key
+// storage_bw); physical quantities carry their units ("200 GB/s", "50000 h", "5 MW").
+// Errors name the flag, or the file and JSON pointer, and end the program with exit 2.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/plan/plan_types.hpp"
+
+namespace iowall::plan {
+
+struct PlanRequest {
+  std::string name = "checkpoint";
+  PlanInput input;
+  std::string fidelity = "analytical";
+  std::optional<double> target_overhead;  // fraction of wall time
+  std::optional<double> window;           // s
+  double server_bw = 0;                   // B/s per server (or SSD) for counts; 0 = the target's
+  nlohmann::json settings;                // what was asked, as given (echoed in the JSON output)
+};
+
+// `origin` maps a key to where it came from: "--flag" or "FILE#/pointer".
+PlanRequest request_from_settings(const nlohmann::json& settings, const std::map<std::string, std::string>& origin);
+// The keys a settings object may hold, with a one-line description each (for --help and errors).
+const std::map<std::string, std::string>& setting_keys();
+
+// "50000 h" as seconds: like parse_time, for durations past the picosecond range.
+bool parse_long_time(const std::string& text, double& seconds, std::string& error);
+
+}  // namespace iowall::plan

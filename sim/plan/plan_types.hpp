@@ -1,0 +1,79 @@
+// The question and the answer of `iowall plan checkpoint`, shared by every fidelity:
+// the analytical planner fills PlanResult in closed form, a flow-level simulation can
+// fill the same fields from the same PlanInput. Quantities are SI doubles (bytes,
+// seconds, bytes per second, watts): the closed forms and an MTTF of years do not fit
+// the engine's picosecond integers, and nothing here accumulates rounding.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/workload/checkpoint_state.hpp"
+#include "sim/plan/storage_target.hpp"
+
+namespace iowall::plan {
+
+enum class IoPath { gds, bounce };
+const char* name(IoPath p);
+
+// One GPU node's data path between HBM and the storage NICs.
+struct NodeSpec {
+  double gpu_link_bw = 55.63e9;   // GDS: one GPU's PCIe link (figures.md: H100 55.63 GB/s)
+  double d2h_bw = 55.63e9;        // copy engine HBM -> host (assumed equal to host -> device)
+  double h2d_bw = 55.63e9;        // copy engine host -> HBM (figures.md, nvbandwidth)
+  double host_mem_bw = 490e9;     // node DRAM: 2 sockets x 8 DDR5-4800 channels = 614 GB/s peak, 80% sustained (assumption)
+  double memcpy_bw = 10e9;        // one CPU thread (figures.md: ~6 GB/s older servers; 10-12 newer)
+  int bounce_copies = 1;          // CPU copies per byte on the bounce path (write() into the page cache)
+  bool bounce_pipelined = false;  // false: copy all to host, then write (torch.save-style)
+  double host_mem_capacity = 2e12;  // DGX H100: 2 TB (datasheet)
+  double hbm_capacity = 80e9;       // H100: 80 GB (datasheet)
+};
+
+struct PlanInput {
+  checkpoint::StateSpec state;
+  checkpoint::Parallelism par;
+  StorageTarget storage = storage_preset("nvme-of");
+  NodeSpec node;
+  IoPath path = IoPath::gds;
+  bool async = false;             // copy to host memory, flush while training resumes
+  double interval = 0;            // s of training between checkpoints; 0 = Daly's optimum
+  double barrier = -1;            // s; < 0 = log2(ranks) rounds of 10 us (assumption)
+  double mttf = 50000 * 3600.0;   // s per accelerator (figures.md, MLCommons)
+  double restart = 0;             // s to reschedule and re-initialise after a failure, beside restore
+  double cluster_power = 0;       // W; 0 = gpus x 1275 W (DGX H100: 10.2 kW for 8 GPUs)
+};
+
+// One transfer phase (save, restore, async flush) over all ranks.
+struct Phase {
+  double bytes = 0;            // over all ranks
+  double first_done = 0;       // s from the start of the phase: the first rank finished
+  double last_done = 0;        // s: the slowest rank finished; this is when the phase is done
+  std::string bottleneck;      // the term that set last_done
+  struct Term {
+    std::string name;
+    double seconds;
+  };
+  std::vector<Term> terms;     // every lower bound considered, for the curious
+};
+
+struct PlanResult {
+  // The state.
+  checkpoint::BytesPerParam bytes_per_param;
+  double params = 0, total_bytes = 0, rank_max_bytes = 0, node_max_bytes = 0;
+  int writers = 0, nodes = 0;
+  double training_state_per_gpu = 0;  // bytes held per GPU while training (with gradients)
+  // Times.
+  Phase save, restore;
+  Phase flush;                  // async only: background write from host memory
+  double stall = 0;             // s training stops per checkpoint
+  // Failures.
+  double mtbf = 0, young = 0, daly = 0, interval = 0, recovery = 0;
+  double waste_first_order = 0;      // delta/T + (T/2 + R)/M per unit of useful work
+  double availability = 0;           // useful / wall time, Daly 2006 exponential model
+  double availability_no_failures = 0;  // T / (T + delta)
+  double overhead = 0;               // 1 - availability: share of wall time lost
+  double gpu_hours_lost_per_day = 0, gpu_hours_checkpoint = 0, gpu_hours_rework = 0;
+  double cluster_power = 0, mwh_lost_per_day = 0, mwh_checkpoint = 0, mwh_rework = 0, power_wasted = 0;
+  std::vector<std::string> warnings;
+};
+
+}  // namespace iowall::plan
