@@ -1,5 +1,7 @@
 #include "models/pcie/pcie_switch.hpp"
 
+#include <sstream>
+
 #include "sim/config/registry.hpp"
 
 namespace iowall {
@@ -7,6 +9,36 @@ namespace iowall {
 PcieSwitch::PcieSwitch(const Params& p, SimContext& ctx) : Device(p, ctx) {
   for (i64 i = 0; i < downstream_ports; ++i)
     make_port("dn" + std::to_string(i), "downstream port", PortRole::pcie_downstream);
+  if (!p.describing()) weight_list(ports().size());  // reports a malformed list now
+}
+
+std::vector<int> PcieSwitch::weight_list(std::size_t classes) const {
+  std::vector<int> out(classes, 1);
+  std::stringstream ss(weights);
+  std::string item;
+  std::size_t i = 0;
+  while (std::getline(ss, item, ',')) {
+    if (i >= classes) params().fail("weights", "more weights than classes (" + std::to_string(classes) + ")");
+    try {
+      const int w = std::stoi(item);
+      if (w < 1) throw std::invalid_argument(item);
+      out[i++] = w;
+    } catch (const std::exception&) {
+      params().fail("weights", "\"" + item + "\" is not a positive integer weight");
+    }
+  }
+  return out;
+}
+
+void PcieSwitch::configure_egress(const Port&, Server& server) {
+  const std::size_t classes = arbitrate_by == "tc" ? 8 : ports().size();
+  server.set_arbitration(arbitration_from_name(arbitration), weight_list(classes));
+}
+
+int PcieSwitch::ingress_class(const Port& in) const {
+  for (std::size_t i = 0; i < ports().size(); ++i)
+    if (ports()[i] == &in) return static_cast<int>(i);
+  return 0;
 }
 
 IOWALL_REGISTER_DEVICE(PcieSwitch, "pcie_switch", "PCIe switch with one upstream and N downstream ports");

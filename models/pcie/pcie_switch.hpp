@@ -1,7 +1,12 @@
-// A PCIe switch: one upstream port and N downstream ports; bytes cross it with its
-// cut-through latency, and every downstream port shares the upstream link.
+// A PCIe switch: one upstream and N downstream ports. Bytes cross it with its
+// cut-through latency; each output port arbitrates among the input ports feeding it
+// (or among traffic classes) by a selectable policy, and every downstream port
+// shares the upstream link.
 #pragma once
+#include <vector>
+
 #include "sim/core/device.hpp"
+#include "sim/core/server.hpp"
 
 namespace iowall {
 
@@ -9,11 +14,27 @@ class PcieSwitch final : public Device {
 public:
   PcieSwitch(const Params& p, SimContext& ctx);
   Time forwarding_latency() const override { return latency; }
+  void configure_egress(const Port& out, Server& server) override;
+  int ingress_class(const Port& in) const override;
+  bool arbitrates_by_tc() const override { return arbitrate_by == "tc"; }
 
   IOWALL_PARAM(Time, latency, "105 ns", "port-to-port cut-through latency (x16 to x16)",
                "Broadcom PEX88000 Gen4, Linley 2019 (figures.md)");
   IOWALL_PARAM_INT(downstream_ports, 8, 1, 128, "number of downstream ports dn0..dnN-1", "switch datasheet");
+  IOWALL_PARAM_CHOICE(arbitration, "rr", (std::vector<std::string>{"fifo", "rr", "wrr", "wfq", "priority"}),
+                      "output-port arbitration: fifo, round-robin, weighted round-robin, weighted fair queueing, "
+                      "strict priority",
+                      "PCIe base spec port arbitration (RR, WRR, time-based WRR) and VC arbitration");
+  IOWALL_PARAM_CHOICE(arbitrate_by, "port", (std::vector<std::string>{"port", "tc"}),
+                      "what the classes are: input ports, or the traffic class of the transfer", "PCIe base spec");
+  IOWALL_PARAM(std::string, weights, "",
+               "comma-separated weights: per input port (up, dn0, dn1, ...) or per traffic class (TC0..TC7); "
+               "missing ones are 1",
+               "switch configuration");
   IOWALL_PORT(up, "upstream port, towards the root complex", PortRole::pcie_upstream);
+
+private:
+  std::vector<int> weight_list(std::size_t classes) const;
 };
 
 }  // namespace iowall

@@ -123,6 +123,7 @@ void Topology::build_links(SimContext& ctx, const Json& links) {
                                      ends[0]->full_name(), ends[1]->full_name(), port_role_name(ra)));
     }
     auto link = std::make_unique<Link>(ctx, *ends[0], *ends[1], std::move(spec));
+    for (Port* end : ends) end->owner().configure_egress(*end, *link->from(*end).server);
     boost::add_edge(index_[ends[0]->owner().name()], index_[ends[1]->owner().name()],
                     EdgeProps{link.get(), static_cast<int>(links_.size())}, graph_->g);
     links_.push_back(std::move(link));
@@ -220,6 +221,10 @@ const Route& Topology::route(const Device& from, const Device& to) const {
     hop.wire_read = ch.wire_read.max_payload > 0 ? &ch.wire_read : nullptr;
     hop.payload = &ch.payload_bytes;
     hop.label = out_port.full_name() + ">" + link->other(out_port).full_name();
+    if (in_port) {
+      hop.job_class = here.ingress_class(*in_port);
+      hop.class_by_tc = here.arbitrates_by_tc();
+    }
     // Propagation plus the forwarding latency of the device the bytes enter next
     // (none for the destination itself).
     Device& next = link->other(out_port).owner();

@@ -37,6 +37,12 @@ public:
   // Resources bytes use when they cross this device from `in` to `out` (a root
   // complex's peer-to-peer bridge, a switch's forwarding latency).
   virtual void transit(const Port& in, const Port& out, std::vector<Hop>& hops);
+  // Called for the server of every link channel leaving one of this device's ports
+  // (a switch sets its output-port arbitration here).
+  virtual void configure_egress(const Port& out, Server& server) {}
+  // The arbitration class of bytes entering through `in` (a switch: the port's index).
+  virtual int ingress_class(const Port& in) const { return 0; }
+  virtual bool arbitrates_by_tc() const { return false; }
   // Latency of forwarding through this device (switch cut-through, say).
   virtual Time forwarding_latency() const { return Time(0); }
 

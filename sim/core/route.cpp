@@ -45,9 +45,9 @@ std::uint32_t RouteMover::allocate() {
   return static_cast<std::uint32_t>(pool_.size() - 1);
 }
 
-void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind) {
+void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, int tc) {
   const std::uint32_t t = allocate();
-  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX, kind};
+  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX, kind, tc};
   ++in_flight_;
   if (route.hops.empty()) {
     ctx_.at(ctx_.now(), [this, t] { complete(t); });
@@ -66,6 +66,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
     return;
   }
   const Time service = hop.service(tr.bytes, tr.kind);
+  const int job_class = hop.class_by_tc ? tr.tc : hop.job_class;
   server.submit(service, tail_in, [this, t, hop_index](Time start, Time end) {
     Transfer& tr = pool_[t];
     const Hop& hop = tr.route->hops[hop_index];
@@ -81,7 +82,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
     } else {
       ctx_.at(tail_out, [this, t] { complete(t); });
     }
-  });
+  }, {}, job_class);
 }
 
 }  // namespace iowall

@@ -25,6 +25,8 @@ struct Hop {
   Time latency;                      // from this hop's output to the next hop's input
   Counter* payload = nullptr;        // payload counter to credit, if any
   std::string label;                 // "sw0.dn1>nvme0.up" for reports
+  int job_class = 0;                 // arbitration class at this hop: the ingress port's index
+  bool class_by_tc = false;          // arbitrate by the transfer's traffic class instead
 
   Time service(Bytes bytes, DmaKind kind = DmaKind::write) const {
     const WireFormat* w = kind == DmaKind::read && wire_read ? wire_read : wire;
@@ -48,7 +50,8 @@ public:
   explicit RouteMover(SimContext& ctx) : ctx_(ctx) {}
   // Sends `bytes` along `route` as one chunk; `done` runs when the tail arrives.
   // `kind` picks the wire format: a device writing (posted) or reading (completions).
-  void send(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write);
+  // `tc` is the PCIe traffic class, used where a switch arbitrates by class.
+  void send(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write, int tc = 0);
   std::size_t in_flight() const { return in_flight_; }
 
 private:
@@ -58,6 +61,7 @@ private:
     Done done;
     std::uint32_t next_free;
     DmaKind kind;
+    int tc;
   };
   void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
   void complete(std::uint32_t t);

@@ -1,8 +1,29 @@
 #include "sim/core/server.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace iowall {
+
+Arbitration arbitration_from_name(const std::string& name) {
+  if (name == "fifo") return Arbitration::fifo;
+  if (name == "rr") return Arbitration::round_robin;
+  if (name == "wrr") return Arbitration::weighted_round_robin;
+  if (name == "wfq") return Arbitration::weighted_fair;
+  if (name == "priority") return Arbitration::strict_priority;
+  throw std::invalid_argument(name);
+}
+
+const char* arbitration_name(Arbitration a) {
+  switch (a) {
+    case Arbitration::fifo: return "fifo";
+    case Arbitration::round_robin: return "rr";
+    case Arbitration::weighted_round_robin: return "wrr";
+    case Arbitration::weighted_fair: return "wfq";
+    case Arbitration::strict_priority: return "priority";
+  }
+  return "?";
+}
 
 Server::Server(Component& owner, std::string name, int units, std::size_t queue_capacity)
     : owner_(owner), name_(std::move(name)), units_(units < 1 ? 1 : units), capacity_(queue_capacity) {
@@ -16,8 +37,32 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
   if (owner_.ctx().series_period().ps > 0) busy_gauge_.enable_series(owner_.ctx().series_period());
 }
 
-bool Server::submit(Time service, Time not_before_end, Started started, Notify finished) {
+void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
+  policy_ = policy;
+  weights_ = std::move(weights);
+  if (weights_.empty()) weights_.push_back(1);
+  for (int& w : weights_) w = std::max(w, 1);
+  classes_.assign(weights_.size(), {});
+  last_finish_.assign(weights_.size(), 0);
+}
+
+bool Server::submit(Time service, Time not_before_end, Started started, Notify finished, int job_class) {
   if (full()) return false;
+  if (policy_ != Arbitration::fifo) {
+    const auto c = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
+    Job job{service, not_before_end, started, finished, 0};
+    if (policy_ == Arbitration::weighted_fair) {
+      // Self-clocked fair queueing: finish tag = max(system virtual time, the class's
+      // last tag) + service / weight.
+      last_finish_[c] = std::max(virtual_time_, last_finish_[c]) + service.ps / weights_[c];
+      job.finish_tag = last_finish_[c];
+    }
+    classes_[c].push_back(job);
+    ++count_;
+    queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
+    start_next();
+    return true;
+  }
   if (count_ == ring_.size()) {
     std::vector<Job> bigger(ring_.size() * 2);
     for (std::size_t i = 0; i < count_; ++i) bigger[i] = slot(i);
@@ -39,11 +84,62 @@ void Server::wait_for_space(Notify fn) {
   waiters_.push_back(fn);
 }
 
-void Server::start_next() {
-  while (busy_ < units_ && count_ > 0) {
-    const Job job = slot(0);
+bool Server::pop_next(Job& job) {
+  if (count_ == 0) return false;
+  --count_;
+  if (policy_ == Arbitration::fifo) {
+    job = slot(0);
     head_ = (head_ + 1) % ring_.size();
-    --count_;
+    return true;
+  }
+  const std::size_t n = classes_.size();
+  std::size_t pick = 0;
+  switch (policy_) {
+    case Arbitration::strict_priority:
+      for (std::size_t c = n; c-- > 0;)
+        if (!classes_[c].empty()) {
+          pick = c;
+          break;
+        }
+      break;
+    case Arbitration::weighted_fair: {
+      i64 best = INT64_MAX;
+      for (std::size_t c = 0; c < n; ++c)
+        if (!classes_[c].empty() && classes_[c].front().finish_tag < best) {
+          best = classes_[c].front().finish_tag;
+          pick = c;
+        }
+      virtual_time_ = best;
+      break;
+    }
+    case Arbitration::weighted_round_robin:
+      // Stay on a class for `weight` jobs in a row while it has work.
+      if (wrr_credit_ > 0 && !classes_[rr_next_].empty()) {
+        pick = rr_next_;
+        --wrr_credit_;
+        break;
+      }
+      [[fallthrough]];
+    default:
+      for (std::size_t i = 1; i <= n; ++i) {
+        const std::size_t c = (rr_next_ + i) % n;
+        if (!classes_[c].empty()) {
+          pick = c;
+          break;
+        }
+      }
+      rr_next_ = pick;
+      wrr_credit_ = weights_[pick] - 1;
+      break;
+  }
+  job = classes_[pick].front();
+  classes_[pick].pop_front();
+  return true;
+}
+
+void Server::start_next() {
+  Job job;
+  while (busy_ < units_ && pop_next(job)) {
     const Time start = owner_.now();
     const Time end = std::max(start + job.service, job.not_before_end);
     ++busy_;

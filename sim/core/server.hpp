@@ -5,6 +5,7 @@
 // unit at the end. A full queue refuses the job (backpressure) and can notify a
 // waiter when space opens. Busy units and queue occupancy are time-weighted gauges.
 #pragma once
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
+
+// How a server picks the next job when several classes (ingress ports, traffic
+// classes) wait: first come first served, round-robin over classes, weighted
+// round-robin, weighted fair queueing (self-clocked), or strict priority (the
+// highest class first, as a higher PCIe traffic class would be).
+enum class Arbitration { fifo, round_robin, weighted_round_robin, weighted_fair, strict_priority };
+Arbitration arbitration_from_name(const std::string& name);  // throws std::invalid_argument
+const char* arbitration_name(Arbitration a);
 
 class Server {
 public:
@@ -24,8 +33,12 @@ public:
   Server& operator=(const Server&) = delete;
 
   // Queues a job; false when the queue is full (nothing was queued). `started` runs
-  // when service begins, `finished` when it ends; either may be empty.
-  bool submit(Time service, Time not_before_end, Started started, Notify finished = {});
+  // when service begins, `finished` when it ends; either may be empty. `job_class`
+  // matters under arbitration other than fifo (an ingress port or traffic class).
+  bool submit(Time service, Time not_before_end, Started started, Notify finished = {}, int job_class = 0);
+  // Arbitration among `weights.size()` classes (weights used by the weighted policies).
+  void set_arbitration(Arbitration policy, std::vector<int> weights);
+  Arbitration arbitration() const { return policy_; }
   // Calls `fn` once the queue has room again (FIFO among waiters).
   void wait_for_space(Notify fn);
 
@@ -47,8 +60,10 @@ private:
     Time not_before_end;
     Started started;
     Notify finished;
+    i64 finish_tag = 0;  // weighted fair queueing
   };
   void start_next();
+  bool pop_next(Job& job);  // the next job by the arbitration policy
   void finish_one(std::uint32_t in_service);
   Job& slot(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
 
@@ -59,6 +74,13 @@ private:
   int busy_ = 0;
   std::vector<Job> ring_;  // grows by doubling, never shrinks: no steady-state allocation
   std::size_t head_ = 0, count_ = 0;
+  Arbitration policy_ = Arbitration::fifo;
+  std::vector<std::deque<Job>> classes_;  // per-class queues (policies other than fifo)
+  std::vector<int> weights_;
+  std::size_t rr_next_ = 0;
+  int wrr_credit_ = 0;
+  std::vector<i64> last_finish_;
+  i64 virtual_time_ = 0;
   SlotPool<Notify> in_service_;  // `finished` callbacks of the jobs being served
   std::vector<Notify> waiters_;
   std::size_t waiter_head_ = 0;

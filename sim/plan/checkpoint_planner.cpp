@@ -6,14 +6,17 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/core/units.hpp"
 #include "sim/plan/failure_model.hpp"
 #include "sim/plan/io_time.hpp"
 
 namespace iowall::plan {
 namespace {
 
-std::string bytes_text(double b) { return to_string(Bytes(static_cast<i64>(b))); }
+std::string bytes_text(double b) {
+  if (b >= 1e12) return fmt::format("{:.3g} TB", b / 1e12);
+  if (b >= 1e9) return fmt::format("{:.3g} GB", b / 1e9);
+  return fmt::format("{:.3g} MB", b / 1e6);
+}
 std::string secs_text(double s) { return s >= 100 ? fmt::format("{:.0f} s", s) : fmt::format("{:.3g} s", s); }
 
 // Bytes a GPU holds while training: the state it would restore plus its gradients.

@@ -74,8 +74,8 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     const std::string what = bw.per_node ? "per-node storage bandwidth" : "aggregate storage write bandwidth";
     if (bw.bandwidth)
       s += fmt::format("{:<14}overhead {} needs {} {}{}\n", "inverse", pct(*q.target_overhead), what, rate(*bw.bandwidth),
-                       bw.units > 0 ? fmt::format(" = {:.0f} x {} at {} ({})", bw.units, in.storage.server_unit,
-                                                  rate(in.storage.server_write_bw), "per unit write bandwidth")
+                       bw.units > 0 ? fmt::format(" = {:.0f} x {} at {} each", bw.units, in.storage.server_unit,
+                                                  rate(in.storage.server_write_bw))
                                     : "");
     else
       s += fmt::format("{:<14}overhead {} is out of reach: with unlimited storage bandwidth it is still {} (limited by {})\n",
