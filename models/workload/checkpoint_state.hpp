@@ -1,0 +1,65 @@
+// Model state of a training job and how a checkpoint splits it over ranks.
+// Bytes per parameter come from precision and optimizer (ZeRO paper arithmetic:
+// mixed-precision Adam saves 2 B bf16 weights + 4 B fp32 master + 2 x 4 B moments =
+// 14 B/param, figures.md); tensor x pipeline x data parallelism and the ZeRO stage
+// decide which rank writes which shard, and which state each rank must read back.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iowall::checkpoint {
+
+enum class Precision { bf16, fp16, fp32, fp8 };
+enum class Optimizer { adam, adamw, sgd_momentum, none };
+// Who writes state that every data-parallel replica holds (weights below ZeRO-3):
+// rank0 = DP rank 0 of each TP x PP group (Megatron, DeepSpeed); spread = the write
+// is divided over the replicas (PyTorch DCP's de-duplicating planner).
+enum class Replicated { rank0, spread };
+
+Precision parse_precision(const std::string& text, const std::string& option);
+Optimizer parse_optimizer(const std::string& text, const std::string& option);
+Replicated parse_replicated(const std::string& text, const std::string& option);
+const char* name(Precision p);
+const char* name(Optimizer o);
+const char* name(Replicated r);
+
+struct StateSpec {
+  std::int64_t params = 0;
+  Precision precision = Precision::bf16;
+  Optimizer optimizer = Optimizer::adam;
+  bool master_copy = true;      // fp32 master weights (mixed precision); false for fp32 training
+  bool save_gradients = false;  // gradients are transient; saved only when asked
+};
+
+// Bytes per parameter of each component of the state.
+struct BytesPerParam {
+  int weights = 0, master = 0, moments = 0, gradients = 0;
+  int saved() const { return weights + master + moments + gradients; }
+};
+BytesPerParam bytes_per_param(const StateSpec& s);
+
+struct Parallelism {
+  int gpus = 1, tp = 1, pp = 1, dp = 1;
+  int zero = 0;            // ZeRO stage 0..3
+  int gpus_per_node = 8;
+  Replicated replicated = Replicated::rank0;
+};
+// Throws InputError when tp x pp x dp != gpus or a factor is out of range.
+void validate(const Parallelism& p);
+
+// Which bytes each rank writes on save and reads on restore. Ranks are numbered
+// Megatron-style: tp fastest, then dp, then pp; node = rank / gpus_per_node.
+struct ShardPlan {
+  std::vector<std::int64_t> save_bytes;     // per rank (0 = this rank writes nothing)
+  std::vector<std::int64_t> restore_bytes;  // per rank: everything it holds in memory
+  std::int64_t total_bytes = 0;             // unique bytes of one checkpoint
+  int writers = 0;                          // ranks with save_bytes > 0
+  int nodes = 0;
+  std::int64_t node_save_max = 0, node_restore_max = 0;  // busiest node
+  std::int64_t rank_save_max = 0, rank_save_min_writer = 0, rank_restore_max = 0, rank_restore_min = 0;
+  std::int64_t restore_total = 0;           // bytes read back by all ranks together
+};
+ShardPlan shard(const StateSpec& s, const Parallelism& p);
+
+}  // namespace iowall::checkpoint
