@@ -34,24 +34,36 @@ std::vector<const PointGroup*> select(const std::vector<PointGroup>& groups, con
 double time_per_io(const PointGroup& g) { return g.threads / g.median_iops(); }
 
 CpuCost fit_cpu(const std::vector<const PointGroup*>& pts, fit::Quality& q) {
-  Eigen::VectorXd y(pts.size());
-  Eigen::MatrixXd x(pts.size(), 2);
-  bool several_qd = false;
+  // Only the terms that the points can tell apart: a size term needs two sizes, a
+  // per-call term two queue depths. A cost cannot be negative: a term whose coefficient
+  // comes out below zero is dropped and the rest refitted.
+  std::map<i64, int> sizes;
+  std::map<int, int> qds;
+  for (const PointGroup* g : pts) ++sizes[g->io_size], ++qds[g->qd];
+  std::vector<int> terms{0};  // 0: per I/O, 1: per byte, 2: per call
+  if (sizes.size() >= 2) terms.push_back(1);
+  if (qds.size() >= 2) terms.push_back(2);
+  Eigen::VectorXd y(pts.size()), w(pts.size());
   for (std::size_t i = 0; i < pts.size(); ++i) {
     y[i] = pts[i]->median_cpu_s_per_io();
-    x(i, 0) = 1;
-    x(i, 1) = 1.0 / pts[i]->qd;
-    several_qd |= pts[i]->qd != pts[0]->qd;
+    w[i] = 1.0 / std::max(y[i], 1e-9);  // relative errors: 4 KiB and 4 MiB I/Os alike
   }
-  if (several_qd && pts.size() >= 2) {
-    const fit::LinearResult r = fit::linear(x, y);
+  while (true) {
+    Eigen::MatrixXd x(pts.size(), terms.size());
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      for (std::size_t c = 0; c < terms.size(); ++c)
+        x(i, c) = terms[c] == 0 ? 1.0 : terms[c] == 1 ? static_cast<double>(pts[i]->io_size) : 1.0 / pts[i]->qd;
+    const fit::LinearResult r = fit::linear(x, y, w);
+    Eigen::Index worst = 0;
+    if (terms.size() > 1 && r.beta.minCoeff(&worst) < 0) {
+      terms.erase(terms.begin() + worst);
+      continue;
+    }
     q = r.q;
-    return {r.beta[0], r.beta[1]};
+    double cost[3] = {0, 0, 0};
+    for (std::size_t c = 0; c < terms.size(); ++c) cost[terms[c]] = std::max(0.0, r.beta[c]);
+    return {cost[0], cost[1], cost[2]};
   }
-  // One queue depth: the per-call share cannot be told apart; one mean cost per I/O.
-  const fit::LinearResult r = fit::linear(x.leftCols(1), y);
-  q = r.q;
-  return {r.beta[0], 0};
 }
 
 std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double>>& size_time) {
@@ -69,8 +81,9 @@ std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double
   const fit::LinearResult r = fit::linear(x, y, w);
   SizeLine line;
   line.fixed_s = r.beta[0];
-  line.slope_positive = r.beta[1] > 0;
-  line.bandwidth_Bps = r.beta[1] > 0 ? 1.0 / r.beta[1] : 0;
+  // A per-byte cost counts only if the line explains most of the spread of the times.
+  line.bandwidth_identified = r.beta[1] > 0 && r.q.r2 >= 0.5;
+  line.bandwidth_Bps = line.bandwidth_identified ? 1.0 / r.beta[1] : 0;
   line.q = r.q;
   return line;
 }
@@ -93,22 +106,34 @@ json line_json(const SizeLine& l, const char* per_io_name, const char* bw_name) 
             {"r2", round_sig(l.q.r2, 4)},
             {"rms_residual", time_text(l.q.rms_residual)},
             {"points", l.q.points}};
-  if (l.slope_positive) j[bw_name] = bandwidth_text(l.bandwidth_Bps);
+  if (l.bandwidth_identified) j[bw_name] = bandwidth_text(l.bandwidth_Bps);
   else j[bw_name] = nullptr;
   return j;
 }
 
 }  // namespace
 
-std::string time_text(double seconds) {
-  return to_string(Time(static_cast<i64>(std::llround(round_sig(seconds * 1e12, 4)))));
+namespace {
+
+// The largest unit that leaves a value of at least 1, four significant digits: text
+// that the unit parsers read back.
+std::string unit_text(double v, std::initializer_list<std::pair<const char*, double>> units) {
+  for (const auto& [name, scale] : units)
+    if (std::fabs(v) >= scale) return fmt::format("{:.4g} {}", v / scale, name);
+  return fmt::format("{:.4g} {}", v / std::prev(units.end())->second, std::prev(units.end())->first);
 }
-std::string bandwidth_text(double bytes_per_s) {
-  return to_string(Bandwidth::bytes_per_s(static_cast<i64>(std::llround(round_sig(bytes_per_s, 4)))));
+
+}  // namespace
+
+std::string time_text(double s) {
+  if (std::fabs(s) < 1e-12) return "0 ns";
+  return unit_text(s, {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}});
 }
-std::string rate_text(double per_s) {
-  return to_string(Rate(static_cast<i64>(std::llround(round_sig(per_s, 4) * 1000))));
+std::string bandwidth_text(double bps) {
+  if (bps == 0) return "0 B/s";
+  return unit_text(bps, {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1}});
 }
+std::string rate_text(double per_s) { return unit_text(per_s, {{"M/s", 1e6}, {"K/s", 1e3}, {"/s", 1}}); }
 
 double storage_throughput(const StorageParams& p, double s, int n, double cpu) {
   const double commands = std::ceil(s / p.mdts_bytes);
@@ -150,7 +175,7 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
       StorageParams p;
       p.latency_s = std::exp(th[0]);
       p.bandwidth_Bps = std::exp(th[1]);
-      p.max_iops = std::min(std::exp(th[2]), iops_cap);
+      p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
       return p;
     };
     const int n = static_cast<int>(only.size());
@@ -158,13 +183,24 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
       const StorageParams p = params(th);
       for (int i = 0; i < n; ++i) {
         const PointGroup& g = *only[i];
-        r[i] = std::log(storage_throughput(p, static_cast<double>(g.io_size), g.concurrency(), cpu.at(g.qd))) -
+        r[i] = std::log(storage_throughput(p, static_cast<double>(g.io_size), g.concurrency(), cpu.at(g.qd, static_cast<double>(g.io_size)))) -
                std::log(g.median_bw());
       }
     };
-    Eigen::VectorXd th0(3);
-    th0 << std::log(std::max(min_lat / 2, 1e-6)), std::log(1.2 * max_bw), std::log(1.2 * max_iops);
-    const fit::LmResult lm = fit::levenberg_marquardt(residuals, th0, n);
+    // With one I/O in flight everywhere, 1/max_iops and the latency add up alike and
+    // cannot be told apart: the ceiling is then left out of the fit.
+    bool concurrent = false;
+    for (const PointGroup* g : only) concurrent |= g->concurrency() > 1;
+    Eigen::VectorXd th0(concurrent ? 3 : 2);
+    th0[0] = std::log(std::max(min_lat / 2, 1e-6));
+    th0[1] = std::log(1.2 * max_bw);
+    if (concurrent) th0[2] = std::log(1.2 * max_iops);
+    const fit::LmResult lm2 = fit::levenberg_marquardt(residuals, th0, n);
+    fit::LmResult lm = lm2;
+    if (!concurrent) {
+      lm.p.resize(3);
+      lm.p << lm2.p[0], lm2.p[1], std::log(iops_cap);
+    }
     StorageParams p = params(lm.p);
     // Does the ceiling matter to any point? Compare with no ceiling at all.
     StorageParams free_iops = p;
@@ -173,10 +209,10 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     residuals(lm.p, r_fit);
     for (int i = 0; i < n; ++i) {
       const PointGroup& g = *only[i];
-      r_free[i] = std::log(storage_throughput(free_iops, static_cast<double>(g.io_size), g.concurrency(), cpu.at(g.qd))) -
+      r_free[i] = std::log(storage_throughput(free_iops, static_cast<double>(g.io_size), g.concurrency(), cpu.at(g.qd, static_cast<double>(g.io_size)))) -
                   std::log(g.median_bw());
     }
-    prof.iops_constrained = r_free.squaredNorm() > r_fit.squaredNorm() * 1.05 + 1e-9;
+    prof.iops_constrained = concurrent && r_free.squaredNorm() > r_fit.squaredNorm() * 1.05 + 1e-9;
     if (!prof.iops_constrained) {
       p.max_iops = iops_cap;
       prof.notes.push_back(fmt::format("storage: no fitted point reaches the command-rate ceiling; max_iops set to 100x "
@@ -209,8 +245,10 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
 
   if (!gpu.empty()) prof.h2d = fit_size_line(differences(gpu, only));
   if (!prof.h2d) prof.notes.push_back("h2d_copy: needs cpu_gpu and cpu_only points at QD1 of two or more I/O sizes");
-  else if (!prof.h2d->slope_positive)
-    prof.notes.push_back("h2d_copy: cpu_gpu takes no longer per byte than cpu_only: the copy hides behind the read");
+  else if (!prof.h2d->bandwidth_identified)
+    prof.notes.push_back(fmt::format("h2d_copy: the extra time of cpu_gpu over cpu_only does not grow with size "
+                                     "(R2 {:.2f}): the copy hides behind the read, or storage noise drowns it",
+                                     prof.h2d->q.r2));
 
   if (!direct.empty()) prof.cufile = fit_size_line(differences(direct, gpu));
   if (!prof.cufile) prof.notes.push_back("cufile_compat: needs gpu_direct and cpu_gpu points at QD1 of two or more sizes");
@@ -235,8 +273,9 @@ json profile_to_json(const Profile& p) {
         {"residuals", p.residuals}};
   }
   if (p.cpu)
-    fits["cpu"] = {{"model", "CPU time per I/O = per_io + per_call / qd"},
+    fits["cpu"] = {{"model", "CPU time per I/O = per_io + per_MiB * size / MiB + per_call / qd"},
                    {"per_io", time_text(p.cpu->per_io_s)},
+                   {"per_MiB", time_text(p.cpu->per_byte_s * 1048576)},
                    {"per_call", time_text(p.cpu->per_call_s)},
                    {"r2", round_sig(p.cpu_q.r2, 4)},
                    {"points", p.cpu_q.points}};
@@ -285,8 +324,8 @@ struct ProfileReader {
     if (!j.contains(json::json_pointer(ptr))) return std::nullopt;
     SizeLine l;
     l.fixed_s = seconds(ptr + "/" + fixed);
-    l.slope_positive = !at(ptr + "/" + bw).is_null();
-    if (l.slope_positive) l.bandwidth_Bps = bytes_per_s(ptr + "/" + bw);
+    l.bandwidth_identified = !at(ptr + "/" + bw).is_null();
+    if (l.bandwidth_identified) l.bandwidth_Bps = bytes_per_s(ptr + "/" + bw);
     return l;
   }
 };
@@ -314,7 +353,8 @@ Profile profile_from_json(const json& j, const std::string& path) {
     p.latency_sigma = rd.at("/fits/storage/latency_sigma").get<double>();
     p.iops_constrained = rd.at("/fits/storage/max_iops_constrained").get<bool>();
   }
-  if (j["fits"].contains("cpu")) p.cpu = CpuCost{rd.seconds("/fits/cpu/per_io"), rd.seconds("/fits/cpu/per_call")};
+  if (j["fits"].contains("cpu"))
+    p.cpu = CpuCost{rd.seconds("/fits/cpu/per_io"), rd.seconds("/fits/cpu/per_MiB") / 1048576, rd.seconds("/fits/cpu/per_call")};
   p.memcpy = rd.line("/fits/memcpy", "per_io", "memcpy_per_core");
   p.h2d = rd.line("/fits/h2d_copy", "launch_cost", "copy_bandwidth");
   p.cufile = rd.line("/fits/cufile_compat", "per_io_overhead", "extra_copy_bandwidth");

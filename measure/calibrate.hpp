@@ -2,7 +2,8 @@
 // profile, a JSON document of unit strings with the quality of every fit.
 //   storage   cpu_only reads: per-command latency L, media bandwidth B and command-rate
 //             ceiling I, from throughput over I/O size and concurrency (Levenberg-Marquardt)
-//   cpu       CPU seconds per I/O = per_io + per_call / qd (io_uring batches a call's I/Os)
+//   cpu       CPU seconds per I/O = per_io + per_byte * size + per_call / qd (io_uring
+//             batches a call's I/Os; O_DIRECT pins and maps every page of the buffer)
 //   memcpy    cpu_cached reads: time per I/O = fixed + size / memcpy bandwidth
 //   h2d_copy  cpu_gpu minus cpu_only, per I/O at QD1: launch cost + size / copy bandwidth
 //   cufile    gpu_direct minus cpu_gpu, per I/O at QD1: cuFile's compatibility-mode overhead
@@ -30,14 +31,14 @@ struct StorageParams {
 double storage_throughput(const StorageParams& p, double io_size, int concurrency, double cpu_s_per_io);
 
 struct CpuCost {
-  double per_io_s = 0, per_call_s = 0;
-  double at(int qd) const { return per_io_s + per_call_s / qd; }
+  double per_io_s = 0, per_byte_s = 0, per_call_s = 0;
+  double at(int qd, double io_size) const { return per_io_s + per_byte_s * io_size + per_call_s / qd; }
 };
 
 // A line t = a + s / bandwidth fitted to per-I/O times (seconds) over I/O sizes (bytes).
 struct SizeLine {
   double fixed_s = 0, bandwidth_Bps = 0;
-  bool slope_positive = false;  // otherwise the data show no per-byte cost
+  bool bandwidth_identified = false;  // a positive slope that explains the data (R2 >= 0.5)
   fit::Quality q;
 };
 

@@ -27,10 +27,10 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       d["max_iops"] = rate_text(p.storage->max_iops);
       d["latency_sigma"] = p.latency_sigma;
       ssd_done = true;
-    } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->slope_positive) {
+    } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {
       d["memcpy_per_core"] = bandwidth_text(p.memcpy->bandwidth_Bps);
       cpu_done = true;
-    } else if (model == "gpu" && !gpu_done && p.h2d && p.h2d->slope_positive) {
+    } else if (model == "gpu" && !gpu_done && p.h2d && p.h2d->bandwidth_identified) {
       d["copy_engine_bandwidth"] = bandwidth_text(p.h2d->bandwidth_Bps);
       gpu_done = true;
     }
@@ -43,11 +43,11 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
   return t;
 }
 
-json path_entry(const Profile& p, const std::string& path, int qd) {
+json path_entry(const Profile& p, const std::string& path, int qd, double io_size) {
   json e = {{"name", path}};
   if (p.cpu && (path == "cpu_only" || path == "cpu_gpu")) {
     // The measured CPU time per I/O, half spent submitting and half completing.
-    const double half = std::max(0.0, p.cpu->at(qd)) / 2;
+    const double half = std::max(0.0, p.cpu->at(qd, io_size)) / 2;
     e["submit_cost"] = time_text(half);
     e["complete_cost"] = time_text(half);
   }

@@ -15,8 +15,8 @@ namespace iowall::calib {
 nlohmann::json apply_profile(const nlohmann::json& base, const Profile& p, const std::string& base_file,
                              const std::string& profile_file);
 
-// A scenario path entry {"name": path, ...costs} for I/Os issued at queue depth `qd`.
-nlohmann::json path_entry(const Profile& p, const std::string& path, int qd);
+// A scenario path entry {"name": path, ...costs} for `io_size` I/Os issued at queue depth `qd`.
+nlohmann::json path_entry(const Profile& p, const std::string& path, int qd, double io_size);
 
 // The id of the first device of `model` in a topology, or "" if there is none.
 std::string first_device(const nlohmann::json& topology, const std::string& model);

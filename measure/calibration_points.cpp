@@ -14,7 +14,7 @@ namespace iowall::calib {
 namespace {
 
 // The version of the measurement format this reader understands.
-constexpr const char* kMeasureVersion = "0.1.0";
+constexpr const char* kMeasureVersion = "iowall-0.1.0";
 
 nlohmann::json read_json(const std::string& path) {
   if (std::filesystem::is_directory(path)) throw InputError(path, "", "is a directory, not a measurement file");

@@ -31,7 +31,7 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
         {"qd", g.qd},
         {"targets", target},
         {"storage", first_device(topology, "nvme_ssd")}}},
-      {"paths", json::array({path_entry(p, g.xfer, g.qd)})},
+      {"paths", json::array({path_entry(p, g.xfer, g.qd, static_cast<double>(g.io_size))})},
       {"seed", 1}};
   const Scenario sc = scenario_from_json(doc, "validate", ".");
   const json result = run_scenario(sc);

@@ -41,7 +41,7 @@ std::string params_table(const Profile& full, const Profile& sub) {
   auto line = [](const std::optional<SizeLine>& l, bool bw) -> std::string {
     if (!l) return "-";
     if (!bw) return time_text(l->fixed_s);
-    return l->slope_positive ? bandwidth_text(l->bandwidth_Bps) : "not identifiable";
+    return l->bandwidth_identified ? bandwidth_text(l->bandwidth_Bps) : "not identifiable";
   };
   std::string s = "| parameter | full profile | fit subset |\n|---|---|---|\n";
   s += param_row("storage read_latency", storage(full, 0), storage(sub, 0));
@@ -50,6 +50,8 @@ std::string params_table(const Profile& full, const Profile& sub) {
   s += param_row("storage latency_sigma", storage(full, 3), storage(sub, 3));
   s += param_row("CPU per I/O", cpu(full, false), cpu(sub, false));
   s += param_row("CPU per call (/ qd)", cpu(full, true), cpu(sub, true));
+  auto per_mib = [](const Profile& p) -> std::string { return p.cpu ? time_text(p.cpu->per_byte_s * 1048576) : "-"; };
+  s += param_row("CPU per MiB", per_mib(full), per_mib(sub));
   s += param_row("memcpy per core", line(full.memcpy, true), line(sub.memcpy, true));
   s += param_row("host-to-device copy bandwidth", line(full.h2d, true), line(sub.h2d, true));
   s += param_row("host-to-device launch cost", line(full.h2d, false), line(sub.h2d, false));

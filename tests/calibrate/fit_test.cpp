@@ -84,15 +84,15 @@ TEST_CASE("calibrate recovers storage latency, bandwidth, command ceiling and CP
   truth.latency_s = 80e-6;
   truth.bandwidth_Bps = 2.2e9;
   truth.max_iops = 150e3;
-  const CpuCost cpu{2e-6, 6e-6};
+  const CpuCost cpu{2e-6, 20e-12, 6e-6};  // 20 ps per byte: about 21 us per MiB
   std::mt19937_64 rng(11);
   std::normal_distribution<double> noise(0, 0.02);
   std::vector<PointGroup> groups;
   for (i64 size : {4096, 16384, 131072, 1048576})
     for (int qd : {1, 4, 16})
       for (int threads : {1, 2}) {
-        const double bw = storage_throughput(truth, static_cast<double>(size), qd * threads, cpu.at(qd));
-        groups.push_back(group("cpu_only", size, qd, threads, bw * (1 + noise(rng)), cpu.at(qd) * (1 + noise(rng))));
+        const double bw = storage_throughput(truth, static_cast<double>(size), qd * threads, cpu.at(qd, static_cast<double>(size)));
+        groups.push_back(group("cpu_only", size, qd, threads, bw * (1 + noise(rng)), cpu.at(qd, static_cast<double>(size)) * (1 + noise(rng))));
       }
   const Profile p = calibrate(groups, Subset("all"));
   REQUIRE(p.storage);
@@ -102,6 +102,7 @@ TEST_CASE("calibrate recovers storage latency, bandwidth, command ceiling and CP
   CHECK(p.iops_constrained);
   REQUIRE(p.cpu);
   CHECK(p.cpu->per_io_s == Approx(2e-6).epsilon(0.15));
+  CHECK(p.cpu->per_byte_s == Approx(20e-12).epsilon(0.05));
   CHECK(p.cpu->per_call_s == Approx(6e-6).epsilon(0.05));
   CHECK(p.latency_sigma == Approx(0.2).epsilon(0.01));
   CHECK(p.storage_q.r2 > 0.95);
@@ -138,7 +139,7 @@ TEST_CASE("calibrate recovers memcpy bandwidth and the host-to-device copy from 
   CHECK(p.memcpy->bandwidth_Bps == Approx(8e9).epsilon(0.05));
   CHECK(p.memcpy->fixed_s == Approx(3e-6).epsilon(0.05));
   REQUIRE(p.h2d);
-  REQUIRE(p.h2d->slope_positive);
+  REQUIRE(p.h2d->bandwidth_identified);
   CHECK(p.h2d->bandwidth_Bps == Approx(25e9).epsilon(0.15));
   CHECK(p.h2d->fixed_s == Approx(10e-6).epsilon(0.15));
 }
@@ -157,5 +158,5 @@ TEST_CASE("a profile survives its JSON form", "[calibrate]") {
   CHECK(back.storage->bandwidth_Bps == Approx(p.storage->bandwidth_Bps).epsilon(1e-3));
   CHECK(back.storage->max_iops == Approx(p.storage->max_iops).epsilon(1e-3));
   REQUIRE(back.cpu);
-  CHECK(back.cpu->at(1) == Approx(p.cpu->at(1)).epsilon(1e-3));
+  CHECK(back.cpu->at(1, 4096) == Approx(p.cpu->at(1, 4096)).epsilon(1e-3));
 }

@@ -1,0 +1,62 @@
+// A short interleaved comparison of `iowall measure` with fio on the same file and
+// settings (fio, iowall, fio, iowall, fio, iowall): the median of the pair ratios must
+// be within 15%, loose enough for shared, noisy storage. Skipped when fio is absent.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/calibration_points.hpp"
+
+#ifdef IOWALL_BINARY
+namespace {
+
+nlohmann::json run_json(const std::string& cmd, const std::string& out) {
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream in(out);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("iowall measure and fio agree within 15% on interleaved O_DIRECT reads", "[calibrate][fio]") {
+  if (std::system("command -v fio >/dev/null 2>&1") != 0) {
+    WARN("fio is not installed: skipping the fio cross-check");
+    return;
+  }
+  // On the local disk, not a tmpfs that may refuse O_DIRECT.
+  struct Scratch {
+    std::filesystem::path dir = std::filesystem::path("/var/tmp") / ("iowall-fio-" + std::to_string(::getpid()));
+    Scratch() { std::filesystem::create_directories(dir); }
+    ~Scratch() { std::filesystem::remove_all(dir); }  // also when a REQUIRE fails
+  } scratch;
+  const std::filesystem::path& dir = scratch.dir;
+  const std::string file = (dir / "probe.bin").string(), out = (dir / "out.json").string();
+  const std::string iowall = IOWALL_BINARY;
+  REQUIRE(std::system((iowall + " measure -f " + file + " -s 128M -i 1M --keep --quiet").c_str()) == 0);
+  std::vector<double> ratios;
+  for (int pair = 0; pair < 3; ++pair) {
+    const nlohmann::json f = run_json("fio --name=x --filename=" + file +
+                                          " --rw=read --bs=1M --direct=1 --ioengine=io_uring --iodepth=4 --size=128M"
+                                          " --time_based --runtime=1 --output-format=json --output=" + out + " >/dev/null",
+                                      out);
+    const double fio_bw = f["jobs"][0]["read"]["bw_bytes"].get<double>();
+    const nlohmann::json i = run_json(iowall + " measure -f " + file +
+                                          " -i 1M -x cpu_only --engine io_uring --qd 4 -I read --runtime '1 s'"
+                                          " --output-format json --quiet --output " + out,
+                                      out);
+    const double iowall_bw = i["iowall"]["repeats"][0]["read"]["bw_bytes"].get<double>();
+    REQUIRE(fio_bw > 0);
+    ratios.push_back(iowall_bw / fio_bw);
+  }
+  const double r = iowall::calib::median(ratios);
+  INFO("pair ratios iowall/fio: " << ratios[0] << ", " << ratios[1] << ", " << ratios[2]);
+  CHECK(r > 0.85);
+  CHECK(r < 1.15);
+}
+#endif
