@@ -54,7 +54,13 @@ std::map<std::string, Solver>& solvers() {
 
 const char* name(IoPath p) { return p == IoPath::gds ? "gds" : "bounce"; }
 
-PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh) {
+PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& sh) {
+  return {rank_load(sh.save_bytes, in.par.gpus_per_node), rank_load(sh.restore_bytes, in.par.gpus_per_node)};
+}
+
+PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh) { return plan_with(in, sh, phase_loads(in, sh)); }
+
+PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const PhaseLoads& loads) {
   check_input(in, sh);
   PlanResult r;
   r.bytes_per_param = checkpoint::bytes_per_param(in.state);
@@ -67,18 +73,18 @@ PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh) {
   r.training_state_per_gpu = training_state_per_gpu(in, sh);
 
   if (in.async) {
-    const Phase copy = transfer(in, sh.save_bytes, Direction::save, copy_stages(in));
-    r.flush = transfer(in, sh.save_bytes, Direction::save, flush_stages(in));
+    const Phase copy = transfer(in, loads.save, Direction::save, copy_stages(in));
+    r.flush = transfer(in, loads.save, Direction::save, flush_stages(in));
     r.stall = copy.last_done;
     // Durable when the flush is done; what limits it is the flush's bottleneck.
     r.save = r.flush;
     r.save.first_done = copy.first_done + r.flush.first_done;
     r.save.last_done = copy.last_done + r.flush.last_done;
   } else {
-    r.save = transfer(in, sh.save_bytes, Direction::save, save_stages(in));
+    r.save = transfer(in, loads.save, Direction::save, save_stages(in));
     r.stall = r.save.last_done;
   }
-  r.restore = transfer(in, sh.restore_bytes, Direction::restore, restore_stages(in));
+  r.restore = transfer(in, loads.restore, Direction::restore, restore_stages(in));
 
   r.mtbf = in.mttf / in.par.gpus;
   double delta = r.stall;
@@ -154,11 +160,12 @@ PlanInput with_storage_bandwidth(PlanInput in, double bw) {
 BandwidthAnswer bandwidth_for_overhead(const PlanInput& in, double target) {
   if (!(target > 0 && target < 1)) throw InputError("", "--target-overhead", "the target must be between 0% and 100%");
   const checkpoint::ShardPlan sh = checkpoint::shard(in.state, in.par);
+  const PhaseLoads loads = phase_loads(in, sh);
   BandwidthAnswer a;
   a.per_node = !(in.storage.write_bw > 0);
-  auto overhead = [&](double bw) { return plan_with(with_storage_bandwidth(in, bw), sh).overhead; };
+  auto overhead = [&](double bw) { return plan_with(with_storage_bandwidth(in, bw), sh, loads).overhead; };
   // The floor: storage bandwidth no longer matters, the other resources decide.
-  const PlanResult unlimited = plan_with(with_storage_bandwidth(in, 1e18), sh);
+  const PlanResult unlimited = plan_with(with_storage_bandwidth(in, 1e18), sh, loads);
   a.floor_overhead = unlimited.overhead;
   a.floor_bottleneck = unlimited.save.bottleneck;
   if (a.floor_overhead > target) return a;
@@ -178,10 +185,10 @@ WindowAnswer largest_model_for_window(const PlanInput& in, double window) {
   auto save_time = [&](std::int64_t params) {
     PlanInput q = in;
     q.state.params = params;
-    const checkpoint::ShardPlan sh = checkpoint::shard(q.state, q.par);
-    if (!q.async) return transfer(q, sh.save_bytes, Direction::save, save_stages(q)).last_done;
-    return transfer(q, sh.save_bytes, Direction::save, copy_stages(q)).last_done +
-           transfer(q, sh.save_bytes, Direction::save, flush_stages(q)).last_done;
+    const RankLoad l = rank_load(checkpoint::shard(q.state, q.par).save_bytes, q.par.gpus_per_node);
+    if (!q.async) return transfer(q, l, Direction::save, save_stages(q)).last_done;
+    return transfer(q, l, Direction::save, copy_stages(q)).last_done +
+           transfer(q, l, Direction::save, flush_stages(q)).last_done;
   };
   WindowAnswer a;
   std::int64_t lo = 0, hi = 1'000'000;

@@ -6,14 +6,21 @@
 #include <optional>
 #include <string>
 
+#include "sim/plan/io_time.hpp"
 #include "sim/plan/plan_types.hpp"
 
 namespace iowall::plan {
 
 // Throws InputError for impossible input (parallelism, MTTF, capacity, host memory).
 PlanResult plan_checkpoint(const PlanInput& in);
-// The same, with the shard plan computed once by the caller (for sweeps and searches).
+// The same, with the shard plan (and its per-phase loads) computed once by the caller,
+// for sweeps and searches that change only bandwidths.
+struct PhaseLoads {
+  RankLoad save, restore;
+};
+PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& shards);
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& shards);
+PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& shards, const PhaseLoads& loads);
 
 // Fidelity dispatch: "analytical" is built in; a flow-level simulator registers "flow".
 using Solver = std::function<PlanResult(const PlanInput&)>;

@@ -12,39 +12,19 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 double rate_or_inf(double bw) { return bw > 0 ? bw : kInf; }
 double secs(double bytes, double bw) { return bw > 0 && std::isfinite(bw) ? bytes / bw : 0.0; }
 
-struct Load {
-  double total = 0, rank_max = 0, node_max = 0;
-  std::vector<double> node_bytes;
-  std::vector<int> node_active;  // ranks with bytes, per node
-};
-
-Load load_of(const std::vector<std::int64_t>& bytes, int per_node) {
-  Load l;
-  const int nodes = (static_cast<int>(bytes.size()) + per_node - 1) / per_node;
-  l.node_bytes.assign(nodes, 0.0);
-  l.node_active.assign(nodes, 0);
-  for (size_t r = 0; r < bytes.size(); ++r) {
-    const double b = static_cast<double>(bytes[r]);
-    l.total += b;
-    l.rank_max = std::max(l.rank_max, b);
-    l.node_bytes[r / per_node] += b;
-    l.node_active[r / per_node] += bytes[r] > 0;
-  }
-  for (double b : l.node_bytes) l.node_max = std::max(l.node_max, b);
-  return l;
-}
-
-// Max-min fair level of the shared system: ranks with caps `caps` share `capacity`;
-// returns the level lambda with sum(min(cap, lambda)) = capacity (inf if not binding).
-double fair_level(std::vector<double> caps, double capacity) {
+// Max-min fair level of the shared system: classes of `count` ranks with cap `cap`
+// share `capacity`; the level lambda with sum(count * min(cap, lambda)) = capacity.
+double fair_level(std::vector<std::pair<double, std::int64_t>> caps, double capacity) {
   if (!(capacity > 0) || !std::isfinite(capacity)) return kInf;
   std::sort(caps.begin(), caps.end());
   double used = 0;
-  for (size_t i = 0; i < caps.size(); ++i) {
-    const double left = static_cast<double>(caps.size() - i);
-    const double level = (capacity - used) / left;
-    if (level <= caps[i]) return level;
-    used += caps[i];
+  std::int64_t left = 0;
+  for (const auto& c : caps) left += c.second;
+  for (const auto& [cap, count] : caps) {
+    const double level = (capacity - used) / static_cast<double>(left);
+    if (level <= cap) return level;
+    used += cap * static_cast<double>(count);
+    left -= count;
   }
   return kInf;
 }
@@ -66,11 +46,36 @@ double barrier_time(const PlanInput& in, int ranks) {
   return std::ceil(std::log2(std::max(2, ranks))) * 10e-6;
 }
 
-Phase transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir, const Stages& st) {
+RankLoad rank_load(const std::vector<std::int64_t>& bytes, int per_node) {
+  RankLoad l;
+  const int nodes = (static_cast<int>(bytes.size()) + per_node - 1) / per_node;
+  std::vector<double> node_bytes(nodes, 0.0);
+  std::vector<int> node_active(nodes, 0);
+  for (size_t r = 0; r < bytes.size(); ++r) {
+    const double b = static_cast<double>(bytes[r]);
+    l.total += b;
+    l.rank_max = std::max(l.rank_max, b);
+    node_bytes[r / per_node] += b;
+    node_active[r / per_node] += bytes[r] > 0;
+  }
+  for (double b : node_bytes) l.node_max = std::max(l.node_max, b);
+  for (size_t r = 0; r < bytes.size(); ++r) {
+    if (bytes[r] <= 0) continue;
+    ++l.active;
+    const double b = static_cast<double>(bytes[r]);
+    const int a = node_active[r / per_node];
+    auto it = std::find_if(l.classes.begin(), l.classes.end(),
+                           [&](const RankLoad::Class& c) { return c.bytes == b && c.node_active == a; });
+    if (it == l.classes.end()) l.classes.push_back({b, a, 1});
+    else ++it->count;
+  }
+  return l;
+}
+
+Phase transfer(const PlanInput& in, const RankLoad& l, Direction dir, const Stages& st) {
   const NodeSpec& n = in.node;
   const StorageTarget& s = in.storage;
   const bool save = dir == Direction::save;
-  const Load l = load_of(rank_bytes, in.par.gpus_per_node);
   const double copy_bw = save ? n.d2h_bw : n.h2d_bw;
   const double node_bw = save ? s.node_write_bw : s.node_read_bw;
   const double agg_bw = save ? s.write_bw : s.read_bw;
@@ -111,9 +116,7 @@ Phase transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes,
                        {"host memory bandwidth", secs(l.node_max, n.host_mem_bw)}}});
   }
 
-  int ranks = 0;
-  for (int a : l.node_active) ranks += a;
-  const double fixed = barrier_time(in, ranks) + (st.io ? s.file_latency : 0.0);
+  const double fixed = barrier_time(in, l.active) + (st.io ? s.file_latency : 0.0);
   const bool pipelined = n.bounce_pipelined && stages.size() > 1;
   double body = 0, worst = -1;
   if (pipelined) {
@@ -143,26 +146,22 @@ Phase transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes,
   ph.last_done = fixed + body;
 
   // First-done: each rank at the max-min fair shares of the start.
-  std::vector<double> io_caps;
-  std::vector<size_t> idx;
-  for (size_t r = 0; r < rank_bytes.size(); ++r) {
-    if (rank_bytes[r] <= 0) continue;
-    const double w = l.node_active[r / in.par.gpus_per_node];
-    double cap = std::min({rate_or_inf(node_bw) / w, rate_or_inf(client),
-                           st.io_via_gpu ? rate_or_inf(n.gpu_link_bw) : rate_or_inf(n.host_mem_bw) / w});
-    io_caps.push_back(cap);
-    idx.push_back(r);
+  std::vector<std::pair<double, std::int64_t>> io_caps;
+  for (const RankLoad::Class& c : l.classes) {
+    const double w = c.node_active;
+    io_caps.push_back({std::min({rate_or_inf(node_bw) / w, rate_or_inf(client),
+                                 st.io_via_gpu ? rate_or_inf(n.gpu_link_bw) : rate_or_inf(n.host_mem_bw) / w}),
+                       c.count});
   }
   const double level = st.io ? fair_level(io_caps, agg_bw) : kInf;
   double first = kInf;
-  for (size_t k = 0; k < idx.size(); ++k) {
-    const double b = static_cast<double>(rank_bytes[idx[k]]);
-    const double w = l.node_active[idx[k] / in.par.gpus_per_node];
-    const double host_share = rate_or_inf(n.host_mem_bw) / w;
+  for (size_t k = 0; k < l.classes.size(); ++k) {
+    const double b = l.classes[k].bytes;
+    const double host_share = rate_or_inf(n.host_mem_bw) / l.classes[k].node_active;
     std::vector<double> t;
     if (st.gpu_copy) t.push_back(b / std::min(rate_or_inf(copy_bw), host_share));
     if (st.memcpys > 0) t.push_back(st.memcpys * b / std::min(rate_or_inf(n.memcpy_bw), host_share / 2));
-    if (st.io) t.push_back(b / std::min(io_caps[k], level));
+    if (st.io) t.push_back(b / std::min(io_caps[k].first, level));
     double v = 0;
     for (double x : t) v = pipelined ? std::max(v, x) : v + x;
     first = std::min(first, v);

@@ -29,7 +29,22 @@ Stages restore_stages(const PlanInput& in);
 Stages copy_stages(const PlanInput& in);     // async: HBM -> host memory only
 Stages flush_stages(const PlanInput& in);    // async: host memory -> storage
 
-Phase transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir, const Stages& st);
+// The per-rank bytes of a phase, reduced once to what the bounds need: totals, the
+// busiest rank and node, and the few distinct (bytes, writers on its node) classes,
+// so that searches over bandwidth cost nothing per rank.
+struct RankLoad {
+  double total = 0, rank_max = 0, node_max = 0;
+  int active = 0;  // ranks with bytes
+  struct Class {
+    double bytes = 0;
+    int node_active = 0;
+    std::int64_t count = 0;
+  };
+  std::vector<Class> classes;  // ranks with bytes, grouped
+};
+RankLoad rank_load(const std::vector<std::int64_t>& rank_bytes, int gpus_per_node);
+
+Phase transfer(const PlanInput& in, const RankLoad& load, Direction dir, const Stages& st);
 
 // Seconds of one barrier over `ranks` (the input's, or log2(ranks) rounds of 10 us).
 double barrier_time(const PlanInput& in, int ranks);

@@ -31,6 +31,7 @@ std::string chart_script(const PlanRequest& q) {
   const bool per_node = !(base.storage.write_bw > 0);
   const double now = per_node ? base.storage.node_write_bw : base.storage.write_bw;
   const checkpoint::ShardPlan sh = checkpoint::shard(base.state, base.par);
+  const PhaseLoads loads = phase_loads(base, sh);
   std::string data;
   constexpr int kPoints = 48;
   for (int i = 0; i <= kPoints; ++i) {
@@ -38,9 +39,9 @@ std::string chart_script(const PlanRequest& q) {
     PlanInput in = with_storage_bandwidth(base, bw);
     in.async = false;
     in.path = IoPath::gds;
-    const double gds = plan_with(in, sh).overhead;
+    const double gds = plan_with(in, sh, loads).overhead;
     in.path = IoPath::bounce;
-    const double bounce = plan_with(in, sh).overhead;
+    const double bounce = plan_with(in, sh, loads).overhead;
     data += fmt::format("{:.6g} {:.6g} {:.6g}\n", bw / 1e9, 100 * gds, 100 * bounce);
   }
   return fmt::format(
