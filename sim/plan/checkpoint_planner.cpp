@@ -94,6 +94,9 @@ PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const
   r.young = young_interval(delta, r.mtbf);
   r.daly = daly_interval(delta, r.mtbf);
   r.interval = in.interval > 0 ? in.interval : r.daly;
+  // Async: Daly's optimum from the short stall can be shorter than the flush; a new
+  // checkpoint cannot start before the last is durable, so the optimum is at least it.
+  if (in.async && in.interval <= 0) r.interval = std::max(r.interval, r.flush.last_done);
   if (in.async && r.flush.last_done > r.interval) {
     delta += r.flush.last_done - r.interval;  // the next checkpoint waits for the flush
     r.warnings.push_back(fmt::format("interval {} is shorter than the background flush ({}): each checkpoint waits {}",

@@ -62,7 +62,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
   phase("restore", r.restore);
   s += fmt::format("{:<14}MTBF {} ({} h per GPU / {}); optimal interval Young {}, Daly {}; using {}{}\n", "failures",
                    dur(r.mtbf), fmt::format("{:.0f}", in.mttf / 3600), in.par.gpus, dur(r.young), dur(r.daly),
-                   dur(r.interval), in.interval > 0 ? " (given)" : " (Daly)");
+                   dur(r.interval), in.interval > 0 ? " (given)" : r.interval > r.daly ? " (the async flush; Daly is shorter)" : " (Daly)");
   s += fmt::format("{:<14}{} (checkpoints alone: {}); overhead {} of wall time; first order delta/T + (T/2+R)/M = {}\n",
                    "availability", pct(r.availability), pct(r.availability_no_failures), pct(r.overhead),
                    pct(r.waste_first_order));
