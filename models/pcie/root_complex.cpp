@@ -12,8 +12,9 @@ RootComplex::RootComplex(const Params& p, SimContext& ctx) : Device(p, ctx) {
 }
 
 void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hops) {
-  const bool root_to_root = in.role() == PortRole::pcie_downstream && out.role() == PortRole::pcie_downstream;
-  if (!root_to_root) return;
+  const bool in_io = in.role() == PortRole::pcie_downstream || &in == &peer;
+  const bool out_io = out.role() == PortRole::pcie_downstream || &out == &peer;
+  if (!in_io || !out_io) return;  // device <-> memory or CPU: the host bridge, not P2P
   Hop h;
   h.server = p2p_.get();
   h.bandwidth = p2p_bandwidth;

@@ -1,6 +1,7 @@
 // A root complex: root ports below, the host bridge to memory and the CPU above.
-// Peer-to-peer traffic between two root ports crosses its P2P bridge, whose
-// bandwidth is often well below the links' (a Server every such transfer shares).
+// Peer-to-peer traffic between two root ports, or between a root port and the other
+// socket, crosses its P2P bridge, whose bandwidth is often well below the links' (a
+// Server every such transfer shares).
 #pragma once
 #include <memory>
 
@@ -22,6 +23,8 @@ public:
   IOWALL_PARAM_INT(root_ports, 4, 1, 64, "number of root ports rp0..rpN-1", "CPU datasheet");
   IOWALL_PORT(mem, "host bridge to memory", PortRole::memory);
   IOWALL_PORT(cpu, "CPU cores (MMIO, interrupts)", PortRole::any);
+  IOWALL_PORT(peer, "inter-socket link (UPI, Infinity Fabric) to the other socket's root complex", PortRole::any);
+  bool port_required(const Port& p) const override { return &p == &mem || &p == &cpu; }
 
 private:
   std::unique_ptr<Server> p2p_;

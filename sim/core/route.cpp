@@ -73,12 +73,8 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
     if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.n));
     const Time tail_out = end + hop.latency;
     if (hop_index + 1 < tr.route->hops.size()) {
-      // Enter the next hop no earlier than the head arrives, and late enough that its
-      // own serialization ends as the tail arrives: a faster hop is held only for its
-      // own transfer time, as interleaved packets would use it.
-      const Time next_service = tr.route->hops[hop_index + 1].service(tr.bytes, tr.kind);
-      const Time enter_at = std::max(start + hop.latency, tail_out - next_service);
-      ctx_.at(enter_at, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
+      // The first byte reaches the next hop one hop latency after service began here.
+      ctx_.at(start + hop.latency, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
     } else {
       ctx_.at(tail_out, [this, t] { complete(t); });
     }

@@ -1,10 +1,10 @@
 // A route is the list of hops bytes take between two devices: link channels and the
 // resources inside devices they cross. RouteMover moves chunks over a route with
-// virtual cut-through: a chunk enters hop i+1 no earlier than its head arrives (one
-// hop latency after it starts on hop i) and late enough that hop i+1 finishes just as
-// the tail arrives, so a fast hop fed by a slow one is held only for its own transfer
-// time. Every hop is a FIFO Server: concurrent chunks queue, the narrowest hop sets
-// the pace.
+// virtual cut-through: a chunk enters hop i+1 when its first byte arrives there (one
+// hop latency after service began on hop i) and finishes there no earlier than its
+// last byte arrives. A hop is busy only for the chunk's own transfer time, so a fast
+// hop fed by a slow one serves other chunks meanwhile, as interleaved packets would.
+// Every hop is a Server: chunks queue and arbitrate; the narrowest hop sets the pace.
 #pragma once
 #include <string>
 #include <vector>

@@ -141,15 +141,32 @@ void Server::start_next() {
   Job job;
   while (busy_ < units_ && pop_next(job)) {
     const Time start = owner_.now();
-    const Time end = std::max(start + job.service, job.not_before_end);
+    // The unit is busy for the job's own service time; the job ends no earlier than
+    // `not_before_end` (cut-through: the last byte has to arrive first), but the unit
+    // may serve the next job meanwhile, as interleaved packets would share a link.
+    const Time release = start + job.service;
+    const Time end = std::max(release, job.not_before_end);
     ++busy_;
     busy_gauge_.set(start, busy_);
     queue_gauge_.set(start, static_cast<i64>(count_));
     jobs_.add();
-    busy_time_ += end - start;
-    if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, end);
-    const std::uint32_t slot_id = in_service_.acquire(job.finished);
-    owner_.ctx().at(end, [this, slot_id] { finish_one(slot_id); });
+    busy_time_ += job.service;
+    if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
+    if (end == release) {
+      const std::uint32_t slot_id = in_service_.acquire(job.finished);
+      owner_.ctx().at(release, [this, slot_id] { finish_one(slot_id); });
+    } else {
+      const std::uint32_t none = in_service_.acquire({});
+      owner_.ctx().at(release, [this, none] { finish_one(none); });
+      if (job.finished) {
+        const std::uint32_t late = in_service_.acquire(job.finished);
+        owner_.ctx().at(end, [this, late] {
+          const Notify f = in_service_[late];
+          in_service_.release(late);
+          f();
+        });
+      }
+    }
     if (job.started) job.started(start, end);
     // A queue slot opened: let one waiter in.
     if (waiter_head_ < waiters_.size()) {
