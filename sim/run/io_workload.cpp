@@ -17,7 +17,8 @@ WorkloadConfig read_workload(const Params& p) {
   const std::string targets = p.get_text("targets", "all_gpus", "target devices, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "storage devices, comma-separated SSD ids striped round-robin, or local "
-                                         "(the nearest SSDs of each target), or all",
+                                         "(the nearest SSDs of each target), all (every SSD, striped), or paired "
+                                         "(target i reads SSD i, in declaration order)",
                                          "");
   if (p.describing()) return c;
   if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
@@ -59,7 +60,10 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
     std::vector<NvmeSsd*> list;
     const bool local = config.storage.size() == 1 && config.storage[0] == "local";
     const bool all = config.storage.size() == 1 && config.storage[0] == "all";
-    if (local) {
+    const bool paired = config.storage.size() == 1 && config.storage[0] == "paired";
+    if (paired) {
+      list.push_back(static_cast<NvmeSsd*>(ssds[storage_.size() % ssds.size()]));
+    } else if (local) {
       // The SSDs with the shortest route to this target (those under its switch).
       std::size_t best = SIZE_MAX;
       for (Device* s : ssds) best = std::min(best, topology.route(*s, *t).devices.size());
