@@ -32,12 +32,14 @@ report="| setting | pairs | fio MB/s (median) | iowall MB/s (median) | median of
 for s in "${settings[@]}"; do
   IFS=: read -r xfer io qd threads <<< "$s"
   direct=1
-  [ "$xfer" = cpu_cached ] && direct=0
+  # fio drops the file from the page cache before a buffered job unless told not to.
+  invalidate=1
+  [ "$xfer" = cpu_cached ] && direct=0 invalidate=0
   if [ "$xfer" = cpu_cached ]; then cat "$file" > /dev/null; fi  # both read a warm page cache
   ratios=() fios=() iows=()
   for ((p = 0; p < pairs; ++p)); do
     # fio as iowall runs it: each job owns one contiguous 1/threads of the file (offset_increment).
-    fio --name=x --filename="$file" --rw=read --bs="$io" --direct=$direct --ioengine=io_uring --iodepth="$qd" \
+    fio --name=x --filename="$file" --rw=read --bs="$io" --direct=$direct --invalidate=$invalidate --ioengine=io_uring --iodepth="$qd" \
         --numjobs="$threads" --size=$((bytes / threads)) --offset_increment=$((bytes / threads)) \
         --time_based --runtime="$runtime" --group_reporting --output-format=json > "$tmp/fio.json"
     fio_bw=$(jq '.jobs[0].read.bw_bytes' "$tmp/fio.json")
