@@ -9,11 +9,24 @@ RootComplex::RootComplex(const Params& p, SimContext& ctx) : Device(p, ctx) {
   for (i64 i = 0; i < root_ports; ++i)
     make_port("rp" + std::to_string(i), "root port", PortRole::pcie_downstream);
   p2p_ = std::make_unique<Server>(*this, "p2p");
+  if (iommu) iommu_ = std::make_unique<Server>(*this, "iommu");
 }
 
 void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hops) {
   const bool in_io = in.role() == PortRole::pcie_downstream || &in == &peer;
   const bool out_io = out.role() == PortRole::pcie_downstream || &out == &peer;
+  if (iommu_ && (&in == &mem || &out == &mem) && (in_io || out_io)) {
+    // Every page a device touches in memory is translated; misses are resolved by
+    // `page_walkers` walks in parallel.
+    Hop h;
+    h.server = iommu_.get();
+    h.bandwidth = Bandwidth(static_cast<i64>(static_cast<i128>(iommu_page_size.n) * 8 * page_walkers *
+                                             1'000'000'000'000LL / std::max<i64>(1, iotlb_miss_penalty.ps)));
+    h.latency = iotlb_miss_penalty;
+    h.label = name() + " iommu";
+    hops.push_back(h);
+    return;
+  }
   if (!in_io || !out_io) return;  // device <-> memory or CPU: the host bridge, not P2P
   Hop h;
   h.server = p2p_.get();

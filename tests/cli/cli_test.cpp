@@ -170,3 +170,19 @@ TEST_CASE("sweep results do not depend on the number of threads", "[cli][sweep]"
   CHECK(one.out == four.out);
   CHECK(one.out.find("\"/workload/threads\": 4") != std::string::npos);
 }
+
+TEST_CASE("the PCIe calculator checks its input and agrees with itself", "[cli][pcie]") {
+  const Result bad = iowall("pcie bw --gen 5 --lanes 3");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("x3 is not a PCIe link width") != std::string::npos);
+  CHECK(iowall("pcie bw --mps 384").code == 2);
+  CHECK(iowall("pcie bw --size '15 parsecs'").code == 2);
+  const Result model = iowall("pcie bw --gen 4 --lanes 8 --size 65536 --op read --output-format json");
+  const Result sim = iowall("pcie bw --gen 4 --lanes 8 --size 65536 --op read --method sim --output-format json");
+  REQUIRE(model.code == 0);
+  REQUIRE(sim.code == 0);
+  CHECK(model.out.find("\"effective_GBps\"") != std::string::npos);
+  const Result dma = iowall("pcie dma topologies/workstation-gen5.json --from dram0 --to gpu9");
+  CHECK(dma.code == 2);
+  CHECK(dma.err.find("no device \"gpu9\"") != std::string::npos);
+}
