@@ -38,6 +38,10 @@ LinkSpec make_pcie_link(const Params& p) {
   c.ecrc = p.get_bool("ecrc", false, "end-to-end CRC on every TLP (+4 B)", "PCIe base spec");
   const Time latency = p.get_time("latency", "20 ns", "one-way propagation plus PHY latency of the link",
                                   "typical short channel without retimers");
+  const Time fec_latency = p.get_time("fec_latency", "2 ns", "Gen6 FLIT-mode FEC decode latency (added at Gen6)",
+                                      "PCIe 6.0 design target: FEC adds about 2 ns");
+  const i64 credits = p.get_int("credits", 64, 1, 4096, "TLP headers the receiver buffers (flow-control credits), used at tlp fidelity",
+                                "typical posted header credits of Gen4/Gen5 ports");
   if (p.describing()) return LinkSpec{"pcie", Bandwidth(0), latency, {}, {}, "pcie"};
   c.mps = mps.n;
   c.mrrs = mrrs.n;
@@ -47,8 +51,8 @@ LinkSpec make_pcie_link(const Params& p) {
     p.fail(key, err);
   }
   const i64 cpl = c.rcb_split ? std::min(c.rcb, c.mps) : c.mps;
-  return LinkSpec{"pcie", encoded_bandwidth(c), latency, format(c, c.mps, mwr_overhead(c)),
-                  format(c, cpl, cpld_overhead(c)), describe(c)};
+  return LinkSpec{"pcie", encoded_bandwidth(c), c.flit() ? latency + fec_latency : latency,
+                  format(c, c.mps, mwr_overhead(c)), format(c, cpl, cpld_overhead(c)), describe(c), credits};
 }
 
 LinkSpec make_fabric_link(const Params& p) {

@@ -26,7 +26,7 @@ Json scenario_schema() {
             {"topology", {{"type", {"string", "object"}}}},
             {"workload", {{"type", "object"}}},
             {"paths", {{"type", "array"}, {"minItems", 1}, {"items", path_item}}},
-            {"fidelity", {{"type", "string"}, {"enum", {"chunk"}}}},
+            {"fidelity", {{"type", "string"}, {"enum", {"chunk", "tlp"}}}},
             {"seed", {{"type", "integer"}, {"minimum", 0}}},
             {"sweep",
              {{"type", "object"},

@@ -38,6 +38,7 @@ struct LinkSpec {
   WireFormat wire;           // DMA writes (posted) and plain traffic
   WireFormat wire_read;      // read completions; unused (all zero) when the protocol has none
   std::string summary;       // "PCIe Gen5 x16", for tables
+  i64 credits = 0;           // TLPs the receiver buffers (tlp fidelity's flow control); 0: unbounded
 };
 
 // How a DMA moves bytes: the device writes them (posted writes travel with the

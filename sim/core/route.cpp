@@ -49,6 +49,18 @@ void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, 
   const std::uint32_t t = allocate();
   pool_[t] = Transfer{&route, bytes, done, UINT32_MAX, kind, tc};
   ++in_flight_;
+  const i64 piece = ctx_.fidelity() == Fidelity::tlp ? packet_payload(route, kind) : 0;
+  if (piece > 0 && bytes.n > piece && !route.hops.empty()) {
+    // TLP fidelity: every packet travels on its own; the transfer is done when the
+    // last one arrives. The DMA engine issues them back to back.
+    pool_[t].pieces_left = (bytes.n + piece - 1) / piece;
+    for (i64 off = 0; off < bytes.n; off += piece) {
+      const std::uint32_t p = allocate();
+      pool_[p] = Transfer{&route, Bytes(std::min(piece, bytes.n - off)), {}, UINT32_MAX, kind, tc, t};
+      enter(p, 0, ctx_.now());
+    }
+    return;
+  }
   if (route.hops.empty()) {
     ctx_.at(ctx_.now(), [this, t] { complete(t); });
     return;
@@ -86,11 +98,25 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
 namespace iowall {
 
 void RouteMover::complete(std::uint32_t t) {
+  const std::uint32_t parent = pool_[t].parent;
   const Done done = pool_[t].done;
   pool_[t].next_free = free_;
   free_ = t;
+  if (parent != UINT32_MAX) {
+    if (--pool_[parent].pieces_left == 0) complete(parent);
+    return;
+  }
   --in_flight_;
   done();
+}
+
+i64 RouteMover::packet_payload(const Route& route, DmaKind kind) {
+  i64 best = 0;
+  for (const Hop& h : route.hops) {
+    const WireFormat* w = kind == DmaKind::read && h.wire_read ? h.wire_read : h.wire;
+    if (w && w->max_payload > 0 && (best == 0 || w->max_payload < best)) best = w->max_payload;
+  }
+  return best;
 }
 
 }  // namespace iowall

@@ -62,9 +62,13 @@ private:
     std::uint32_t next_free;
     DmaKind kind;
     int tc;
+    std::uint32_t parent = UINT32_MAX;  // at tlp fidelity: the transfer this TLP belongs to
+    i64 pieces_left = 0;                // at tlp fidelity, on the parent: TLPs not yet arrived
   };
   void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
   void complete(std::uint32_t t);
+  // The largest payload one packet carries on `route` (the smallest MPS or completion size).
+  static i64 packet_payload(const Route& route, DmaKind kind);
   std::uint32_t allocate();
 
   SimContext& ctx_;

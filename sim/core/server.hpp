@@ -43,6 +43,7 @@ public:
   void wait_for_space(Notify fn);
 
   bool full() const { return queued() >= capacity_; }
+  void set_capacity(std::size_t jobs) { capacity_ = jobs; }
   std::size_t queued() const { return count_; }
   int busy_units() const { return busy_; }
   int units() const { return units_; }

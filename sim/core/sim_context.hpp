@@ -15,6 +15,10 @@ namespace iowall {
 
 class Component;
 
+// How finely bytes move: `chunk` moves whole DMA chunks (per-packet overhead counted
+// exactly); `tlp` moves every TLP separately, with per-hop credit limits.
+enum class Fidelity { chunk, tlp };
+
 class SimContext {
 public:
   explicit SimContext(std::uint64_t seed) : seed_(seed) {}
@@ -27,6 +31,8 @@ public:
   StatRegistry& stats() { return stats_; }
   Trace* trace() { return trace_; }
   void set_trace(Trace* t) { trace_ = t; }
+  Fidelity fidelity() const { return fidelity_; }
+  void set_fidelity(Fidelity f) { fidelity_ = f; }
   // When non-zero, resources also record their utilization per period (time series).
   Time series_period() const { return series_period_; }
   void set_series_period(Time p) { series_period_ = p; }
@@ -50,6 +56,7 @@ private:
   StatRegistry stats_;
   Trace* trace_ = nullptr;
   Time series_period_{};
+  Fidelity fidelity_ = Fidelity::chunk;
   std::vector<Component*> components_;
 };
 

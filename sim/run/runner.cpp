@@ -38,6 +38,7 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
   Trace trace;
   if (trace_this) ctx.set_trace(&trace);
   ctx.set_series_period(options.series_period);
+  ctx.set_fidelity(sc.fidelity == "tlp" ? Fidelity::tlp : Fidelity::chunk);
   Topology topology(ctx, sc.topology, sc.topology_file, sc.topology_pointer);
   RouteMover mover(ctx);
   const ModelEntry* entry = ModelRegistry::instance().find("path", choice.name);

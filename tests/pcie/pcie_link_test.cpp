@@ -7,7 +7,9 @@
 #include "models/pcie/pcie_spec.hpp"
 #include "models/pcie/tlp_link_sim.hpp"
 #include "sim/config/json_file.hpp"
+#include "sim/config/scenario.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/run/runner.hpp"
 
 using namespace iowall;
 using namespace iowall::pcie;
@@ -139,4 +141,46 @@ TEST_CASE("the IOMMU bounds DMA by page walks unless pages are large", "[pcie][i
   CHECK(small == Approx(40.96).epsilon(0.01));
   CHECK(huge == Approx(off).epsilon(0.01));
   CHECK(off > 55.0);
+}
+
+TEST_CASE("scenario runs at tlp fidelity stay within 2% of chunk fidelity", "[pcie][fidelity]") {
+  for (const char* io : {"64 KiB", "1 MiB"}) {
+    auto run = [io](const char* fidelity) {
+      const Json doc = {{"name", "f"},
+                        {"topology", "topologies/workstation-gen5.json"},
+                        {"fidelity", fidelity},
+                        {"workload",
+                         {{"size", "64 MiB"}, {"io_size", io}, {"threads", 4}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}}},
+                        {"paths", {"gpu_direct", "cpu_gpu"}}};
+      return run_scenario(scenario_from_json(doc, "f.json", IOWALL_SOURCE_DIR));
+    };
+    const Json chunk = run("chunk"), tlp = run("tlp");
+    for (const char* p : {"gpu_direct", "cpu_gpu"}) {
+      INFO(io << " " << p);
+      CHECK(tlp["metrics"][p]["throughput_GBps"].get<double>() ==
+            Approx(chunk["metrics"][p]["throughput_GBps"].get<double>()).epsilon(0.02));
+      // Every TLP is an event of its own: many more events than chunks.
+      CHECK(tlp["metrics"][p]["events"].get<double>() > 10 * chunk["metrics"][p]["events"].get<double>());
+    }
+  }
+}
+
+TEST_CASE("at tlp fidelity a hop holds no more TLPs than its credits, and work still drains", "[pcie][fidelity]") {
+  JsonDocument topo = load_json("topologies/workstation-gen5.json", IOWALL_SOURCE_DIR);
+  for (auto& l : topo.json["links"])
+    if (l.contains("pcie")) l["pcie"]["credits"] = 2;
+  const Json doc = {{"name", "credits"},
+                    {"topology", topo.json},
+                    {"fidelity", "tlp"},
+                    {"workload",
+                     {{"size", "16 MiB"}, {"io_size", "256 KiB"}, {"threads", 8}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}}},
+                    {"paths", {"gpu_direct"}}};
+  const Json r = run_scenario(scenario_from_json(doc, "c.json", IOWALL_SOURCE_DIR));
+  const auto& m = r["metrics"]["gpu_direct"];
+  CHECK(m["bytes"].get<i64>() == 16 << 20);
+  // Queues at each link are bounded to 2 TLPs: the recorded maximum says so.
+  const auto& queue = r["stats"]["gpu_direct"].at("sw0.dn0--gpu0.up/a>b/queue");
+  CHECK(queue["max"].get<i64>() <= 2);
+  CHECK(queue["max"].get<i64>() >= 1);
+  CHECK(m["throughput_GBps"].get<double>() <= 26.0);
 }
