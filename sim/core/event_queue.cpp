@@ -4,6 +4,9 @@
 #include <stdexcept>
 
 namespace iowall {
+namespace {
+constexpr int kPrefetchBuckets = 2;
+}
 
 EventQueue::EventQueue() { slots_.reserve(1024); }
 
@@ -33,7 +36,7 @@ void EventQueue::free_slot(std::uint32_t s) {
 void EventQueue::push(Time at, std::uint32_t slot) {
   if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
   slots_[slot].next_free = UINT32_MAX;
-  buckets_[bucket_of(at.ps)].items.push_back(Entry{at.ps, slot});
+  buckets_[bucket_of(at.ps)].add(Entry{at.ps, slot});
   ++live_;
   ++entries_;
 }
@@ -53,16 +56,23 @@ bool EventQueue::refill() {
   if (!b0.empty()) return true;
   b0.items.clear();
   b0.head = 0;
+  b0.min = INT64_MAX;
   if (entries_ == 0) return false;
   int i = 1;
   while (i < kBuckets && buckets_[i].items.empty()) ++i;
   if (i == kBuckets) return false;
   Bucket& b = buckets_[i];
-  i64 min = INT64_MAX;
-  for (const Entry& e : b.items) min = e.time < min ? e.time : min;
-  last_ = min;
+  // Each bucket keeps its minimum as entries arrive, so no pass is needed to find it.
+  last_ = b.min;
   // Entries keep their relative order, so equal times stay in insertion order.
-  for (const Entry& e : b.items) buckets_[bucket_of(e.time)].items.push_back(e);
+  for (const Entry& e : b.items) {
+    const int target = bucket_of(e.time);
+    // Entries that land in the lowest buckets run within a few steps: start fetching
+    // their (likely cold) slots now so the misses overlap.
+    if (target <= kPrefetchBuckets) __builtin_prefetch(&slots_[e.slot]);
+    buckets_[target].add(e);
+  }
+  b.min = INT64_MAX;
   // Give back the storage of a large emptied bucket: otherwise every bucket keeps the
   // most it ever held and memory grows to several times the pending events.
   if (b.items.capacity() > 4096 && b.items.capacity() * 2 > entries_) {

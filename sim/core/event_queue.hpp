@@ -88,7 +88,12 @@ private:
   struct Bucket {
     std::vector<Entry> items;
     std::size_t head = 0;  // bucket 0 is consumed from the front (FIFO)
+    i64 min = INT64_MAX;   // smallest key ever added since the bucket was last emptied
     bool empty() const { return head == items.size(); }
+    void add(const Entry& e) {
+      items.push_back(e);
+      min = e.time < min ? e.time : min;
+    }
   };
   static constexpr int kBuckets = 65;
 
