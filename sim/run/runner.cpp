@@ -5,7 +5,7 @@
 #include "sim/config/registry.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/atomic_file.hpp"
-#include "sim/report/stats_json.hpp"
+#include "sim/report/stats_writers.hpp"
 #include "sim/run/data_path.hpp"
 #include "sim/run/io_workload.hpp"
 

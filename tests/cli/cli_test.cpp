@@ -186,3 +186,15 @@ TEST_CASE("the PCIe calculator checks its input and agrees with itself", "[cli][
   CHECK(dma.code == 2);
   CHECK(dma.err.find("no device \"gpu9\"") != std::string::npos);
 }
+
+TEST_CASE("statistics come out as text and CSV too", "[cli][stats]") {
+  const std::string sc = write_temp("stats.json", kScenario);
+  const Result text = iowall("run " + sc + " --stats");
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("statistics, gpu_direct") != std::string::npos);
+  CHECK(text.out.find("nvme0/media_read/busy") != std::string::npos);
+  const Result csv = iowall("run " + sc + " --stats --output-format csv");
+  REQUIRE(csv.code == 0);
+  CHECK(csv.out.find("path,stat,unit,value,mean,max,count,p50,p99") != std::string::npos);
+  CHECK(csv.out.find("gpu_direct,nvme0/commands,commands,") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/run_table.hpp"
+#include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
 
 namespace iowall {
@@ -16,6 +17,7 @@ struct RunArgs {
   std::int64_t seed = -1;
   std::string trace;
   std::string series;
+  bool stats = false;
   OutputOptions out;
 };
 
@@ -27,6 +29,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--seed", args->seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)");
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
+  cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
   args->out.add_to(*cmd);
   cmd->callback([args] {
     std::vector<std::string> sets = args->sets;
@@ -40,7 +43,23 @@ void setup(CLI::App& root, CliState&) {
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
     const Json result = run_scenario(sc, options);
-    emit(args->out, [&] { return run_table(result); }, result, [&] { return run_csv(result); });
+    emit(
+        args->out,
+        [&] {
+          std::string text = run_table(result);
+          if (args->stats)
+            for (const auto& p : result["paths"])
+              text += fmt::format("\nstatistics, {}\n{}", p.get<std::string>(), stats_text(result["stats"][p.get<std::string>()]));
+          return text;
+        },
+        result,
+        [&] {
+          std::string csv = run_csv(result);
+          if (args->stats)
+            for (const auto& p : result["paths"])
+              csv += "\n" + stats_csv(result["stats"][p.get<std::string>()], "path,", p.get<std::string>() + ",");
+          return csv;
+        });
   });
 }
 

@@ -1,4 +1,4 @@
-#include "sim/report/stats_json.hpp"
+#include "sim/report/stats_writers.hpp"
 
 #include <cmath>
 
@@ -43,6 +43,37 @@ nlohmann::json stats_to_json(const StatRegistry& stats, Time end) {
     }
     v["unit"] = e.unit;
     out[e.path] = std::move(v);
+  }
+  return out;
+}
+
+namespace {
+// The headline numbers of one statistic: value for counters, mean/max for gauges,
+// count/mean/p50/p99 for histograms.
+std::string summary(const nlohmann::json& v) {
+  if (v.contains("value")) return fmt::format("{}", v["value"].dump());
+  if (v.contains("percentile"))
+    return fmt::format("count {} mean {} p50 {} p99 {}", v["count"].dump(), v["mean"].dump(),
+                       v["percentile"]["50.000000"].dump(), v["percentile"]["99.000000"].dump());
+  return fmt::format("mean {} max {}", v["mean"].dump(), v["max"].dump());
+}
+}  // namespace
+
+std::string stats_text(const nlohmann::json& stats) {
+  std::string out;
+  for (const auto& [path, v] : stats.items())
+    out += fmt::format("  {:<48} {:<6} {}\n", path, v["unit"].get<std::string>(), summary(v));
+  return out;
+}
+
+std::string stats_csv(const nlohmann::json& stats, const std::string& prefix_columns, const std::string& prefix_values) {
+  std::string out = prefix_columns + "stat,unit,value,mean,max,count,p50,p99\n";
+  for (const auto& [path, v] : stats.items()) {
+    auto field = [&](const char* k) { return v.contains(k) ? v[k].dump() : std::string(); };
+    const bool hist = v.contains("percentile");
+    out += fmt::format("{}{},{},{},{},{},{},{},{}\n", prefix_values, path, v["unit"].get<std::string>(), field("value"),
+                       field("mean"), field("max"), field("count"),
+                       hist ? v["percentile"]["50.000000"].dump() : "", hist ? v["percentile"]["99.000000"].dump() : "");
   }
   return out;
 }
