@@ -17,6 +17,7 @@ public:
   void configure_egress(const Port& out, Server& server) override;
   int ingress_class(const Port& in) const override;
   bool arbitrates_by_tc() const override { return arbitrate_by == "tc"; }
+  bool store_and_forward() const override { return forwarding == "store_and_forward"; }
 
   IOWALL_PARAM(Time, latency, "105 ns", "port-to-port cut-through latency (x16 to x16)",
                "Broadcom PEX88000 Gen4, Linley 2019 (figures.md)");
@@ -27,6 +28,9 @@ public:
                       "PCIe base spec port arbitration (RR, WRR, time-based WRR) and VC arbitration");
   IOWALL_PARAM_CHOICE(arbitrate_by, "port", (std::vector<std::string>{"port", "tc"}),
                       "what the classes are: input ports, or the traffic class of the transfer", "PCIe base spec");
+  IOWALL_PARAM_CHOICE(forwarding, "cut_through", (std::vector<std::string>{"cut_through", "store_and_forward"}),
+                      "cut-through forwards a packet as its header arrives; store-and-forward after its last byte",
+                      "PCIe switches are cut-through (PEX88000/89000 product briefs); store-and-forward for comparison");
   IOWALL_PARAM(std::string, weights, "",
                "comma-separated weights: per input port (up, dn0, dn1, ...) or per traffic class (TC0..TC7); "
                "missing ones are 1",

@@ -224,6 +224,7 @@ const Route& Topology::route(const Device& from, const Device& to) const {
     if (in_port) {
       hop.job_class = here.ingress_class(*in_port);
       hop.class_by_tc = here.arbitrates_by_tc();
+      hop.store_and_forward = here.store_and_forward();
     }
     // Propagation plus the forwarding latency of the device the bytes enter next
     // (none for the destination itself).

@@ -43,6 +43,8 @@ public:
   // The arbitration class of bytes entering through `in` (a switch: the port's index).
   virtual int ingress_class(const Port& in) const { return 0; }
   virtual bool arbitrates_by_tc() const { return false; }
+  // Whether bytes leave only after a whole packet (chunk) has arrived.
+  virtual bool store_and_forward() const { return false; }
   // Latency of forwarding through this device (switch cut-through, say).
   virtual Time forwarding_latency() const { return Time(0); }
 

@@ -85,8 +85,10 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
     if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.n));
     const Time tail_out = end + hop.latency;
     if (hop_index + 1 < tr.route->hops.size()) {
-      // The first byte reaches the next hop one hop latency after service began here.
-      ctx_.at(start + hop.latency, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
+      // The first byte reaches the next hop one hop latency after service began here;
+      // a store-and-forward device sends it on only once the last byte is in.
+      const Time head_next = tr.route->hops[hop_index + 1].store_and_forward ? tail_out : start + hop.latency;
+      ctx_.at(head_next, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
     } else {
       ctx_.at(tail_out, [this, t] { complete(t); });
     }

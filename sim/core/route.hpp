@@ -27,6 +27,7 @@ struct Hop {
   std::string label;                 // "sw0.dn1>nvme0.up" for reports
   int job_class = 0;                 // arbitration class at this hop: the ingress port's index
   bool class_by_tc = false;          // arbitrate by the transfer's traffic class instead
+  bool store_and_forward = false;    // the device before this hop forwards only whole packets
 
   Time service(Bytes bytes, DmaKind kind = DmaKind::write) const {
     const WireFormat* w = kind == DmaKind::read && wire_read ? wire_read : wire;

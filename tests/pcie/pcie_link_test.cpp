@@ -184,3 +184,22 @@ TEST_CASE("at tlp fidelity a hop holds no more TLPs than its credits, and work s
   CHECK(queue["max"].get<i64>() >= 1);
   CHECK(m["throughput_GBps"].get<double>() <= 26.0);
 }
+
+TEST_CASE("a store-and-forward switch adds a packet's serialization per chunk", "[pcie]") {
+  auto one_chunk = [](const char* forwarding) {
+    JsonDocument doc = load_json("topologies/workstation-gen5.json", IOWALL_SOURCE_DIR);
+    doc.json["devices"][3]["forwarding"] = forwarding;
+    SimContext ctx(1);
+    Topology t(ctx, doc.json, "t.json");
+    RouteMover mover(ctx);
+    Time arrived;
+    mover.send(t.route(*t.find("nvme0"), *t.find("gpu0")), Bytes(128 * 1024), [&arrived, &ctx] { arrived = ctx.now(); });
+    ctx.run();
+    return arrived;
+  };
+  const Time ct = one_chunk("cut_through"), sf = one_chunk("store_and_forward");
+  // The x16 hop after the switch: 128 KiB of MWr TLPs at Gen5 x16 rate.
+  LinkConfig x16{5, 16, 256, 512};
+  const Time x16_ser = transfer_time(Bytes(stream_cost(x16, Op::write, 128 * 1024).data_dir_bytes), encoded_bandwidth(x16));
+  CHECK((sf - ct).ps == Approx(x16_ser.ps).epsilon(0.01));
+}
