@@ -61,6 +61,12 @@ PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& sh) {
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh) { return plan_with(in, sh, phase_loads(in, sh)); }
 
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const PhaseLoads& loads) {
+  return plan_with(in, sh, [&](Direction dir, const Stages& st) {
+    return transfer(in, dir == Direction::save ? loads.save : loads.restore, dir, st);
+  });
+}
+
+PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const PhaseFn& phase) {
   check_input(in, sh);
   PlanResult r;
   r.bytes_per_param = checkpoint::bytes_per_param(in.state);
@@ -73,18 +79,18 @@ PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const
   r.training_state_per_gpu = training_state_per_gpu(in, sh);
 
   if (in.async) {
-    const Phase copy = transfer(in, loads.save, Direction::save, copy_stages(in));
-    r.flush = transfer(in, loads.save, Direction::save, flush_stages(in));
+    const Phase copy = phase(Direction::save, copy_stages(in));
+    r.flush = phase(Direction::save, flush_stages(in));
     r.stall = copy.last_done;
     // Durable when the flush is done; what limits it is the flush's bottleneck.
     r.save = r.flush;
     r.save.first_done = copy.first_done + r.flush.first_done;
     r.save.last_done = copy.last_done + r.flush.last_done;
   } else {
-    r.save = transfer(in, loads.save, Direction::save, save_stages(in));
+    r.save = phase(Direction::save, save_stages(in));
     r.stall = r.save.last_done;
   }
-  r.restore = transfer(in, loads.restore, Direction::restore, restore_stages(in));
+  r.restore = phase(Direction::restore, restore_stages(in));
 
   r.mtbf = in.mttf / in.par.gpus;
   double delta = r.stall;

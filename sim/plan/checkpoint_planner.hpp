@@ -21,6 +21,9 @@ struct PhaseLoads {
 PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& shards);
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& shards);
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& shards, const PhaseLoads& loads);
+// The same with each phase's time from `phase` (another fidelity's transfer model).
+using PhaseFn = std::function<Phase(Direction, const Stages&)>;
+PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& shards, const PhaseFn& phase);
 
 // Fidelity dispatch: "analytical" is built in; a flow-level simulator registers "flow".
 using Solver = std::function<PlanResult(const PlanInput&)>;

@@ -37,6 +37,8 @@ const std::map<std::string, std::string>& setting_keys() {
       {"file_latency", "create + commit of one rank's file"},
       {"capacity", "storage capacity"},
       {"server_bw", "write bandwidth of one storage server (SSD for local-nvme), for counts"},
+      {"nodes_per_leaf", "GPU nodes under one leaf switch (flow fidelity)"},
+      {"leaf_uplink_bw", "a leaf switch's bandwidth to the spine (flow fidelity; default non-blocking)"},
       {"path", "gds or bounce"},
       {"bounce_copies", "CPU copies per byte on the bounce path"},
       {"bounce_pipelined", "bounce stages overlap"},
@@ -238,6 +240,9 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (t.write_bw <= 0) t.capacity_per_node = t.capacity / ((par.gpus + par.gpus_per_node - 1) / par.gpus_per_node);
   }
   if (rd.has("server_bw")) q.server_bw = rd.bw("server_bw"), t.server_write_bw = q.server_bw;
+
+  if (rd.has("nodes_per_leaf")) in.fabric.nodes_per_leaf = rd.integer("nodes_per_leaf", 1, 1 << 20);
+  if (rd.has("leaf_uplink_bw")) in.fabric.leaf_uplink_bw = rd.bw("leaf_uplink_bw");
 
   NodeSpec& n = in.node;
   if (rd.has("path")) {

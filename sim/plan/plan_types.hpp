@@ -28,11 +28,19 @@ struct NodeSpec {
   double hbm_capacity = 80e9;       // H100: 80 GB (datasheet)
 };
 
+// The network between GPU nodes and storage, for the flow-level fidelity (the closed
+// forms assume a non-blocking fabric).
+struct FabricSpec {
+  int nodes_per_leaf = 32;     // nodes under one leaf switch (assumption: a 64-port leaf, half down)
+  double leaf_uplink_bw = 0;   // B/s from a leaf to the spine; 0 = non-blocking
+};
+
 struct PlanInput {
   checkpoint::StateSpec state;
   checkpoint::Parallelism par;
   StorageTarget storage = storage_preset("nvme-of");
   NodeSpec node;
+  FabricSpec fabric;
   IoPath path = IoPath::gds;
   bool async = false;             // copy to host memory, flush while training resumes
   double interval = 0;            // s of training between checkpoints; 0 = Daly's optimum

@@ -1,0 +1,15 @@
+// The flow-level fidelity of the checkpoint planner: the storage transfer of every
+// rank is a flow through its GPU link (GDS) or host memory (bounce), its node's
+// storage link, its leaf's uplink, one storage server and the system's aggregate,
+// shared max-min fairly and simulated completion by completion. The stages before
+// and after it (copy engine, CPU copies) keep their closed forms.
+#pragma once
+#include "sim/plan/checkpoint_planner.hpp"
+
+namespace iowall::plan {
+
+// One phase at flow fidelity from per-rank bytes.
+Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir, const Stages& st);
+PlanResult plan_flow(const PlanInput& in);
+
+}  // namespace iowall::plan
