@@ -3,7 +3,13 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <map>
+#include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
 
 namespace iowall {
 
@@ -24,8 +30,26 @@ std::vector<SweepPoint> sweep_points(const Scenario& sc, const std::vector<Sweep
   return points;
 }
 
-Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory) {
-  const std::vector<SweepPoint> points = sweep_points(sc, axes);
+Shard parse_shard(const std::string& text, const std::string& option) {
+  Shard s;
+  char slash = 0;
+  std::istringstream in(text);
+  if (!(in >> s.index >> slash >> s.count) || slash != '/' || !in.eof() || s.count < 1 || s.index < 0 ||
+      s.index >= s.count)
+    throw InputError("", option, fmt::format("\"{}\" is not a shard i/N with 0 <= i < N (e.g. 0/4)", text));
+  return s;
+}
+
+Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
+               Shard shard) {
+  std::vector<SweepPoint> all = sweep_points(sc, axes);
+  std::vector<SweepPoint> points;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (static_cast<int>(i % static_cast<std::size_t>(shard.count)) == shard.index) {
+      points.push_back(std::move(all[i]));
+      index.push_back(i);
+    }
   std::vector<Json> results(points.size());
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
@@ -34,7 +58,7 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
     for (std::size_t i = next++; i < points.size(); i = next++) {
       try {
         const Scenario point = scenario_from_json(points[i].doc, sc.file, directory);
-        results[i] = {{"values", points[i].values}, {"result", run_scenario(point)}};
+        results[i] = {{"index", index[i]}, {"values", points[i].values}, {"result", run_scenario(point)}};
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -46,7 +70,31 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
   worker();
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  return {{"iowall_version", "0.1.0"}, {"scenario", sc.name}, {"points", results}};
+  Json out = {{"iowall_version", "0.1.0"}, {"scenario", sc.name}, {"points", results}};
+  if (shard.count > 1) out["shard"] = fmt::format("{}/{}", shard.index, shard.count);
+  return out;
+}
+
+Json merge_sweeps(const std::vector<Json>& parts, const std::string& where) {
+  if (parts.empty()) throw InputError(where, "", "no sweep results to merge");
+  std::map<std::size_t, Json> points;
+  for (const Json& p : parts) {
+    if (!p.contains("points") || p.value("scenario", "") != parts[0].value("scenario", "") ||
+        p.value("iowall_version", "") != parts[0].value("iowall_version", ""))
+      throw InputError(where, "", "the files are not parts of one sweep of one iowall version");
+    for (const Json& pt : p["points"]) {
+      const std::size_t i = pt.at("index").get<std::size_t>();
+      if (points.count(i)) throw InputError(where, "", fmt::format("point {} appears in two parts", i));
+      points[i] = pt;
+    }
+  }
+  Json list = Json::array();
+  std::size_t expect = 0;
+  for (auto& [i, pt] : points) {
+    if (i != expect++) throw InputError(where, "", fmt::format("point {} is missing: merge every shard", expect - 1));
+    list.push_back(std::move(pt));
+  }
+  return {{"iowall_version", parts[0]["iowall_version"]}, {"scenario", parts[0]["scenario"]}, {"points", list}};
 }
 
 }  // namespace iowall

@@ -17,7 +17,20 @@ struct SweepPoint {
 };
 std::vector<SweepPoint> sweep_points(const Scenario& sc, const std::vector<SweepAxis>& axes);
 
-// Runs points [begin, end) with `jobs` threads; returns {"scenario", "points": [...]}.
-Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory);
+// One part of a sweep: the points whose index is `index` modulo `count` (a Slurm array
+// task, an MPI rank).
+struct Shard {
+  int index = 0, count = 1;
+};
+// Parses "i/N" (0 <= i < N); throws InputError naming `option`.
+Shard parse_shard(const std::string& text, const std::string& option);
+
+// Runs the shard's points with `jobs` threads; returns {"scenario", "points": [...]},
+// each point with its "index" in the whole sweep.
+Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
+               Shard shard = {});
+// Joins shard results into the document a serial run gives (points in index order);
+// throws InputError when they are not shards of one sweep.
+Json merge_sweeps(const std::vector<Json>& parts, const std::string& where);
 
 }  // namespace iowall

@@ -23,16 +23,19 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-Result iowall(const std::string& args) {
+// Runs `launcher` + iowall + `args` (launcher: empty, or an mpirun command line).
+Result iowall_via(const std::string& launcher, const std::string& args) {
   static int n = 0;
   const std::string base = "/tmp/iowall_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(n++);
-  const std::string cmd = std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd = launcher + std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
 }
+
+Result iowall(const std::string& args) { return iowall_via("", args); }
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const std::string path = "/tmp/iowall_cli_" + std::to_string(getpid()) + "_" + name;
@@ -197,4 +200,29 @@ TEST_CASE("statistics come out as text and CSV too", "[cli][stats]") {
   REQUIRE(csv.code == 0);
   CHECK(csv.out.find("path,stat,unit,value,mean,max,count,p50,p99") != std::string::npos);
   CHECK(csv.out.find("gpu_direct,nvme0/commands,commands,") != std::string::npos);
+}
+
+TEST_CASE("sweep shards merge into the serial result, and MPI ranks give it too", "[cli][sweep]") {
+  const std::string sc = write_temp("shard.json", kScenario);
+  const std::string axis = " --axis '/workload/io_size=\"128 KiB\",\"1 MiB\",\"4 MiB\"' --output-format json";
+  const Result serial = iowall("sweep " + sc + axis);
+  REQUIRE(serial.code == 0);
+  const std::string a = "/tmp/iowall_shard_a_" + std::to_string(getpid()) + ".json";
+  const std::string b = "/tmp/iowall_shard_b_" + std::to_string(getpid()) + ".json";
+  REQUIRE(iowall("sweep " + sc + axis + " --shard 0/2 --output " + a).code == 0);
+  REQUIRE(iowall("sweep " + sc + axis + " --shard 1/2 --output " + b).code == 0);
+  const Result merged = iowall("sweep --merge " + b + " " + a + " --output-format json");
+  REQUIRE(merged.code == 0);
+  CHECK(merged.out == serial.out);
+  CHECK(iowall("sweep --merge " + a + " --output-format json").code == 2);  // a shard is missing
+  CHECK(iowall("sweep " + sc + axis + " --shard 2/2").code == 2);
+  std::remove(a.c_str());
+  std::remove(b.c_str());
+#ifdef IOWALL_MPIRUN
+  const Result mpi = iowall_via(std::string(IOWALL_MPIRUN) + " --allow-run-as-root --oversubscribe -np 2 ",
+                                "sweep " + sc + axis);
+  INFO(mpi.err);
+  REQUIRE(mpi.code == 0);
+  CHECK(mpi.out == serial.out);
+#endif
 }

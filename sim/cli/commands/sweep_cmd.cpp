@@ -8,6 +8,8 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/run/mpi_ranks.hpp"
 #include "sim/run/sweep.hpp"
 
 namespace iowall {
@@ -31,7 +33,8 @@ std::string sweep_table(const Json& r) {
 void setup(CLI::App& root, CliState&) {
   struct Args {
     std::string scenario = "scenarios/default.json";
-    std::vector<std::string> axes, sets;
+    std::vector<std::string> axes, sets, merge;
+    std::string shard;
     int jobs = 1;
     OutputOptions out;
   };
@@ -41,8 +44,25 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--axis", args->axes, "an axis POINTER=v1,v2,... (values as JSON, else strings); replaces the scenario's");
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE");
   cmd->add_option("--jobs,-j", args->jobs, "points run in parallel")->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", args->shard, "run only shard i/N of the points (a Slurm array task: i = task id)");
+  cmd->add_option("--merge", args->merge, "join shard outputs (JSON files) into the serial run's output")
+      ->check(CLI::ExistingFile);
   args->out.add_to(*cmd, false);
   cmd->callback([args] {
+    if (!args->merge.empty()) {
+      std::vector<Json> parts;
+      for (const auto& f : args->merge) parts.push_back(load_json(f).json);
+      const Json r = merge_sweeps(parts, args->merge.front());
+      emit(args->out, [&] { return sweep_table(r); }, r);
+      return;
+    }
+    // Under mpirun every rank runs one shard and rank 0 writes the joined result.
+    const mpi::World world = mpi::init_if_launched();
+    Shard shard = args->shard.empty() ? Shard{} : parse_shard(args->shard, "--shard");
+    if (world.size > 1) {
+      if (!args->shard.empty()) throw InputError("", "--shard", "not with mpirun: the ranks are the shards");
+      shard = Shard{world.rank, world.size};
+    }
     const Scenario sc = load_scenario(args->scenario, args->sets);
     std::vector<SweepAxis> axes = sc.sweep;
     if (!args->axes.empty()) {
@@ -72,7 +92,17 @@ void setup(CLI::App& root, CliState&) {
     }
     if (axes.empty()) throw InputError(args->scenario, "/sweep", "the scenario has no sweep axes and no --axis was given");
     const std::string dir = std::filesystem::path(args->scenario).parent_path().string();
-    const Json r = run_sweep(sc, axes, args->jobs, dir);
+    Json r = run_sweep(sc, axes, args->jobs, dir, shard);
+    if (world.size > 1) {
+      const std::vector<std::string> parts = mpi::gather(r.dump(), world);
+      if (world.rank == 0) {
+        std::vector<Json> docs;
+        for (const auto& p : parts) docs.push_back(Json::parse(p));
+        r = merge_sweeps(docs, "mpi");
+      }
+      mpi::finalize(world);
+      if (world.rank != 0) return;
+    }
     emit(args->out, [&] { return sweep_table(r); }, r);
   });
 }
