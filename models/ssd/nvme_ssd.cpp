@@ -6,109 +6,210 @@
 
 namespace iowall {
 
+namespace {
+std::vector<int> parse_weights(const Params& p, const std::string& text, int queues) {
+  std::vector<int> w(static_cast<std::size_t>(queues), 1);
+  std::size_t pos = 0;
+  for (int i = 0; pos < text.size(); ++i) {
+    const auto comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (i >= queues) p.fail("wrr_weights", fmt::format("more weights than the {} I/O queues", queues));
+    try {
+      w[static_cast<std::size_t>(i)] = std::stoi(item);
+    } catch (const std::exception&) {
+      p.fail("wrr_weights", fmt::format("\"{}\" is not an integer weight", item));
+    }
+    if (w[static_cast<std::size_t>(i)] < 1) p.fail("wrr_weights", "weights must be at least 1");
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return w;
+}
+}  // namespace
+
 NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
+  if (!p.describing()) {
+    if (io_queues > max_queues)
+      p.fail("io_queues", fmt::format("{} I/O queues exceed the controller's maximum of {}", io_queues, max_queues));
+    if (queue_entries > max_queue_entries)
+      p.fail("queue_entries", fmt::format("{} entries exceed the controller's maximum of {} (CAP.MQES + 1)",
+                                          queue_entries, max_queue_entries));
+    if (cid_bits > 16 && !cid_32bit)
+      p.fail("cid_bits", fmt::format("{}-bit CIDs need the 32-bit CID extension (\"cid_32bit\": true); NVMe CIDs "
+                                     "are 16 bits",
+                                     cid_bits));
+    if (coalesce_count > 1 && coalesce_time.ps <= 0)
+      p.fail("coalesce_time", "interrupt coalescing by count needs an aggregation time, or the last completions wait forever");
+    if (mdts.n <= 0 || mdts.n % lba_size.n != 0)
+      p.fail("mdts", fmt::format("{} is not a positive multiple of the LBA size {}", to_string(mdts), to_string(lba_size)));
+    if (!p.json().contains("media") && p.json().contains("read_latency")) media = "lumped";
+  }
   controller_ = std::make_unique<Server>(*this, "controller");
-  media_read_ = std::make_unique<Server>(*this, "media_read");
-  media_write_ = std::make_unique<Server>(*this, "media_write");
+  controller_->set_arbitration(arbitration == "wrr" ? Arbitration::weighted_round_robin : Arbitration::round_robin,
+                               parse_weights(p, wrr_weights, static_cast<int>(io_queues)));
+  read_path_ = std::make_unique<Server>(*this, "media_read");
+  write_path_ = std::make_unique<Server>(*this, "media_write");
+  if (media == "nand") {
+    FlashGeometry g;
+    g.channels = static_cast<int>(channels);
+    g.dies_per_channel = static_cast<int>(dies_per_channel);
+    g.planes = static_cast<int>(planes);
+    g.page = page_size;
+    g.read_time = read_time;
+    g.program_time = program_time;
+    g.channel_bandwidth = channel_bandwidth;
+    g.read_sigma = read_sigma;
+    g.read_retry_probability = read_retry_probability;
+    flash_ = std::make_unique<FlashMedia>(*this, g);
+  }
+  NvmeQueueConfig q;
+  q.io_queues = static_cast<int>(io_queues);
+  q.queue_entries = queue_entries;
+  q.cid_bits = static_cast<int>(cid_bits);
+  q.doorbell_batch = static_cast<int>(doorbell_batch);
+  q.polling = completion == "polling";
+  q.poll_delay = poll_delay;
+  q.interrupt_latency = interrupt_latency;
+  q.coalesce_count = static_cast<int>(coalesce_count);
+  q.coalesce_time = coalesce_time;
+  queues_ = std::make_unique<NvmeQueues>(
+      *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);
   register_stat("bytes_written", "B", "bytes written to media", bytes_written_);
-  register_stat("commands", "commands", "NVMe commands completed", commands_);
+  register_stat("commands", "commands", "NVMe commands completed", completed_);
 }
 
-std::uint32_t NvmeSsd::begin_io(int commands, Done done, const Route& route, RouteMover& mover) {
-  std::uint32_t i;
-  if (free_ != UINT32_MAX) {
-    i = free_;
-    free_ = ios_[i].next_free;
-  } else {
-    ios_.push_back({});
-    i = static_cast<std::uint32_t>(ios_.size() - 1);
+Time NvmeSsd::lumped(Time median) {
+  return Time(static_cast<i64>(static_cast<double>(median.ps) * rng().lognormal_factor(latency_sigma)));
+}
+
+void NvmeSsd::read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io) {
+  start(size, false, to, mover, done, io);
+}
+
+void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io) {
+  start(size, true, from, mover, done, io);
+}
+
+void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io) {
+  const i64 n = (size.n + mdts.n - 1) / mdts.n;
+  const std::uint32_t id = ios_.acquire({static_cast<int>(n), done, &route, &mover});
+  Bytes offset = io.offset;
+  if (offset.n < 0) {
+    offset = Bytes(next_offset_);
+    next_offset_ = (next_offset_ + size.n) % capacity.n;
   }
-  ios_[i] = Io{commands, done, &route, &mover, UINT32_MAX};
-  ++in_flight_;
-  return i;
+  int queue = io.queue;
+  if (queue < 0) {
+    queue = next_queue_;
+    next_queue_ = (next_queue_ + 1) % static_cast<int>(io_queues);
+  }
+  queue %= static_cast<int>(io_queues);
+  // MDTS: the driver splits the request; every command has its own SQ entry and CID.
+  for (i64 c = 0; c < n; ++c) {
+    const Bytes bytes(std::min(mdts.n, size.n - c * mdts.n));
+    const std::uint32_t cmd = commands_.acquire({id, bytes, offset + mdts * c, write});
+    queues_->submit(cmd, queue, io.queues);
+  }
 }
 
-void NvmeSsd::command_done(std::uint32_t io) {
-  commands_.add();
-  if (--ios_[io].commands_left > 0) return;
-  const Done done = ios_[io].done;
-  ios_[io].next_free = free_;
-  free_ = io;
-  --in_flight_;
+void NvmeSsd::execute(std::uint32_t cmd) {
+  // Command processing (the IOPS ceiling), arbitrated among the submission queues.
+  controller_->submit(
+      interval(max_iops), Time(0), {},
+      [this, cmd] {
+        if (commands_[cmd].write)
+          write_media(cmd);
+        else
+          read_media(cmd);
+      },
+      queues_->queue_of(cmd));
+}
+
+void NvmeSsd::read_media(std::uint32_t cmd) {
+  // Media access, then the internal data path, then DMA of the data to its destination.
+  auto to_host = [this, cmd] {
+    const Command& c = commands_[cmd];
+    read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), {}, [this, cmd] {
+      const Command& cc = commands_[cmd];
+      bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
+      const Io& io = ios_[cc.io];
+      io.mover->send(*io.route, cc.bytes, [this, cmd] { queues_->complete(cmd); });
+    });
+  };
+  const Command& c = commands_[cmd];
+  if (flash_)
+    flash_->read(c.offset, c.bytes, to_host);
+  else
+    ctx().at(now() + lumped(read_latency), to_host);
+}
+
+void NvmeSsd::write_media(std::uint32_t cmd) {
+  // The drive fetches the data (it reads host or GPU memory, so completions carry it),
+  // through the internal data path, into the write cache.
+  const Command& c = commands_[cmd];
+  const Io& io = ios_[c.io];
+  io.mover->send(
+      *io.route, c.bytes,
+      [this, cmd] {
+        write_path_->submit(transfer_time(commands_[cmd].bytes, write_bandwidth), Time(0), {},
+                            [this, cmd] { cache_admit(cmd); });
+      },
+      DmaKind::read);
+}
+
+void NvmeSsd::cache_admit(std::uint32_t cmd) {
+  const Command& c = commands_[cmd];
+  if (!flash_) {
+    ctx().at(now() + lumped(write_latency), [this, cmd] {
+      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.n));
+      queues_->complete(cmd);
+    });
+    return;
+  }
+  if (write_cache.n == 0) {  // write-through: complete once programmed
+    flash_->program(c.offset, c.bytes, [this, cmd] {
+      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.n));
+      queues_->complete(cmd);
+    });
+    return;
+  }
+  if (cache_used_ + c.bytes.n > write_cache.n) {  // full: wait for programs to drain it
+    cache_waiters_.push_back(cmd);
+    return;
+  }
+  cache_used_ += c.bytes.n;
+  const Bytes offset = c.offset, bytes = c.bytes;
+  ctx().at(now() + write_latency, [this, cmd] { queues_->complete(cmd); });
+  // Destaging to media runs behind the completion; the space frees when it is programmed.
+  flash_->program(offset, bytes, [this, bytes] {
+    bytes_written_.add(static_cast<std::uint64_t>(bytes.n));
+    cache_used_ -= bytes.n;
+    while (!cache_waiters_.empty() && cache_used_ + commands_[cache_waiters_.front()].bytes.n <= write_cache.n) {
+      const std::uint32_t next = cache_waiters_.front();
+      cache_waiters_.pop_front();
+      cache_admit(next);
+    }
+  });
+}
+
+void NvmeSsd::reaped(std::uint32_t cmd) {
+  completed_.add();
+  const std::uint32_t id = commands_[cmd].io;
+  commands_.release(cmd);
+  if (--ios_[id].commands_left > 0) return;
+  const Done done = ios_[id].done;
+  ios_.release(id);
   done();
 }
 
-Time NvmeSsd::media_latency(Time typical) {
-  return Time(static_cast<i64>(static_cast<double>(typical.ps) * rng().lognormal_factor(latency_sigma)));
-}
-
-void NvmeSsd::read(Bytes size, const Route& to, RouteMover& mover, Done done) {
-  const i64 n = (size.n + mdts.n - 1) / mdts.n;
-  const std::uint32_t io = begin_io(static_cast<int>(n), done, to, mover);
-  for (i64 c = 0; c < n; ++c) {
-    const Bytes bytes(std::min(mdts.n, size.n - c * mdts.n));
-    // Command processing (the IOPS ceiling), then the media access, then the media
-    // channel's bandwidth, then DMA of the data to its destination.
-    controller_->submit(interval(max_iops), Time(0), [this, io, bytes](Time, Time end) {
-      ctx().at(end + media_latency(read_latency), [this, io, bytes] {
-        media_read_->submit(transfer_time(bytes, read_bandwidth), Time(0), [this, io, bytes](Time, Time end) {
-          ctx().at(end, [this, io, bytes] {
-            bytes_read_.add(static_cast<std::uint64_t>(bytes.n));
-            ios_[io].mover->send(*ios_[io].route, bytes, [this, io] { command_done(io); });
-          });
-        });
-      });
-    });
-  }
-}
-
-void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done) {
-  const i64 n = (size.n + mdts.n - 1) / mdts.n;
-  const std::uint32_t io = begin_io(static_cast<int>(n), done, from, mover);
-  for (i64 c = 0; c < n; ++c) {
-    const Bytes bytes(std::min(mdts.n, size.n - c * mdts.n));
-    // Command processing, DMA of the data from the host, then the write into the
-    // drive's cache (latency) at the media's write bandwidth.
-    controller_->submit(interval(max_iops), Time(0), [this, io, bytes](Time, Time end) {
-      ctx().at(end, [this, io, bytes] {
-        // The drive fetches the data: it reads host (or GPU) memory, so completions carry it.
-        ios_[io].mover->send(
-            *ios_[io].route, bytes,
-            [this, io, bytes] {
-              media_write_->submit(transfer_time(bytes, write_bandwidth), now() + media_latency(write_latency),
-                                   [this, io, bytes](Time, Time end) {
-                                     ctx().at(end, [this, io, bytes] {
-                                       bytes_written_.add(static_cast<std::uint64_t>(bytes.n));
-                                       command_done(io);
-                                     });
-                                   });
-            },
-            DmaKind::read);
-      });
-    });
-  }
-}
-
 std::string NvmeSsd::pending_work() const {
-  return in_flight_ ? fmt::format("{} I/Os in flight", in_flight_) : std::string{};
+  const std::size_t n = ios_.live();
+  return n ? fmt::format("{} I/Os in flight ({} commands, {} in the write cache wait)", n, commands_.live(),
+                         cache_waiters_.size())
+           : std::string{};
 }
 
-IOWALL_REGISTER_DEVICE(NvmeSsd, "nvme_ssd", "NVMe flash SSD behind one PCIe port");
-IOWALL_PRESET("device", "nvme_ssd", "pm1743", "Samsung PM1743 7.68 TB, Gen5 x4", "Samsung spec (figures.md)",
-              R"({"read_bandwidth": "13 GB/s", "write_bandwidth": "6.6 GB/s", "max_iops": "2.5 M/s",
-                  "read_latency": "70 us", "write_latency": "15 us", "capacity": "7.68 TB"})");
-IOWALL_PRESET("device", "nvme_ssd", "micron_9550", "Micron 9550 7.68 TB, Gen5 x4", "Micron spec (figures.md)",
-              R"({"read_bandwidth": "14 GB/s", "write_bandwidth": "10 GB/s", "max_iops": "3.3 M/s",
-                  "read_latency": "60 us", "write_latency": "15 us", "capacity": "7.68 TB"})");
-IOWALL_PRESET("device", "nvme_ssd", "cm7r", "Kioxia CM7-R, Gen5 x4", "vendor (figures.md)",
-              R"({"read_bandwidth": "14 GB/s", "write_bandwidth": "6.75 GB/s", "max_iops": "2.45 M/s",
-                  "read_latency": "70 us", "write_latency": "15 us", "capacity": "7.68 TB"})");
-IOWALL_PRESET("device", "nvme_ssd", "micron_9650", "Micron 9650, Gen6 x4", "vendor (figures.md)",
-              R"({"read_bandwidth": "28 GB/s", "write_bandwidth": "14 GB/s", "max_iops": "5.5 M/s",
-                  "read_latency": "60 us", "write_latency": "15 us", "capacity": "7.68 TB"})");
-IOWALL_PRESET("device", "nvme_ssd", "dgx2_nvme", "NVMe drive of a DGX-2 (~3.4 GB/s each)", "NVIDIA GDS guide (figures.md)",
-              R"({"read_bandwidth": "3.4 GB/s", "write_bandwidth": "2 GB/s", "max_iops": "0.75 M/s",
-                  "read_latency": "90 us", "write_latency": "20 us", "capacity": "3.84 TB"})");
+IOWALL_REGISTER_DEVICE(NvmeSsd, "nvme_ssd", "NVMe SSD: queue pairs, controller, write cache, NAND media");
 
 }  // namespace iowall

@@ -1,37 +1,104 @@
-// An NVMe flash SSD seen from the host: the controller's command rate (the IOPS
-// ceiling), media access latency with a spread, media bandwidth per direction, and
-// MDTS splitting of large requests into commands. Data moves by DMA over the route
-// the caller gives (to host memory, or peer-to-peer to a GPU).
+// An NVMe SSD seen from the host: the NVMe queue pairs and their PCIe traffic
+// (models/nvme), the controller's command-processing rate (the IOPS ceiling) with
+// arbitration among submission queues, MDTS splitting, the internal data path's
+// bandwidth, a power-loss-protected write cache, and the media: channels x dies x
+// planes of NAND (or a lumped latency, what `iowall calibrate` fits). Data moves by
+// DMA over the route the caller gives (to host memory, or peer-to-peer to a GPU).
 #pragma once
+#include <deque>
 #include <memory>
-#include <vector>
 
+#include "models/nvme/nvme_queues.hpp"
+#include "models/ssd/flash_media.hpp"
 #include "sim/core/device.hpp"
 #include "sim/core/route.hpp"
+#include "sim/core/slot_pool.hpp"
 
 namespace iowall {
+
+// Optional details of one I/O. Without them the drive spreads I/Os over its queues
+// round-robin, places data by a running offset, and leaves queue traffic unmodelled.
+struct NvmeIo {
+  Bytes offset{-1};                 // logical byte offset (decides the dies); -1: unknown
+  int queue = -1;                   // I/O queue pair; -1: round-robin over the host's queues
+  NvmeQueueRoutes queues;           // where the SQ/CQ live
+};
 
 class NvmeSsd final : public Device {
 public:
   using Done = InlineFunction<void()>;
   NvmeSsd(const Params& p, SimContext& ctx);
 
-  // Reads `size` and DMAs it along `to`; `done` runs when the last byte has arrived.
-  void read(Bytes size, const Route& to, RouteMover& mover, Done done);
-  // DMAs `size` from the host along `from`, then commits it to media; `done` on completion.
-  void write(Bytes size, const Route& from, RouteMover& mover, Done done);
+  // Reads `size` and DMAs it along `to`; `done` runs when the host has reaped the last
+  // command's completion.
+  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {});
+  // DMAs `size` from the host along `from`, then commits it (write cache or media).
+  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {});
   std::string pending_work() const override;
+  const NvmeQueues& queues() const { return *queues_; }
+  // The most I/Os in flight one queue pair can hold (SQ slots or CIDs).
+  i64 queue_depth_limit() const { return queues_->queue_limit(); }
 
-  IOWALL_PARAM(Bandwidth, read_bandwidth, "14 GB/s", "sequential read ceiling of the media", "Micron 9550 spec (figures.md)");
-  IOWALL_PARAM(Bandwidth, write_bandwidth, "10 GB/s", "sequential write ceiling", "Micron 9550 spec (figures.md)");
-  IOWALL_PARAM(Time, read_latency, "60 us", "typical 4 KiB read latency at QD1", "Micron 9550 spec (figures.md)");
-  IOWALL_PARAM(Time, write_latency, "15 us", "typical 4 KiB write latency (into the write cache)", "Micron 9550 spec (figures.md)");
-  IOWALL_PARAM(Rate, max_iops, "3.3 M/s", "controller command ceiling, 4 KiB random read", "Micron 9550 spec (figures.md)");
+  // Controller.
+  IOWALL_PARAM(Rate, max_iops, "3.3 M/s", "command-processing rate of the controller (4 KiB random-read ceiling)",
+               "Micron 9550 spec (figures.md)");
+  IOWALL_PARAM(Bandwidth, read_bandwidth, "14 GB/s", "internal read data path ceiling (sequential read spec)",
+               "Micron 9550 spec (figures.md)");
+  IOWALL_PARAM(Bandwidth, write_bandwidth, "10 GB/s", "internal write data path ceiling (sequential write spec)",
+               "Micron 9550 spec (figures.md)");
   IOWALL_PARAM(Bytes, mdts, "128 KiB", "maximum data transfer size: larger requests split into commands",
                "NVIDIA GDS configuration guide (figures.md): 1 MiB reaches the drive as 128 KiB commands");
   IOWALL_PARAM(Bytes, lba_size, "4 KiB", "logical block size", "NVMe namespace format");
   IOWALL_PARAM(Bytes, capacity, "7.68 TB", "usable capacity", "datasheet");
-  IOWALL_PARAM_NUMBER(latency_sigma, 0.15, "spread of media latency: sigma of a lognormal factor with median 1",
+  IOWALL_PARAM_CHOICE(arbitration, "rr", (std::vector<std::string>{"rr", "wrr"}),
+                      "arbitration among submission queues (CC.AMS): round-robin or weighted round-robin",
+                      "NVMe base spec 2.0, 3.4.4");
+  IOWALL_PARAM(std::string, wrr_weights, "", "comma-separated weight per I/O queue under wrr (default 1 each)",
+               "NVMe base spec 2.0, 3.4.4 (high/medium/low priority weights)");
+  // Queues (the host creates io_queues of queue_entries within the controller's limits).
+  IOWALL_PARAM_INT(max_queues, 128, 1, 65535, "I/O queue pairs the controller supports", "typical Gen5 datacenter drive (nvme id-ctrl); spec maximum 65,535");
+  IOWALL_PARAM_INT(max_queue_entries, 1024, 2, 65536, "entries per queue the controller supports (CAP.MQES + 1)",
+                   "typical datacenter drive; spec maximum 65,536");
+  IOWALL_PARAM_INT(io_queues, 32, 1, 65535, "I/O queue pairs the host creates", "Linux: one per CPU up to max_queues");
+  IOWALL_PARAM_INT(queue_entries, 1024, 2, 65536, "entries per SQ and CQ the host creates", "Linux nvme io_queue_depth default 1024");
+  IOWALL_PARAM_INT(cid_bits, 16, 1, 32, "bits of command identifier per queue (CIDs in use bound the I/Os in flight)",
+                   "NVMe base spec 2.0: CID is 16 bits; 32 needs the proposed extension");
+  IOWALL_PARAM_BOOL(cid_32bit, false, "the proposed 32-bit CID extension (seed 000); required for cid_bits above 16",
+                    "seed 000 (proposal, not in the spec)");
+  IOWALL_PARAM_INT(doorbell_batch, 1, 1, 65536, "SQ entries the host writes before ringing the SQ tail doorbell",
+                   "1: one per command; 32: a warp's batch (seed 000)");
+  IOWALL_PARAM_CHOICE(completion, "msix", (std::vector<std::string>{"msix", "polling"}),
+                      "how the host learns of completions", "NVMe base spec 2.0, 3.5");
+  IOWALL_PARAM(Time, interrupt_latency, "1 us", "MSI-X write to the completion handler running (delivery, IRQ entry)",
+               "seed 000: CPU + MSI-X completion 1-5 us (lower end; handler CPU time is the host stack's)");
+  IOWALL_PARAM(Time, poll_delay, "100 ns", "CQ entry landing to a spinning poller seeing its phase tag",
+               "seed 000: GPU polling completion ~100 ns");
+  IOWALL_PARAM_INT(coalesce_count, 1, 1, 256, "interrupt aggregation threshold (completions per interrupt)",
+                   "NVMe base spec 2.0, Interrupt Coalescing feature (FID 08h)");
+  IOWALL_PARAM(Time, coalesce_time, "0 us", "interrupt aggregation time (spec unit 100 us); 0: none",
+               "NVMe base spec 2.0, Interrupt Coalescing feature (FID 08h)");
+  // Media.
+  IOWALL_PARAM_CHOICE(media, "nand", (std::vector<std::string>{"nand", "lumped"}),
+                      "nand: channels x dies x planes; lumped: one latency with a spread (what calibration fits). "
+                      "Default lumped when read_latency is given",
+                      "");
+  IOWALL_PARAM_INT(channels, 8, 1, 64, "flash channels", "Gen5 controllers: 8 channels (vendor briefs)");
+  IOWALL_PARAM_INT(dies_per_channel, 16, 1, 64, "dies per channel", "capacity / die size: 7.68 TB of 512 Gb dies = 120");
+  IOWALL_PARAM_INT(planes, 4, 1, 8, "planes per die (independent page reads)", "TLC NAND of 2020-2024: 4-6 planes");
+  IOWALL_PARAM(Bytes, page_size, "16 KiB", "NAND page", "TLC NAND of 2020-2024");
+  IOWALL_PARAM(Time, read_time, "50 us", "page read time tR (median)", "TLC NAND of 2020-2024: 40-60 us");
+  IOWALL_PARAM(Time, program_time, "600 us", "page program time tPROG", "TLC NAND of 2020-2024: 400-800 us");
+  IOWALL_PARAM(Bandwidth, channel_bandwidth, "2.4 GB/s", "flash channel transfer rate", "ONFI 5.0 / Toggle 5: 2400 MT/s x 8 bit");
+  IOWALL_PARAM_NUMBER(read_sigma, 0.1, "spread of tR: sigma of a lognormal factor with median 1",
+                      "assumed until calibrated");
+  IOWALL_PARAM_NUMBER(read_retry_probability, 1e-4, "probability a page read needs another sensing pass",
+                      "assumed (grows with wear and retention); drives the p99.99 tail");
+  IOWALL_PARAM(Bytes, write_cache, "1 GiB", "power-loss-protected write cache; 0: writes go through to media",
+               "assumed: a fraction of the drive DRAM (1 GB per TB)");
+  IOWALL_PARAM(Time, write_latency, "15 us", "a write accepted into the write cache (or the lumped write latency)",
+               "Micron 9550 spec (figures.md): typical write latency 15 us");
+  IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
+  IOWALL_PARAM_NUMBER(latency_sigma, 0.15, "lumped media: sigma of a lognormal latency factor with median 1",
                       "assumed until calibrated with `iowall calibrate`");
   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
 
@@ -41,17 +108,30 @@ private:
     Done done;
     const Route* route;  // where the data goes (reads) or comes from (writes)
     RouteMover* mover;
-    std::uint32_t next_free;
   };
-  std::uint32_t begin_io(int commands, Done done, const Route& route, RouteMover& mover);
-  void command_done(std::uint32_t io);
-  Time media_latency(Time typical);
+  struct Command {
+    std::uint32_t io;
+    Bytes bytes, offset;
+    bool write;
+  };
+  void start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io);
+  void execute(std::uint32_t cmd);
+  void read_media(std::uint32_t cmd);
+  void write_media(std::uint32_t cmd);
+  void cache_admit(std::uint32_t cmd);
+  void reaped(std::uint32_t cmd);
+  Time lumped(Time median);
 
-  std::unique_ptr<Server> controller_, media_read_, media_write_;
-  std::vector<Io> ios_;
-  std::uint32_t free_ = UINT32_MAX;
-  int in_flight_ = 0;
-  Counter bytes_read_, bytes_written_, commands_;
+  std::unique_ptr<Server> controller_, read_path_, write_path_;
+  std::unique_ptr<FlashMedia> flash_;
+  std::unique_ptr<NvmeQueues> queues_;
+  SlotPool<Io> ios_;
+  SlotPool<Command> commands_;
+  i64 cache_used_ = 0;
+  std::deque<std::uint32_t> cache_waiters_;
+  int next_queue_ = 0;
+  i64 next_offset_ = 0;
+  Counter bytes_read_, bytes_written_, completed_;
 };
 
 }  // namespace iowall

@@ -1,6 +1,7 @@
 // What the data paths share: a pool of in-flight I/O records, the storage step (a
 // read DMAs from the SSD along a route, a write DMAs to it) and completion.
 #pragma once
+#include "models/host/dram.hpp"
 #include "models/ssd/nvme_ssd.hpp"
 #include "sim/core/slot_pool.hpp"
 #include "sim/run/data_path.hpp"
@@ -23,12 +24,17 @@ protected:
   std::uint32_t begin(const InFlight& f) { return ios_.acquire(f); }
   InFlight& io(std::uint32_t id) { return ios_[id]; }
   // Reads from or writes to the I/O's SSD along `route`, then `then`.
+  // The drive's queues live in the host memory nearest to it (a CPU-driven stack), so
+  // doorbells, SQ entry fetches and CQ entries cross those routes.
   void storage_step(std::uint32_t id, const Route& route, NvmeSsd::Done then) {
     const InFlight& f = ios_[id];
+    Dram& queue_memory = env_.dram_near(*f.io.storage);
+    NvmeIo nio{f.io.offset, -1,
+               {&env_.route(*f.io.storage, queue_memory), &env_.route(queue_memory, *f.io.storage), &env_.mover}};
     if (f.io.write)
-      f.io.storage->write(f.io.size, route, env_.mover, then);
+      f.io.storage->write(f.io.size, route, env_.mover, then, nio);
     else
-      f.io.storage->read(f.io.size, route, env_.mover, then);
+      f.io.storage->read(f.io.size, route, env_.mover, then, nio);
   }
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;

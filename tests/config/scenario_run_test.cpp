@@ -29,8 +29,12 @@ TEST_CASE("one drive at QD1 with 4 KiB reads is latency-bound", "[bound]") {
   const Json r = run(R"({"kind": "random_read", "size": "8 MiB", "io_size": "4 KiB", "threads": 1, "targets": "gpu0", "storage": "nvme0"})",
                      R"(["cpu_only"])");
   const auto& m = r["metrics"]["cpu_only"];
-  // PM1743 preset: 70 us media latency; plus 4 us of CPU and the DMA.
-  CHECK(m["latency_p50_us"].get<double>() == Approx(74.0).epsilon(0.05));
+  // PM1743 preset: 60 us page read (tR) and 1.7 us on a 2.4 GB/s flash channel, 4 us of
+  // CPU; the NVMe exchange (doorbell, SQ fetch, CQ entry, MSI-X, 1 us interrupt
+  // delivery) and the data DMA add a few microseconds more, not tens.
+  const double p50 = m["latency_p50_us"].get<double>();
+  CHECK(p50 > 60.0 + 1.7 + 4.0 + 1.0);
+  CHECK(p50 < 60.0 + 1.7 + 4.0 + 6.0);
   CHECK(m["iops"].get<double>() == Approx(1e6 / m["latency_mean_us"].get<double>()).epsilon(0.02));
 }
 

@@ -1,0 +1,160 @@
+#include "models/nvme/nvme_queues.hpp"
+
+#include <algorithm>
+
+namespace iowall {
+
+namespace {
+// NVMe base spec 2.0: a submission queue entry is 64 B, a completion queue entry 16 B,
+// a doorbell register 4 B (and an MSI-X message is one 4 B memory write).
+constexpr Bytes kSqEntry{64}, kCqEntry{16}, kDoorbell{4}, kMsix{4};
+}  // namespace
+
+NvmeQueues::NvmeQueues(Component& owner, const NvmeQueueConfig& c, Execute execute, Reaped reaped)
+    : owner_(owner), c_(c), execute_(execute), reaped_(reaped), queues_(static_cast<std::size_t>(c.io_queues)),
+      completed_(static_cast<std::size_t>(c.io_queues)) {
+  auto& stats = owner.ctx().stats();
+  const std::string p = owner.name() + "/nvme/";
+  stats.add(p + "doorbells", "writes", "SQ tail and CQ head doorbell writes (posted MMIO)", doorbells_);
+  stats.add(p + "sq_fetches", "DMA reads", "SQ entry fetches (one per doorbell, k x 64 B)", fetches_);
+  stats.add(p + "cq_entries", "entries", "16 B CQ entries posted", cq_entries_);
+  stats.add(p + "interrupts", "interrupts", "MSI-X interrupts raised", interrupts_);
+  stats.add(p + "blocked_submits", "commands", "submissions that waited for an SQ slot or a CID", blocked_);
+}
+
+i64 NvmeQueues::queue_limit() const {
+  const i64 cids = c_.cid_bits >= 62 ? INT64_MAX : (i64{1} << c_.cid_bits);
+  return std::min(c_.queue_entries - 1, cids);
+}
+
+std::size_t NvmeQueues::outstanding() const {
+  std::size_t n = 0;
+  for (const Queue& q : queues_) n += static_cast<std::size_t>(q.held) + q.backlog.size();
+  return n;
+}
+
+void NvmeQueues::send(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, InlineFunction<void()> done,
+                      DmaKind kind) {
+  if (route && r.mover)
+    r.mover->send(*route, bytes, done, kind);
+  else
+    done();  // queue memory not modelled: the traffic is free
+}
+
+void NvmeQueues::submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& routes) {
+  if (queue_of_.size() <= cmd) queue_of_.resize(cmd + 1);
+  queue_of_[cmd] = static_cast<std::uint16_t>(queue);
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  q.routes = routes;
+  if (q.held < queue_limit() && q.backlog.empty()) {
+    place(q, queue, cmd);
+  } else {
+    blocked_.add();
+    q.backlog.push_back(cmd);
+  }
+}
+
+void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
+  ++q.held;
+  q.unrung.push_back(cmd);
+  if (static_cast<int>(q.unrung.size()) >= c_.doorbell_batch) {
+    ring(queue);
+  } else if (!q.flush_scheduled) {
+    // Whatever the submitter placed by the end of this instant goes behind one doorbell.
+    q.flush_scheduled = true;
+    owner_.ctx().at(owner_.now(), [this, queue] {
+      Queue& qq = queues_[static_cast<std::size_t>(queue)];
+      qq.flush_scheduled = false;
+      if (!qq.unrung.empty()) ring(queue);
+    });
+  }
+}
+
+void NvmeQueues::ring(int queue) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  const auto k = static_cast<std::uint32_t>(q.unrung.size());
+  for (std::uint32_t cmd : q.unrung) q.rung.push_back(cmd);
+  q.unrung.clear();
+  doorbells_.add();
+  send(q.routes.from_queues, kDoorbell, q.routes, [this, queue, k] {
+    // The controller sees the new tail and reads the k entries in one DMA.
+    fetches_.add();
+    const Queue& qq = queues_[static_cast<std::size_t>(queue)];
+    send(qq.routes.from_queues, kSqEntry * static_cast<i64>(k), qq.routes, [this, queue, k] { fetched(queue, k); },
+         DmaKind::read);
+  });
+}
+
+void NvmeQueues::fetched(int queue, std::size_t count) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t cmd = q.rung.front();
+    q.rung.pop_front();
+    execute_(cmd);
+  }
+}
+
+void NvmeQueues::complete(std::uint32_t cmd) {
+  const int queue = queue_of_[cmd];
+  const Queue& q = queues_[static_cast<std::size_t>(queue)];
+  send(q.routes.to_queues, kCqEntry, q.routes, [this, queue, cmd] {
+    cq_entries_.add();
+    completed_[static_cast<std::size_t>(queue)].push_back(cmd);
+    posted(queue);
+  });
+}
+
+void NvmeQueues::posted(int queue) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  if (c_.polling) {
+    // A spinning poller notices the phase tag flip within one loop iteration.
+    if (!q.irq_pending) {
+      q.irq_pending = true;
+      owner_.ctx().at(owner_.now() + c_.poll_delay, [this, queue] { reap(queue); });
+    }
+    return;
+  }
+  if (++q.unsignalled >= c_.coalesce_count) {
+    interrupt(queue);
+  } else if (c_.coalesce_time.ps > 0 && !q.timer_armed) {
+    q.timer_armed = true;
+    owner_.ctx().at(owner_.now() + c_.coalesce_time, [this, queue] {
+      Queue& qq = queues_[static_cast<std::size_t>(queue)];
+      qq.timer_armed = false;
+      if (qq.unsignalled > 0) interrupt(queue);
+    });
+  }
+}
+
+void NvmeQueues::interrupt(int queue) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  q.unsignalled = 0;
+  interrupts_.add();
+  send(q.routes.to_queues, kMsix, q.routes,
+       [this, queue] { owner_.ctx().at(owner_.now() + c_.interrupt_latency, [this, queue] { reap(queue); }); });
+}
+
+void NvmeQueues::reap(int queue) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  q.irq_pending = false;
+  auto& done = completed_[static_cast<std::size_t>(queue)];
+  if (done.empty()) return;
+  const std::size_t n = done.size();
+  q.held -= static_cast<i64>(n);
+  // One CQ head doorbell releases every entry reaped; it is posted, nobody waits for it.
+  doorbells_.add();
+  send(q.routes.from_queues, kDoorbell, q.routes, [] {});
+  // Freed CIDs let blocked submitters in, before the completions run.
+  while (!q.backlog.empty() && q.held < queue_limit()) {
+    const std::uint32_t cmd = q.backlog.front();
+    q.backlog.pop_front();
+    place(q, queue, cmd);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t cmd = done.front();
+    done.pop_front();
+    reaped_(cmd);
+  }
+}
+
+}  // namespace iowall

@@ -1,0 +1,89 @@
+// The host-visible half of an NVMe controller: I/O queue pairs in host (or GPU)
+// memory and the traffic that keeps them moving (NVMe base spec 2.0, section 3.3).
+//   submit: the host writes a 64 B SQ entry and holds a CID; with no free SQ slot or
+//           CID the submitter blocks (a FIFO backlog, bounded by the workload).
+//   doorbell: one posted 4 B MMIO write per batch of entries (SQ tail).
+//   fetch: the controller DMA-reads the new entries (k x 64 B) from queue memory.
+//   execute: the owner runs the command (arbitration, media, data DMA).
+//   complete: a 16 B CQ entry DMA-written to queue memory, then the host learns of it by
+//           polling or by an MSI-X interrupt (coalesced by count and time); it reaps the
+//           entries, frees their CIDs and writes the CQ head doorbell once per reap.
+#pragma once
+#include <deque>
+#include <vector>
+
+#include "sim/core/component.hpp"
+#include "sim/core/inline_function.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+// Where the queues live, seen from the SSD: routes to and from queue memory and the
+// route doorbells take from the host. Null routes cost nothing (queue traffic unmodelled).
+struct NvmeQueueRoutes {
+  const Route* to_queues = nullptr;    // SSD -> queue memory: CQ entries, MSI-X
+  const Route* from_queues = nullptr;  // queue memory -> SSD: SQ entry fetches, doorbells
+  RouteMover* mover = nullptr;
+};
+
+struct NvmeQueueConfig {
+  int io_queues = 1;
+  i64 queue_entries = 1024;  // SQ and CQ size; one slot stays empty (full = tail + 1 == head)
+  int cid_bits = 16;
+  int doorbell_batch = 1;  // entries written before the host rings (io_uring submit batch, warp of 32)
+  bool polling = false;
+  Time poll_delay;         // CQ entry in memory -> the poller sees it
+  Time interrupt_latency;  // MSI-X write -> the handler runs
+  int coalesce_count = 1;  // aggregation threshold (Set Features, Interrupt Coalescing)
+  Time coalesce_time;      // aggregation time; zero: none
+};
+
+class NvmeQueues {
+public:
+  using Execute = InlineFunction<void(std::uint32_t cmd)>;
+  using Reaped = InlineFunction<void(std::uint32_t cmd)>;
+  NvmeQueues(Component& owner, const NvmeQueueConfig& c, Execute execute, Reaped reaped);
+
+  // The host queues command `cmd` (an index the owner chose) on `queue`.
+  void submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& routes);
+  // The controller finished `cmd`: post its CQ entry and notify the host.
+  void complete(std::uint32_t cmd);
+  // Outstanding commands a queue can hold: SQ slots (entries - 1) or CIDs, the fewer.
+  i64 queue_limit() const;
+  std::size_t outstanding() const;
+  int queue_of(std::uint32_t cmd) const { return queue_of_[cmd]; }
+  const NvmeQueueConfig& config() const { return c_; }
+
+private:
+  struct Queue {
+    i64 held = 0;                          // CIDs held: submitted and not yet reaped
+    std::deque<std::uint32_t> backlog;     // blocked submitters
+    std::vector<std::uint32_t> unrung;     // in the SQ, doorbell not yet written
+    std::deque<std::uint32_t> rung;        // doorbell written, not yet fetched
+    bool flush_scheduled = false;
+    int posted = 0;                        // CQ entries in memory the host has not reaped
+    int unsignalled = 0;                   // posted since the last interrupt
+    bool timer_armed = false, irq_pending = false;
+    NvmeQueueRoutes routes;
+  };
+  void place(Queue& q, int queue, std::uint32_t cmd);
+  void ring(int queue);
+  void fetched(int queue, std::size_t count);
+  void posted(int queue);
+  void interrupt(int queue);
+  void reap(int queue);
+  void send(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, InlineFunction<void()> done,
+            DmaKind kind = DmaKind::write);
+
+  Component& owner_;
+  NvmeQueueConfig c_;
+  Execute execute_;
+  Reaped reaped_;
+  std::vector<Queue> queues_;
+  std::vector<std::uint16_t> queue_of_;  // by command index
+  std::vector<std::uint32_t> cq_;        // reap order scratch
+  std::vector<std::deque<std::uint32_t>> completed_;  // per queue: CQ entries posted
+  Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_;
+};
+
+}  // namespace iowall

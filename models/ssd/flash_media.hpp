@@ -1,0 +1,58 @@
+// NAND (or 3D XPoint) media behind an SSD controller: channels of dies, each die with
+// planes that read or program a page in parallel. A read occupies a die for its page
+// read time (tR), then the die's channel for the page's transfer; a program occupies
+// the channel, then the die for tPROG. Logical pages are striped over dies the way an
+// FTL spreads them, so random offsets collide on dies as they do in a drive, and queueing
+// behind a busy die is what makes p99 and p99.99 grow with load.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/core/component.hpp"
+#include "sim/core/inline_function.hpp"
+#include "sim/core/server.hpp"
+#include "sim/core/slot_pool.hpp"
+
+namespace iowall {
+
+struct FlashGeometry {
+  int channels = 8;
+  int dies_per_channel = 8;
+  int planes = 4;
+  Bytes page{16384};
+  Time read_time, program_time;
+  Bandwidth channel_bandwidth;
+  double read_sigma = 0.1;              // lognormal spread of tR
+  double read_retry_probability = 0.0;  // a page read that needs another sensing pass
+};
+
+class FlashMedia {
+public:
+  using Done = InlineFunction<void()>;
+  FlashMedia(Component& owner, const FlashGeometry& g);
+
+  // Reads [offset, offset + bytes); `done` once every page has crossed its channel.
+  void read(Bytes offset, Bytes bytes, Done done);
+  // Programs [offset, offset + bytes); `done` once every page is on the media.
+  void program(Bytes offset, Bytes bytes, Done done);
+  int dies() const { return static_cast<int>(dies_.size()); }
+  std::size_t in_flight() const { return ops_.live(); }
+
+private:
+  struct Op {
+    int pages_left;
+    Done done;
+  };
+  // Calls `page_fn(die, page_bytes)` for each page of the range.
+  template <typename F>
+  int for_each_page(Bytes offset, Bytes bytes, F&& page_fn);
+  void page_done(std::uint32_t op);
+  Time sensing_time();
+
+  Component& owner_;
+  FlashGeometry g_;
+  std::vector<std::unique_ptr<Server>> dies_, channels_;
+  SlotPool<Op> ops_;
+};
+
+}  // namespace iowall
