@@ -1,0 +1,29 @@
+#include "sim/run/flow_routes.hpp"
+
+#include <map>
+
+namespace iowall::flow {
+
+double hop_rate(const Hop& h, Bytes chunk, DmaKind kind) {
+  const Time t = h.service(chunk, kind);
+  return t.ps > 0 ? static_cast<double>(chunk.n) / t.seconds() : 0.0;
+}
+
+FlowResult run_route_flows(const std::vector<RouteFlow>& flows, Bytes chunk) {
+  FlowSolver fs;
+  std::map<const Server*, std::uint32_t> resource;
+  for (const RouteFlow& rf : flows) {
+    Flow f;
+    f.bytes = static_cast<double>(rf.bytes.n);
+    for (const Hop& h : rf.route->hops) {
+      auto it = resource.find(h.server);
+      if (it == resource.end())
+        it = resource.emplace(h.server, fs.add_resource(h.label, hop_rate(h, chunk, rf.kind))).first;
+      f.path.push_back(it->second);
+    }
+    fs.add_flow(std::move(f));
+  }
+  return fs.run();
+}
+
+}  // namespace iowall::flow
