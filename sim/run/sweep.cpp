@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/report/progress.hpp"
 
 namespace iowall {
 
@@ -41,7 +42,7 @@ Shard parse_shard(const std::string& text, const std::string& option) {
 }
 
 Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
-               Shard shard) {
+               Shard shard, bool quiet) {
   std::vector<SweepPoint> all = sweep_points(sc, axes);
   std::vector<SweepPoint> points;
   std::vector<std::size_t> index;
@@ -51,6 +52,7 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
       index.push_back(i);
     }
   std::vector<Json> results(points.size());
+  Progress progress("sweep points", points.size(), quiet);
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
@@ -59,6 +61,7 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
       try {
         const Scenario point = scenario_from_json(points[i].doc, sc.file, directory);
         results[i] = {{"index", index[i]}, {"values", points[i].values}, {"result", run_scenario(point)}};
+        progress.advance();
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);
         if (!failure) failure = std::current_exception();

@@ -28,7 +28,7 @@ Shard parse_shard(const std::string& text, const std::string& option);
 // Runs the shard's points with `jobs` threads; returns {"scenario", "points": [...]},
 // each point with its "index" in the whole sweep.
 Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
-               Shard shard = {});
+               Shard shard = {}, bool quiet = true);
 // Joins shard results into the document a serial run gives (points in index order);
 // throws InputError when they are not shards of one sweep.
 Json merge_sweeps(const std::vector<Json>& parts, const std::string& where);

@@ -226,3 +226,25 @@ TEST_CASE("sweep shards merge into the serial result, and MPI ranks give it too"
   CHECK(mpi.out == serial.out);
 #endif
 }
+
+TEST_CASE("sweeps show progress on a terminal only", "[cli][progress]") {
+  const std::string sc = write_temp("progress.json", kScenario);
+  const std::string axis = " --axis /workload/threads=1,2,4";
+  const Result plain = iowall("sweep " + sc + axis);
+  REQUIRE(plain.code == 0);
+  CHECK(plain.err.empty());  // not a terminal: nothing on stderr
+  // Under a pseudo-terminal (script(1)), stderr is a terminal: the progress line appears.
+  const std::string log = "/tmp/iowall_progress_" + std::to_string(getpid()) + ".txt";
+  const std::string cmd = "script -qec \"" + std::string(IOWALL_BINARY) + " sweep " + sc +
+                          " --axis /workload/threads=1,2,4 >/dev/null\" " + log + " >/dev/null 2>&1";
+  if (std::system("command -v script >/dev/null 2>&1") != 0) return;  // util-linux missing: nothing to test
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string typescript = slurp(log);
+  CHECK(typescript.find("sweep points: 3/3") != std::string::npos);
+  std::remove(log.c_str());
+  const std::string quiet_cmd = "script -qec \"" + std::string(IOWALL_BINARY) + " sweep " + sc +
+                                " --axis /workload/threads=1,2 --quiet >/dev/null\" " + log + " >/dev/null 2>&1";
+  REQUIRE(std::system(quiet_cmd.c_str()) == 0);
+  CHECK(slurp(log).find("sweep points") == std::string::npos);
+  std::remove(log.c_str());
+}

@@ -92,7 +92,7 @@ void setup(CLI::App& root, CliState&) {
     }
     if (axes.empty()) throw InputError(args->scenario, "/sweep", "the scenario has no sweep axes and no --axis was given");
     const std::string dir = std::filesystem::path(args->scenario).parent_path().string();
-    Json r = run_sweep(sc, axes, args->jobs, dir, shard);
+    Json r = run_sweep(sc, axes, args->jobs, dir, shard, args->out.quiet || world.size > 1);
     if (world.size > 1) {
       const std::vector<std::string> parts = mpi::gather(r.dump(), world);
       if (world.rank == 0) {
