@@ -9,23 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/atomic_file.hpp"
+#include "sim/report/gnuplot.hpp"
 #include "sim/plan/checkpoint_planner.hpp"
 
 namespace iowall::plan {
-namespace {
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':'))
-    if (!dir.empty() && ::access((std::filesystem::path(dir) / program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
-}  // namespace
-
 std::string chart_script(const PlanRequest& q) {
   const PlanInput& base = q.input;
   const bool per_node = !(base.storage.write_bw > 0);
@@ -55,22 +42,7 @@ std::string chart_script(const PlanRequest& q) {
 }
 
 std::string render_chart(const PlanRequest& q, const std::string& svg_path) {
-  if (!on_path("gnuplot")) return "gnuplot is not installed: no chart (the table is complete without it)";
-  const std::string script = chart_script(q);
-  const std::string tmp = svg_path + ".gp.tmp";
-  write_file_atomically(tmp, script);
-  FILE* p = ::popen(("gnuplot '" + tmp + "' 2>/dev/null").c_str(), "r");
-  std::string svg;
-  if (p) {
-    char buf[65536];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) svg.append(buf, n);
-  }
-  const int rc = p ? ::pclose(p) : -1;
-  std::remove(tmp.c_str());
-  if (rc != 0 || svg.find("<svg") == std::string::npos) return "gnuplot failed: no chart";
-  write_file_atomically(svg_path, svg);
-  return svg_path;
+  return render_svg(chart_script(q), svg_path);
 }
 
 }  // namespace iowall::plan

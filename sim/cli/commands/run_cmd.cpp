@@ -4,6 +4,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/run_chart.hpp"
 #include "sim/report/run_table.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
@@ -18,6 +19,7 @@ struct RunArgs {
   std::string trace;
   std::string series;
   bool stats = false;
+  std::string chart;
   OutputOptions out;
 };
 
@@ -30,6 +32,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)");
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
+  cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)");
   args->out.add_to(*cmd);
   cmd->callback([args] {
     std::vector<std::string> sets = args->sets;
@@ -43,10 +46,12 @@ void setup(CLI::App& root, CliState&) {
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
     const Json result = run_scenario(sc, options);
+    const std::string chart_note = args->chart.empty() ? std::string() : render_run_chart(result, args->chart);
     emit(
         args->out,
         [&] {
           std::string text = run_table(result);
+          if (!chart_note.empty()) text += "chart: " + chart_note + "\n";
           if (args->stats)
             for (const auto& p : result["paths"])
               text += fmt::format("\nstatistics, {}\n{}", p.get<std::string>(), stats_text(result["stats"][p.get<std::string>()]));

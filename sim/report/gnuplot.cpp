@@ -1,0 +1,39 @@
+#include "sim/report/gnuplot.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <unistd.h>
+
+#include "sim/core/atomic_file.hpp"
+
+namespace iowall {
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+std::string render_svg(const std::string& script, const std::string& svg_path) {
+  if (!on_path("gnuplot")) return "gnuplot is not installed: no chart (the tables are complete without it)";
+  const std::string tmp = svg_path + ".gp.tmp";
+  write_file_atomically(tmp, script);
+  FILE* p = ::popen(("gnuplot '" + tmp + "' 2>/dev/null").c_str(), "r");
+  std::string svg;
+  if (p) {
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) svg.append(buf, n);
+  }
+  const int rc = p ? ::pclose(p) : -1;
+  std::remove(tmp.c_str());
+  if (rc != 0 || svg.find("<svg") == std::string::npos) return "gnuplot failed: no chart";
+  write_file_atomically(svg_path, svg);
+  return svg_path;
+}
+
+}  // namespace iowall

@@ -1,0 +1,13 @@
+// The chart of a run: throughput and CPU cores busy per data path, side by side.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace iowall {
+
+std::string run_chart_script(const nlohmann::json& result);
+// Writes the SVG; returns its path or why there is none.
+std::string render_run_chart(const nlohmann::json& result, const std::string& svg_path);
+
+}  // namespace iowall
