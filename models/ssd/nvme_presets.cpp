@@ -38,20 +38,23 @@ IOWALL_PRESET("device", "nvme_ssd", "micron_9650", "Micron 9650 7.68 TB, Gen6 x4
                   "write_latency": "15 us", "capacity": "7.68 TB"})");
 IOWALL_PRESET("device", "nvme_ssd", "optane_p4800x", "Intel Optane SSD DC P4800X 375 GB, Gen3 x4",
               "Intel product brief: 550k 4K RR IOPS, 500k RW, 2.4 GB/s read, 2.0 GB/s write, read latency < 10 us. "
-              "Geometry: 7 channels x 4 dies of 128 Gb 3D XPoint = 28 (375 GB); write in place, no write cache; "
+              "Geometry: 7 channels x 4 dies of 128 Gb 3D XPoint = 28 (375 GB); the controller stripes each access "
+              "over all 7 channels, modelled as one logical channel of 7 x 800 MB/s (assumed); write in place, "
+              "no write cache; "
               "media read 3 us derived: < 10 us spec minus the host and protocol modelled separately",
               R"({"read_bandwidth": "2.4 GB/s", "write_bandwidth": "2.0 GB/s", "max_iops": "550 K/s",
-                  "channels": 7, "dies_per_channel": 4, "planes": 1, "page_size": "4 KiB",
-                  "read_time": "3 us", "program_time": "6 us", "channel_bandwidth": "800 MB/s",
+                  "channels": 1, "dies_per_channel": 28, "planes": 1, "page_size": "4 KiB",
+                  "read_time": "3 us", "program_time": "6 us", "channel_bandwidth": "5.6 GB/s",
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",
                   "max_queue_entries": 4096, "capacity": "375 GB"})");
 IOWALL_PRESET("device", "nvme_ssd", "optane_p5800x", "Intel Optane SSD DC P5800X 800 GB, Gen4 x4",
               "Intel product brief: 1.5M 4K RR IOPS, 7.2 GB/s read, 6.2 GB/s write, read latency < 6 us. "
-              "Geometry assumed: 16 channels x 4 dies of 2nd-generation 3D XPoint; no write cache; media read 2 us "
+              "Geometry assumed: 16 channels x 4 dies of 2nd-generation 3D XPoint, striped as one logical channel of "
+              "16 x 1.2 GB/s; no write cache; media read 2 us "
               "derived from the < 6 us spec minus host and protocol",
               R"({"read_bandwidth": "7.2 GB/s", "write_bandwidth": "6.2 GB/s", "max_iops": "1.5 M/s",
-                  "channels": 16, "dies_per_channel": 4, "planes": 1, "page_size": "4 KiB",
-                  "read_time": "2 us", "program_time": "5 us", "channel_bandwidth": "1.2 GB/s",
+                  "channels": 1, "dies_per_channel": 64, "planes": 1, "page_size": "4 KiB",
+                  "read_time": "2 us", "program_time": "5 us", "channel_bandwidth": "19.2 GB/s",
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",
                   "max_queue_entries": 4096, "capacity": "800 GB"})");
 IOWALL_PRESET("device", "nvme_ssd", "samsung_980pro", "Samsung 980 Pro 1 TB (consumer), Gen4 x4",

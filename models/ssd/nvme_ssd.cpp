@@ -130,7 +130,9 @@ void NvmeSsd::read_media(std::uint32_t cmd) {
   // Media access, then the internal data path, then DMA of the data to its destination.
   auto to_host = [this, cmd] {
     const Command& c = commands_[cmd];
-    read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), {}, [this, cmd] {
+    // The data path streams into the DMA engine (cut-through): it caps the rate, it
+    // does not add a store-and-forward delay.
+    read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), [this, cmd](Time, Time) {
       const Command& cc = commands_[cmd];
       bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
       const Io& io = ios_[cc.io];

@@ -14,6 +14,7 @@ WorkloadConfig read_workload(const Params& p) {
   c.io_size = p.get_bytes("io_size", "1 MiB", "size of one I/O (gdsio -i)", "");
   c.threads = p.get_int("threads", 1, 1, 4096, "worker threads per target (gdsio -w)", "");
   c.qd = p.get_int("qd", 1, 1, 65536, "I/Os each thread keeps in flight", "");
+  c.misalign = p.get_bytes("misalign", "0 B", "added to every file offset: data not 4 KiB aligned in its file", "");
   const std::string targets = p.get_text("targets", "all_gpus", "target devices, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "storage devices, comma-separated SSD ids striped round-robin, or local "
@@ -79,11 +80,17 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
         list.push_back(static_cast<NvmeSsd*>(&d));
       }
     }
-    for (NvmeSsd* s : list)
+    for (NvmeSsd* s : list) {
+      if (config.qd > s->queue_depth_limit())
+        throw InputError(file, pointer + "/qd",
+                         fmt::format("queue depth {} is above {}'s limit of {} per queue pair (queue entries - 1, or "
+                                     "CIDs)",
+                                     config.qd, s->name(), s->queue_depth_limit()));
       if (config.io_size.n % s->lba_size.n != 0)
         throw InputError(file, pointer + "/io_size",
                          fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(config.io_size), s->name(),
                                      to_string(s->lba_size)));
+    }
     storage_.push_back(std::move(list));
   }
   const i64 region = config.size.n / config.threads / config.io_size.n * config.io_size.n;
@@ -112,7 +119,7 @@ void IoWorkload::issue(std::uint32_t t) {
   const auto& devices = storage_[th.job];
   // Stripe by offset: consecutive I/Os of a thread land on consecutive devices.
   const auto stripe = static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices.size()));
-  IoRequest io{config_.io_size, offset, config_.write(), devices[stripe], targets_[th.job]};
+  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), devices[stripe], targets_[th.job]};
   const Time started = ctx_.now();
   path_.submit(io, [this, t, started] { completed(t, started); });
 }
