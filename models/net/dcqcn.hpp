@@ -1,0 +1,58 @@
+// ECN marking at a switch egress (RED-like ramp between Kmin and Kmax) and DCQCN
+// rate control at the sender (reaction point), after Zhu et al., SIGCOMM'15: a CNP
+// cuts the rate by alpha/2; a timer and a byte counter then raise it in fast-recovery,
+// additive and hyper-increase stages; alpha decays while no CNP arrives.
+#pragma once
+#include "sim/config/params.hpp"
+#include "sim/core/units.hpp"
+
+namespace iowall::net {
+
+struct EcnConfig {
+  bool enabled = true;
+  Bytes kmin, kmax;
+  double pmax = 0.2;
+  bool at_dequeue = true;  // mark leaving packets (the current queue) or arriving ones
+  static EcnConfig read(const Params& p);
+  // Marking probability for an egress queue holding `queued` bytes.
+  double probability(Bytes queued) const;
+};
+
+struct DcqcnConfig {
+  bool enabled = true;
+  Time increase_timer;      // rate-increase timer period
+  Bytes byte_counter;       // bytes between byte-counter increase events
+  Bandwidth ai, hai;        // additive and hyper increase steps
+  double g = 1.0 / 256;     // alpha gain
+  Time alpha_timer;         // alpha decays every period without a CNP
+  Time cnp_interval;        // receiver: at most one CNP per flow per interval
+  i64 fast_recovery = 5;    // increase events spent in fast recovery
+  Bandwidth min_rate;
+  static DcqcnConfig read(const Params& p, Bandwidth line_rate);
+};
+
+// One sender's rate state. The owner calls these at the events DCQCN names.
+class DcqcnRate {
+public:
+  DcqcnRate(const DcqcnConfig& c, Bandwidth line_rate) : c_(&c), line_(line_rate.bps), rc_(line_rate.bps), rt_(line_rate.bps) {}
+  void on_cnp();
+  void on_alpha_timer();     // one alpha period passed
+  void on_increase_timer();  // one rate-increase period passed
+  // Counts bytes sent; true when a byte-counter increase happened.
+  bool on_sent(Bytes b);
+  Bandwidth rate() const { return Bandwidth(rc_); }
+  Bandwidth target() const { return Bandwidth(rt_); }
+  double alpha() const { return alpha_; }
+  std::uint64_t cnps() const { return cnps_; }
+
+private:
+  void increase();
+  const DcqcnConfig* c_;
+  i64 line_, rc_, rt_;
+  double alpha_ = 1.0;
+  bool cnp_in_period_ = false;
+  i64 timer_stage_ = 0, byte_stage_ = 0, bytes_ = 0;
+  std::uint64_t cnps_ = 0;
+};
+
+}  // namespace iowall::net

@@ -1,0 +1,211 @@
+// `iowall net headroom|skid|spread|incast`: PFC headroom from the 802.1Qbb delay terms,
+// the simulated skid after XOFF, congestion spreading to an innocent flow, and an
+// incast of DCQCN senders. Fabric parameters are set with --param key=value (units
+// in the value, as in JSON) and read with their sources.
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "models/net/experiments.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+namespace {
+
+using namespace net;
+
+struct Common {
+  std::string rate = "100 Gb/s", cable = "2 m", duration = "20 ms", from = "10 ms";
+  std::vector<std::string> params;
+  std::uint64_t seed = 1;
+  OutputOptions out;
+  void add_to(CLI::App& c) {
+    c.add_option("--rate", rate, "link rate (e.g. \"100 Gb/s\")");
+    c.add_option("--cable", cable, "cable length of every link (e.g. \"100 m\")");
+    c.add_option("--duration", duration, "simulated time");
+    c.add_option("--from", from, "start of the measurement window");
+    c.add_option("--param", params, "fabric parameter key=value, e.g. xoff=\"512 KB\" or dcqcn=false");
+    c.add_option("--seed", seed, "random seed (ECN marking)");
+    out.add_to(c, false);
+  }
+  Bandwidth bw(const std::string& text, const char* option) const {
+    Bandwidth b;
+    const ParseResult r = parse_bandwidth(text, b);
+    if (!r.ok) throw InputError("", option, r.error);
+    if (b.bps <= 0) throw InputError("", option, "must be positive");
+    return b;
+  }
+  Time time(const std::string& text, const char* option) const {
+    Time t;
+    const ParseResult r = parse_time(text, t);
+    if (!r.ok) throw InputError("", option, r.error);
+    if (t.ps < 0) throw InputError("", option, "must not be negative");
+    return t;
+  }
+  // A length: "100 m", "2.5 m" or "1 km".
+  double meters() const {
+    char* end = nullptr;
+    const double v = std::strtod(cable.c_str(), &end);
+    const std::string unit = end ? std::string(end) : "";
+    const double k = unit == " m" || unit == "m" ? 1 : unit == " km" || unit == "km" ? 1000 : -1;
+    if (end == cable.c_str() || k < 0 || v < 0)
+      throw InputError("", "--cable", fmt::format("\"{}\" is not a length (expected e.g. \"100 m\")", cable));
+    return v * k;
+  }
+  FabricConfig config(const std::string& where) const {
+    Json j = Json::object();
+    for (const std::string& kv : params) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw InputError("", "--param", fmt::format("\"{}\" is not key=value", kv));
+      const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+      char* end = nullptr;
+      const double num = std::strtod(v.c_str(), &end);
+      if (v == "true" || v == "false")
+        j[k] = v == "true";
+      else if (!v.empty() && end && *end == '\0')
+        j[k] = v.find_first_of(".eE") == std::string::npos ? Json(static_cast<i64>(num)) : Json(num);
+      else
+        j[k] = v;
+    }
+    Params p(j, {where, ""});
+    FabricConfig c = read_fabric_config(p, bw(rate, "--rate"));
+    p.check_all_used({});
+    check_fabric(c, bw(rate, "--rate"), meters(), where);
+    return c;
+  }
+};
+
+double kb(Bytes b) { return static_cast<double>(b.n) / 1e3; }
+
+void run_headroom(const Common& a, const std::string& mtu_text) {
+  Bytes mtu;
+  if (const ParseResult r = parse_bytes(mtu_text, mtu); !r.ok) throw InputError("", "--mtu", r.error);
+  const FabricConfig c = a.config("iowall net headroom");
+  const Bandwidth rate = a.bw(a.rate, "--rate");
+  const Headroom h = pfc_headroom(c.pfc, rate, Bytes(mtu.n + kWireOverhead), a.meters());
+  const Json j = {{"rate", to_string(rate)}, {"cable_m", a.meters()}, {"max_frame_bits", (mtu.n + kWireOverhead) * 8},
+                  {"wait_frame_ns", h.wait_frame.ns()}, {"pause_frame_ns", h.pause_frame.ns()},
+                  {"cable_round_trip_ns", h.cable_round_trip.ns()}, {"interface_ns", h.interface.ns()},
+                  {"response_ns", h.response.ns()}, {"finish_frame_ns", h.finish_frame.ns()},
+                  {"total_ns", h.total().ns()}, {"headroom_bytes", h.bytes(rate).n}};
+  emit(a.out,
+       [&] {
+         return fmt::format(
+             "PFC headroom at {} over {} m, max frame {} B on the wire:\n"
+             "  wait for frame in service {:.1f} ns + PAUSE {:.1f} ns + cable round trip {:.1f} ns\n"
+             "  + interface {:.1f} ns + response {:.1f} ns + sender finishes its frame {:.1f} ns\n"
+             "  = {:.1f} ns -> {} B ({:.1f} KB) above XOFF\n",
+             to_string(rate), a.meters(), mtu.n + kWireOverhead, h.wait_frame.ns(), h.pause_frame.ns(),
+             h.cable_round_trip.ns(), h.interface.ns(), h.response.ns(), h.finish_frame.ns(), h.total().ns(),
+             h.bytes(rate).n, kb(h.bytes(rate)));
+       },
+       j);
+}
+
+void run_skid_cmd(const Common& a, int drain) {
+  const FabricConfig c = a.config("iowall net skid");
+  SimContext ctx(a.seed);
+  const SkidResult r = run_skid(ctx, c, a.bw(a.rate, "--rate"), a.meters(), a.time(a.duration, "--duration"), drain);
+  const Json j = {{"headroom_bytes", r.headroom.n}, {"max_skid_bytes", r.max_skid.n}, {"pauses", r.pauses},
+                  {"drops", r.drops}, {"frame_bytes", c.frame.n}};
+  emit(a.out,
+       [&] {
+         return fmt::format("{} PAUSE episodes: most bytes after XOFF {} B; headroom formula {} B ({:.1f}%); drops {}\n",
+                            r.pauses, r.max_skid.n, r.headroom.n,
+                            100.0 * static_cast<double>(r.max_skid.n) / static_cast<double>(r.headroom.n), r.drops);
+       },
+       j);
+}
+
+void run_spread_cmd(const Common& a, const std::string& uplink, const std::string& slow) {
+  const FabricConfig c = a.config("iowall net spread");
+  SimContext ctx(a.seed);
+  const SpreadResult r = run_spread(ctx, c, a.bw(a.rate, "--rate"), a.bw(uplink, "--uplink"), a.bw(slow, "--slow"),
+                                    a.meters(), a.time(a.duration, "--duration"), a.time(a.from, "--from"));
+  const Json j = {{"pfc", c.pfc.enabled}, {"dcqcn", c.dcqcn.enabled}, {"culprit_Gbps", r.culprit_Gbps},
+                  {"innocent_Gbps", r.innocent_Gbps}, {"innocent_alone_Gbps", r.innocent_alone_Gbps},
+                  {"innocent_paused_us", r.innocent_paused.us()}, {"pauses_upstream", r.pauses_upstream},
+                  {"drops", r.drops}};
+  emit(a.out,
+       [&] {
+         return fmt::format("PFC {}, DCQCN {}: culprit {:.2f} Gb/s into the {} receiver; innocent {:.2f} Gb/s "
+                            "(alone {:.2f}); innocent NIC paused {:.1f} us; {} PAUSEs upstream; {} drops\n",
+                            c.pfc.enabled ? "on" : "off", c.dcqcn.enabled ? "on" : "off", r.culprit_Gbps, slow,
+                            r.innocent_Gbps, r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops);
+       },
+       j);
+}
+
+void run_incast_cmd(const Common& a, int senders, const std::string& window, double tolerance) {
+  const FabricConfig c = a.config("iowall net incast");
+  SimContext ctx(a.seed);
+  const Time duration = a.time(a.duration, "--duration"), from = a.time(a.from, "--from");
+  if (from >= duration) throw InputError("", "--from", "the window must start before the run ends");
+  const IncastResult r = run_incast(ctx, c, senders, a.bw(a.rate, "--rate"), a.meters(), duration, from, tolerance,
+                                    a.time(window, "--window"));
+  const Json j = {{"senders", senders}, {"flow_Gbps", r.flow_Gbps}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
+                  {"converged_ms", r.converged.ms()}, {"mean_queue_KB", r.mean_queue / 1e3},
+                  {"min_queue_KB", kb(r.min_queue)}, {"max_queue_KB", kb(r.max_queue)},
+                  {"kmin_KB", kb(c.ecn.kmin)}, {"kmax_KB", kb(c.ecn.kmax)}, {"pauses", r.pauses},
+                  {"drops", r.drops}, {"cnps", r.cnps}};
+  emit(a.out,
+       [&] {
+         std::string s = fmt::format("{} senders: {:.2f} Gb/s in all, Jain {:.4f}, every {} window within {:.0f}% of "
+                                     "an equal split from {:.1f} ms\n",
+                                     senders, r.total_Gbps, r.jain, window, 100 * tolerance, r.converged.ms());
+         s += fmt::format("bottleneck queue: mean {:.1f} KB, min {:.1f} KB, max {:.1f} KB (Kmin {:.0f}, Kmax {:.0f}); "
+                          "{} CNPs, {} PAUSEs, {} drops\nper flow Gb/s:",
+                          r.mean_queue / 1e3, kb(r.min_queue), kb(r.max_queue), kb(c.ecn.kmin), kb(c.ecn.kmax),
+                          r.cnps, r.pauses, r.drops);
+         for (double g : r.flow_Gbps) s += fmt::format(" {:.2f}", g);
+         return s + "\n";
+       },
+       j);
+}
+
+void setup(CLI::App& root, CliState&) {
+  CLI::App* net = root.add_subcommand("net", "fabric experiments: PFC headroom and skid, spreading, DCQCN incast");
+  net->require_subcommand(1);
+
+  auto h = std::make_shared<Common>();
+  auto mtu = std::make_shared<std::string>("9216 B");
+  CLI::App* head = net->add_subcommand("headroom", "PFC headroom from the 802.1Qbb delay terms");
+  h->add_to(*head);
+  head->add_option("--mtu", *mtu, "largest frame (e.g. \"9216 B\")");
+  head->callback([h, mtu] { run_headroom(*h, *mtu); });
+
+  auto s = std::make_shared<Common>();
+  auto drain = std::make_shared<int>(4);
+  CLI::App* skid = net->add_subcommand("skid", "simulated bytes after XOFF vs the headroom formula");
+  s->add_to(*skid);
+  skid->add_option("--drain", *drain, "egress is this many times slower than the sender")->check(CLI::Range(2, 1000));
+  skid->callback([s, drain] { run_skid_cmd(*s, *drain); });
+
+  auto p = std::make_shared<Common>();
+  auto up = std::make_shared<std::string>("400 Gb/s");
+  auto slow = std::make_shared<std::string>("10 Gb/s");
+  CLI::App* spread = net->add_subcommand("spread", "PAUSE spreading upstream to a flow that shares no bottleneck");
+  p->add_to(*spread);
+  spread->add_option("--uplink", *up, "switch-to-switch link rate");
+  spread->add_option("--slow", *slow, "the slow receiver's link rate");
+  spread->callback([p, up, slow] { run_spread_cmd(*p, *up, *slow); });
+
+  auto i = std::make_shared<Common>();
+  auto n = std::make_shared<int>(8);
+  auto window = std::make_shared<std::string>("10 ms");
+  auto tol = std::make_shared<double>(0.25);
+  CLI::App* incast = net->add_subcommand("incast", "N DCQCN senders into one receiver through one switch");
+  i->add_to(*incast);
+  incast->add_option("--senders", *n, "senders")->check(CLI::Range(1, 4096));
+  incast->add_option("--window", *window, "window for the convergence test");
+  incast->add_option("--tolerance", *tol, "relative distance from an equal split")->check(CLI::Range(0.0, 1.0));
+  incast->callback([i, n, window, tol] { run_incast_cmd(*i, *n, *window, *tol); });
+}
+
+}  // namespace
+
+IOWALL_REGISTER_COMMAND(38, setup);
+
+}  // namespace iowall
