@@ -13,7 +13,8 @@ build: deps
 	@cmake --build --preset release -j $(JOBS)
 
 run: build
-	@$(BUILD)/iowall run scenarios/default.json
+	@mkdir -p reports/out
+	@$(BUILD)/iowall run scenarios/default.json --chart reports/out/default.svg
 
 test: build
 	@ctest --preset release -j $(JOBS)

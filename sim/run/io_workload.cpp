@@ -98,7 +98,9 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
     results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}});
     threads_left_.push_back(static_cast<int>(config.threads));
     for (i64 t = 0; t < config.threads; ++t)
-      threads_.push_back(Thread{static_cast<int>(j), Bytes(t * region), Bytes(region), Bytes(0), Bytes(0), Bytes(0)});
+      // Each target reads its own data (its shard): regions do not overlap across jobs.
+      threads_.push_back(Thread{static_cast<int>(j), Bytes((static_cast<i64>(j) * config.threads + t) * region),
+                                Bytes(region), Bytes(0), Bytes(0), Bytes(0)});
   }
 }
 

@@ -18,6 +18,7 @@ struct WorkloadConfig {
   std::string kind;  // sequential_read, random_read, sequential_write, random_write
   Bytes size, io_size;
   i64 threads = 1, qd = 1;
+  Bytes misalign;  // added to every file offset (an unaligned file layout)
   std::vector<std::string> targets;  // GPU ids (or dram ids for cpu_only); "all GPUs" when empty
   std::vector<std::string> storage;  // SSD ids; "local": the nearest SSDs of each target
   bool write() const { return kind.find("write") != std::string::npos; }

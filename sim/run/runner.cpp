@@ -93,7 +93,7 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
                   {"first_done_s", round_to(first_done.seconds(), 9)},
                   {"last_done_s", round_to(last_done.seconds(), 9)},
                   {"events", ctx.queue().executed()},
-                  {"limited_by", limiting_resource(ctx.stats(), last_done)},
+                  {"limited_by", limiting_resource(ctx.stats(), std::max(last_done, ctx.now()))},
                   {"jobs", jobs}};
   if (const std::string note = path->note(); !note.empty()) metrics["note"] = note;
   if (trace_this) write_file_atomically(options.trace_file, trace.to_json());

@@ -1,0 +1,129 @@
+// cpu_cached: buffered I/O through the page cache, then cudaMemcpy from pageable
+// memory. A read misses or hits the page cache; the data is copied by a CPU core
+// from the page cache into the user buffer, then the CUDA driver copies it again
+// into its pinned staging buffer before the copy engine moves it to the GPU: host
+// memory is crossed six times per byte (DMA in, two copies of two crossings, DMA
+// out). Writes run the other way and return once the data is in the page cache;
+// writeback follows, and past the dirty limit the writer waits for it.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "models/paths/host_copy.hpp"
+#include "models/host/page_cache.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/run/path_base.hpp"
+
+namespace iowall {
+
+class CpuCachedPath final : public PathBase {
+public:
+  struct Config {
+    Time syscall_cost, copy_launch_cost;
+    Bytes page_cache, dirty_limit, block;
+  };
+  static Config read_config(const Params& p) {
+    return {p.get_time("syscall_cost", "2 us", "CPU time of one read()/write() system call through the VFS",
+                       "order of magnitude of Linux buffered I/O per call; calibrate with `iowall calibrate`"),
+            p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu"),
+            p.get_bytes("page_cache", "256 GiB", "memory the page cache may use", "assumed: a share of host DRAM"),
+            p.get_bytes("dirty_limit", "20 GiB", "dirty data buffered writes may leave before writers wait",
+                        "Linux vm.dirty_ratio 20% of a ~100 GiB budget (assumption)"),
+            p.get_bytes("block", "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead")};
+  }
+  CpuCachedPath(const Params& p, PathEnv& env)
+      : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block) {}
+
+  void submit(const IoRequest& r, Done done) override {
+    auto* gpu = dynamic_cast<Gpu*>(r.target);
+    if (!gpu) throw InputError(env_.file, env_.pointer, "cpu_cached needs a GPU target, not " + r.target->name());
+    Dram& dram = env_.dram_near(*gpu);
+    auto& copy = memcpy_[&dram];
+    if (!copy) copy = std::make_unique<Route>(memcpy_route(env_.cpu_near(dram), dram));
+    InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
+    f.first = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
+    f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
+    const std::uint32_t id = begin(f);
+    if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr), waiting_.resize(id + 1, false);
+    copy_of_[id] = copy.get();
+    if (r.write) {
+      write_from_gpu(id);
+    } else {
+      f.cpu->spend(config_.syscall_cost, [this, id] { read_into_cache(id); });
+    }
+  }
+
+  std::string note() const override {
+    return fmt::format("page cache: {} hits, {} misses", cache_.hits(), cache_.misses());
+  }
+
+private:
+  // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
+  void read_into_cache(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    if (cache_.lookup(r.storage, r.offset, r.size)) {
+      copy_to_user(id);
+      return;
+    }
+    storage_step(id, *io(id).first, [this, id] {
+      cache_.insert(io(id).io.storage, io(id).io.offset, io(id).io.size);
+      copy_to_user(id);
+    });
+  }
+  void copy_to_user(std::uint32_t id) {
+    env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
+      io(id).cpu->spend(config_.copy_launch_cost, [this, id] {
+        // The driver stages pageable memory through its pinned buffer: a second copy.
+        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
+          env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);
+        });
+      });
+    });
+  }
+  // Writes: GPU -> staging -> user buffer -> page cache; writeback to storage later.
+  void write_from_gpu(std::uint32_t id) {
+    io(id).cpu->spend(config_.copy_launch_cost, [this, id] {
+      env_.mover.send(*io(id).second, io(id).io.size, [this, id] {
+        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
+          io(id).cpu->spend(config_.syscall_cost, [this, id] {
+            env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
+          });
+        });
+      });
+    });
+  }
+  void write_back(std::uint32_t id) {
+    const Bytes size = io(id).io.size;
+    dirty_ += size;
+    const bool over = dirty_ > config_.dirty_limit;
+    waiting_[id] = over;  // past the dirty limit the writer completes with its writeback
+    // Writeback runs on its own; the writer returns unless the dirty limit is passed.
+    storage_step(id, *io(id).first, [this, id, size] {
+      dirty_ -= size;
+      if (waiting_[id]) {
+        waiting_[id] = false;
+        finish(id);
+      } else {
+        finish_writeback(id);
+      }
+    });
+    if (!over) {
+      const Done done = io(id).done;
+      io(id).done = [] {};
+      done();
+    }
+  }
+  void finish_writeback(std::uint32_t id) { finish(id); }
+
+  Config config_;
+  PageCache cache_;
+  std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
+  std::vector<const Route*> copy_of_;                     // per in-flight I/O
+  Bytes dirty_;
+  std::vector<bool> waiting_;
+};
+
+IOWALL_REGISTER_PATH(CpuCachedPath, "cpu_cached",
+                     "buffered I/O through the page cache, then cudaMemcpy from pageable memory");
+
+}  // namespace iowall
