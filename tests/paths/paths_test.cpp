@@ -1,0 +1,76 @@
+// The data paths against the bounds their mechanisms imply.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "sim/config/json_file.hpp"
+#include "sim/config/scenario.hpp"
+#include "sim/run/runner.hpp"
+
+using namespace iowall;
+
+namespace {
+Json run(const Json& workload, const Json& paths, double dram_GBps = 0) {
+  JsonDocument topo = load_json("topologies/workstation-gen5.json", IOWALL_SOURCE_DIR);
+  if (dram_GBps > 0) topo.json["devices"][1]["bandwidth"] = fmt::format("{} GB/s", dram_GBps);
+  const Json doc = {{"name", "p"}, {"topology", topo.json}, {"workload", workload}, {"paths", paths}};
+  return run_scenario(scenario_from_json(doc, "p.json", IOWALL_SOURCE_DIR));
+}
+const Json kRead = {{"size", "1 GiB"}, {"io_size", "1 MiB"}, {"threads", 8}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}};
+}  // namespace
+
+TEST_CASE("bounce paths stay under host memory bandwidth over the times bytes cross it", "[paths][bound]") {
+  // 60 GB/s of DRAM: cpu_cached crosses it six times per byte, cpu_gpu twice.
+  const Json r = run(kRead, {"cpu_cached", "cpu_gpu", "gpu_direct"}, 60);
+  const double cached = r["metrics"]["cpu_cached"]["throughput_GBps"];
+  const double bounce = r["metrics"]["cpu_gpu"]["throughput_GBps"];
+  const double direct = r["metrics"]["gpu_direct"]["throughput_GBps"];
+  CHECK(cached <= 60.0 / 6 * 1.001);
+  CHECK(cached > 0.9 * 60.0 / 6);  // and that is what limits it
+  CHECK(r["metrics"]["cpu_cached"]["limited_by"]["resource"] == "dram0/access");
+  CHECK(bounce <= 60.0 / 2 * 1.001);
+  CHECK(direct <= 26.0);  // two PM1743 drives
+  CHECK(direct > bounce - 1e-9);
+}
+
+TEST_CASE("an unaligned I/O on gpu_direct takes the compat path and says so", "[paths]") {
+  Json w = kRead;
+  w["misalign"] = "512 B";
+  const Json r = run(w, {"gpu_direct", "compat"});
+  const auto& m = r["metrics"]["gpu_direct"];
+  REQUIRE(m.contains("note"));
+  CHECK(m["note"].get<std::string>().find("1024 I/Os were not 4 KiB aligned") != std::string::npos);
+  CHECK(m["throughput_GBps"] == r["metrics"]["compat"]["throughput_GBps"]);
+}
+
+TEST_CASE("compat mode is bounded by its I/O threads and bounce buffers", "[paths][bound]") {
+  // One thread, 1 MiB slabs: each chunk's read and copy run one after the other.
+  const Json r = run({{"size", "256 MiB"}, {"io_size", "1 MiB"}, {"threads", 8}, {"targets", "gpu0"}, {"storage", "nvme0"}},
+                     Json::array({Json{{"name", "compat"}, {"io_threads", 1}}, "gpu_direct"}));
+  const double compat = r["metrics"]["compat"]["throughput_GBps"];
+  const double direct = r["metrics"]["gpu_direct"]["throughput_GBps"];
+  // A chunk takes at least the drive's 70 us latency plus 1 MiB at 13 GB/s.
+  CHECK(compat < 1.0 / (70e-6 + 1.048576 / 13e3) / 1e3 * 1.048576 * 1.02);
+  CHECK(compat < 0.75 * direct);
+}
+
+TEST_CASE("page cache: a cold read misses once per I/O", "[paths]") {
+  Json w = {{"size", "64 MiB"}, {"io_size", "1 MiB"}, {"threads", 1}, {"targets", "gpu0"}, {"storage", "nvme0"}};
+  const Json once = run(w, {"cpu_cached"});
+  CHECK(once["metrics"]["cpu_cached"]["note"].get<std::string>().find("0 hits, 64 misses") != std::string::npos);
+}
+
+#include "models/host/page_cache.hpp"
+
+TEST_CASE("the page cache keeps the most recent blocks within its capacity", "[paths]") {
+  PageCache cache(Bytes(4 << 20), Bytes(1 << 20));  // four 1 MiB blocks
+  int dev = 0;
+  for (int i = 0; i < 4; ++i) cache.insert(&dev, Bytes(i << 20), Bytes(1 << 20));
+  CHECK(cache.lookup(&dev, Bytes(0), Bytes(1 << 20)));          // block 0 is now most recent
+  cache.insert(&dev, Bytes(4 << 20), Bytes(1 << 20));          // evicts block 1, the least recent
+  CHECK_FALSE(cache.lookup(&dev, Bytes(1 << 20), Bytes(1 << 20)));
+  CHECK(cache.lookup(&dev, Bytes(0), Bytes(2 << 20)) == false);  // spans the evicted block
+  CHECK(cache.lookup(&dev, Bytes(2 << 20), Bytes(3 << 20)));     // blocks 2, 3, 4
+  int other = 0;
+  CHECK_FALSE(cache.lookup(&other, Bytes(0), Bytes(1 << 20)));  // another device's data
+}
