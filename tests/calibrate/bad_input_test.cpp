@@ -1,6 +1,8 @@
 // calibrate and validate on bad input: one line on stderr and exit code 2.
 #include <catch2/catch.hpp>
 
+#include "tests/support/run_iowall.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -13,22 +15,10 @@
 #ifdef IOWALL_BINARY
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string output;
-};
-
-Result run(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(IOWALL_BINARY) + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) r.output += buf;
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = iowall::testing::CliResult;
+long iowall_test_lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+// Runs `iowall <args>`; stdout and stderr together in output().
+Result run(const std::string& args) { return iowall::testing::run_iowall("" + args); }
 
 // A scratch folder with a real measurement file and broken variants of it.
 struct Files {
@@ -54,10 +44,10 @@ struct Files {
 void check_one_line_exit_2(const std::string& args) {
   INFO(args);
   const Result r = run(args);
-  INFO(r.output);
+  INFO(r.output());
   CHECK(r.code == 2);
-  CHECK(r.output.rfind("iowall: ", 0) == 0);
-  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  CHECK(r.output().rfind("iowall: ", 0) == 0);
+  CHECK(iowall_test_lines(r.output()) == 1);
 }
 
 }  // namespace

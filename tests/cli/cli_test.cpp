@@ -1,6 +1,8 @@
 // Runs the real `iowall` binary: exit codes, one-line errors, determinism.
 #include <catch2/catch.hpp>
 
+#include "tests/support/run_iowall.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,31 +13,13 @@
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = iowall::testing::CliResult;
+using iowall::testing::slurp;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs `launcher` + iowall + `args` (launcher: empty, or an mpirun command line).
 Result iowall_via(const std::string& launcher, const std::string& args) {
-  static int n = 0;
-  const std::string base = "/tmp/iowall_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(n++);
-  const std::string cmd = launcher + std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
-  const int status = std::system(cmd.c_str());
-  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
+  return iowall::testing::run_iowall(args, launcher);
 }
-
-Result iowall(const std::string& args) { return iowall_via("", args); }
+Result cli(const std::string& args) { return iowall::testing::run_iowall(args); }
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const std::string path = "/tmp/iowall_cli_" + std::to_string(getpid()) + "_" + name;
@@ -59,14 +43,14 @@ const char* kScenario = R"({
 
 TEST_CASE("the same scenario and seed give byte-identical JSON", "[cli]") {
   const std::string sc = write_temp("tiny.json", kScenario);
-  const Result a = iowall("run " + sc + " --output-format json");
-  const Result b = iowall("run " + sc + " --output-format json");
+  const Result a = cli("run " + sc + " --output-format json");
+  const Result b = cli("run " + sc + " --output-format json");
   REQUIRE(a.code == 0);
   REQUIRE(b.code == 0);
   CHECK(a.out == b.out);
   CHECK(a.out.find("\"throughput_GBps\"") != std::string::npos);
   CHECK(a.out.find("\"latency_p99_us\"") != std::string::npos);
-  const Result c = iowall("run " + sc + " --output-format json --seed 6");
+  const Result c = cli("run " + sc + " --output-format json --seed 6");
   CHECK(c.code == 0);
   CHECK(c.out != a.out);  // the seed reaches the latency spreads
 }
@@ -101,7 +85,7 @@ TEST_CASE("bad input: one line naming the file and pointer, exit code 2", "[cli]
   int i = 0;
   for (const Case& c : cases) {
     const std::string sc = write_temp("bad" + std::to_string(i++) + ".json", c.scenario);
-    const Result r = iowall("run " + sc);
+    const Result r = cli("run " + sc);
     INFO(c.scenario);
     INFO(r.err);
     CHECK(r.code == 2);
@@ -111,12 +95,12 @@ TEST_CASE("bad input: one line naming the file and pointer, exit code 2", "[cli]
     CHECK(r.err.find(c.expect) != std::string::npos);
     CHECK(r.out.empty());
   }
-  const Result missing = iowall("run /nonexistent/scenario.json");
+  const Result missing = cli("run /nonexistent/scenario.json");
   CHECK(missing.code == 2);
   CHECK(missing.err == "iowall: /nonexistent/scenario.json: no such file\n");
-  const Result usage = iowall("run --bogus-flag");
+  const Result usage = cli("run --bogus-flag");
   CHECK(usage.code == 2);
-  const Result set_bad = iowall("run --set /workload/nope/deeper=1");
+  const Result set_bad = cli("run --set /workload/nope/deeper=1");
   CHECK(set_bad.code == 2);
   CHECK(lines(set_bad.err) == 1);
 }
@@ -124,30 +108,30 @@ TEST_CASE("bad input: one line naming the file and pointer, exit code 2", "[cli]
 TEST_CASE("overrides with set, and output to a file", "[cli]") {
   const std::string sc = write_temp("tiny2.json", kScenario);
   const std::string out = "/tmp/iowall_cli_out_" + std::to_string(getpid()) + ".json";
-  const Result r = iowall("run " + sc + " --set '/workload/io_size=\"256 KiB\"' --output-format json --output " + out);
+  const Result r = cli("run " + sc + " --set '/workload/io_size=\"256 KiB\"' --output-format json --output " + out);
   REQUIRE(r.code == 0);
   const std::string json = slurp(out);
   CHECK(json.find("\"io_size\": \"256 KiB\"") != std::string::npos);
   std::remove(out.c_str());
-  const Result nodir = iowall("run " + sc + " --output /no/such/dir/out.json");
+  const Result nodir = cli("run " + sc + " --output /no/such/dir/out.json");
   CHECK(nodir.code == 2);
   CHECK(nodir.err.find("does not exist") != std::string::npos);
 }
 
 TEST_CASE("models and topo show describe what is there", "[cli]") {
-  const Result m = iowall("models nvme_ssd");
+  const Result m = cli("models nvme_ssd");
   REQUIRE(m.code == 0);
   CHECK(m.out.find("read_latency") != std::string::npos);
   CHECK(m.out.find("Micron 9550") != std::string::npos);  // sources are shown
   CHECK(m.out.find("preset pm1743") != std::string::npos);
-  CHECK(iowall("models no_such_model").code == 2);
-  const Result t = iowall("topo show topologies/workstation-gen5.json");
+  CHECK(cli("models no_such_model").code == 2);
+  const Result t = cli("topo show topologies/workstation-gen5.json");
   REQUIRE(t.code == 0);
   CHECK(t.out.find("nvme0    -> gpu0") != std::string::npos);
   CHECK(t.out.find("narrowest") != std::string::npos);
-  const Result dot = iowall("topo show topologies/workstation-gen5.json --dot");
+  const Result dot = cli("topo show topologies/workstation-gen5.json --dot");
   CHECK(dot.out.find("graph G") != std::string::npos);
-  const Result schema = iowall("schema topology");
+  const Result schema = cli("schema topology");
   CHECK(schema.code == 0);
   CHECK(schema.out.find("\"nvme_ssd\"") != std::string::npos);
 }
@@ -155,7 +139,7 @@ TEST_CASE("models and topo show describe what is there", "[cli]") {
 TEST_CASE("the trace opens as trace-event JSON with one track per resource", "[cli]") {
   const std::string sc = write_temp("tiny3.json", kScenario);
   const std::string trace = "/tmp/iowall_cli_trace_" + std::to_string(getpid()) + ".json";
-  const Result r = iowall("run " + sc + " --trace " + trace + " --output-format json");
+  const Result r = cli("run " + sc + " --trace " + trace + " --output-format json");
   REQUIRE(r.code == 0);
   const std::string t = slurp(trace);
   CHECK(t.find("\"traceEvents\"") != std::string::npos);
@@ -167,36 +151,36 @@ TEST_CASE("the trace opens as trace-event JSON with one track per resource", "[c
 TEST_CASE("sweep results do not depend on the number of threads", "[cli][sweep]") {
   const std::string sc = write_temp("sweep.json", kScenario);
   const std::string axis = " --axis '/workload/io_size=\"128 KiB\",\"1 MiB\"' --axis /workload/threads=1,4";
-  const Result one = iowall("sweep " + sc + axis + " --jobs 1 --output-format json");
-  const Result four = iowall("sweep " + sc + axis + " --jobs 4 --output-format json");
+  const Result one = cli("sweep " + sc + axis + " --jobs 1 --output-format json");
+  const Result four = cli("sweep " + sc + axis + " --jobs 4 --output-format json");
   REQUIRE(one.code == 0);
   CHECK(one.out == four.out);
   CHECK(one.out.find("\"/workload/threads\": 4") != std::string::npos);
 }
 
 TEST_CASE("the PCIe calculator checks its input and agrees with itself", "[cli][pcie]") {
-  const Result bad = iowall("pcie bw --gen 5 --lanes 3");
+  const Result bad = cli("pcie bw --gen 5 --lanes 3");
   CHECK(bad.code == 2);
   CHECK(bad.err.find("x3 is not a PCIe link width") != std::string::npos);
-  CHECK(iowall("pcie bw --mps 384").code == 2);
-  CHECK(iowall("pcie bw --size '15 parsecs'").code == 2);
-  const Result model = iowall("pcie bw --gen 4 --lanes 8 --size 65536 --op read --output-format json");
-  const Result sim = iowall("pcie bw --gen 4 --lanes 8 --size 65536 --op read --method sim --output-format json");
+  CHECK(cli("pcie bw --mps 384").code == 2);
+  CHECK(cli("pcie bw --size '15 parsecs'").code == 2);
+  const Result model = cli("pcie bw --gen 4 --lanes 8 --size 65536 --op read --output-format json");
+  const Result sim = cli("pcie bw --gen 4 --lanes 8 --size 65536 --op read --method sim --output-format json");
   REQUIRE(model.code == 0);
   REQUIRE(sim.code == 0);
   CHECK(model.out.find("\"effective_GBps\"") != std::string::npos);
-  const Result dma = iowall("pcie dma topologies/workstation-gen5.json --from dram0 --to gpu9");
+  const Result dma = cli("pcie dma topologies/workstation-gen5.json --from dram0 --to gpu9");
   CHECK(dma.code == 2);
   CHECK(dma.err.find("no device \"gpu9\"") != std::string::npos);
 }
 
 TEST_CASE("statistics come out as text and CSV too", "[cli][stats]") {
   const std::string sc = write_temp("stats.json", kScenario);
-  const Result text = iowall("run " + sc + " --stats");
+  const Result text = cli("run " + sc + " --stats");
   REQUIRE(text.code == 0);
   CHECK(text.out.find("statistics, gpu_direct") != std::string::npos);
   CHECK(text.out.find("nvme0/media_read/busy") != std::string::npos);
-  const Result csv = iowall("run " + sc + " --stats --output-format csv");
+  const Result csv = cli("run " + sc + " --stats --output-format csv");
   REQUIRE(csv.code == 0);
   CHECK(csv.out.find("path,stat,unit,value,mean,max,count,p50,p99") != std::string::npos);
   CHECK(csv.out.find("gpu_direct,nvme0/commands,commands,") != std::string::npos);
@@ -205,17 +189,17 @@ TEST_CASE("statistics come out as text and CSV too", "[cli][stats]") {
 TEST_CASE("sweep shards merge into the serial result, and MPI ranks give it too", "[cli][sweep]") {
   const std::string sc = write_temp("shard.json", kScenario);
   const std::string axis = " --axis '/workload/io_size=\"128 KiB\",\"1 MiB\",\"4 MiB\"' --output-format json";
-  const Result serial = iowall("sweep " + sc + axis);
+  const Result serial = cli("sweep " + sc + axis);
   REQUIRE(serial.code == 0);
   const std::string a = "/tmp/iowall_shard_a_" + std::to_string(getpid()) + ".json";
   const std::string b = "/tmp/iowall_shard_b_" + std::to_string(getpid()) + ".json";
-  REQUIRE(iowall("sweep " + sc + axis + " --shard 0/2 --output " + a).code == 0);
-  REQUIRE(iowall("sweep " + sc + axis + " --shard 1/2 --output " + b).code == 0);
-  const Result merged = iowall("sweep --merge " + b + " " + a + " --output-format json");
+  REQUIRE(cli("sweep " + sc + axis + " --shard 0/2 --output " + a).code == 0);
+  REQUIRE(cli("sweep " + sc + axis + " --shard 1/2 --output " + b).code == 0);
+  const Result merged = cli("sweep --merge " + b + " " + a + " --output-format json");
   REQUIRE(merged.code == 0);
   CHECK(merged.out == serial.out);
-  CHECK(iowall("sweep --merge " + a + " --output-format json").code == 2);  // a shard is missing
-  CHECK(iowall("sweep " + sc + axis + " --shard 2/2").code == 2);
+  CHECK(cli("sweep --merge " + a + " --output-format json").code == 2);  // a shard is missing
+  CHECK(cli("sweep " + sc + axis + " --shard 2/2").code == 2);
   std::remove(a.c_str());
   std::remove(b.c_str());
 #ifdef IOWALL_MPIRUN
@@ -230,7 +214,7 @@ TEST_CASE("sweep shards merge into the serial result, and MPI ranks give it too"
 TEST_CASE("sweeps show progress on a terminal only", "[cli][progress]") {
   const std::string sc = write_temp("progress.json", kScenario);
   const std::string axis = " --axis /workload/threads=1,2,4";
-  const Result plain = iowall("sweep " + sc + axis);
+  const Result plain = cli("sweep " + sc + axis);
   REQUIRE(plain.code == 0);
   CHECK(plain.err.empty());  // not a terminal: nothing on stderr
   // Under a pseudo-terminal (script(1)), stderr is a terminal: the progress line appears.

@@ -1,6 +1,8 @@
 // `iowall plan checkpoint` run as a program: exit codes, one-line errors, JSON.
 #include <catch2/catch.hpp>
 
+#include "tests/support/run_iowall.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -11,30 +13,14 @@
 #include <nlohmann/json.hpp>
 
 namespace {
-struct Result {
-  int code;
-  std::string out, err;
-};
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-Result iowall(const std::string& args) {
-  static int n = 0;
-  const std::string base = "/tmp/iowall_plan_test_" + std::to_string(getpid()) + "_" + std::to_string(n++);
-  const int st = std::system((std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err").c_str());
-  Result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(base + ".out"), slurp(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
+using Result = iowall::testing::CliResult;
+using iowall::testing::slurp;
+Result cli(const std::string& args) { return iowall::testing::run_iowall(args); }
 const std::string kBase = "plan checkpoint --params 405e9 --gpus 1024 --tp 8 --pp 16 --zero 1 ";
 }  // namespace
 
 TEST_CASE("plan checkpoint answers in a table and in JSON", "[plan][cli]") {
-  const Result r = iowall(kBase + "--storage-bw '200 GB/s' --output-format normal,json");
+  const Result r = cli(kBase + "--storage-bw '200 GB/s' --output-format normal,json");
   REQUIRE(r.code == 0);
   CHECK(r.out.find("availability") != std::string::npos);
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find("\n{") + 1));
@@ -45,7 +31,7 @@ TEST_CASE("plan checkpoint answers in a table and in JSON", "[plan][cli]") {
 TEST_CASE("plan checkpoint: bad input is one line on stderr and exit code 2", "[plan][cli][errors]") {
   for (const std::string bad : {"--gpus 1000", "--gpus 1024 --mttf '0 h'", "--gpus 1024 --storage-bw 200",
                                 "--gpus 1024 --capacity '1 TB'", "--gpus 1024 --interval 7200"}) {
-    const Result r = iowall("plan checkpoint --params 405e9 --tp 8 --pp 16 " + bad);
+    const Result r = cli("plan checkpoint --params 405e9 --tp 8 --pp 16 " + bad);
     INFO(bad << " -> " << r.err);
     CHECK(r.code == 2);
     CHECK(r.err.rfind("iowall: ", 0) == 0);
