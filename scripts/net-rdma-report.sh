@@ -37,3 +37,10 @@ run net incast --senders 8 --duration "300 ms" --from "100 ms" --param mark_at=e
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param rate_increase_timer="55 us"
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param byte_counter="2 MiB"
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param dcqcn=false --param ecn=false
+
+echo "## ECMP (RoCEv2) vs packet spraying (Ultra Ethernet)"
+for pat in permutation incast; do for mode in ecmp spray; do for seed in 1 2 3; do
+  run net multipath --pattern $pat --mode $mode --duration "100 ms" --from "20 ms" --seed $seed
+done; done; done
+run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode ecmp --duration "100 ms" --from "20 ms"
+run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode spray --duration "100 ms" --from "20 ms"

@@ -34,6 +34,7 @@ struct DcqcnConfig {
 // One sender's rate state. The owner calls these at the events DCQCN names.
 class DcqcnRate {
 public:
+  DcqcnRate() = default;
   DcqcnRate(const DcqcnConfig& c, Bandwidth line_rate) : c_(&c), line_(line_rate.bps), rc_(line_rate.bps), rt_(line_rate.bps) {}
   void on_cnp();
   void on_alpha_timer();     // one alpha period passed
@@ -47,8 +48,8 @@ public:
 
 private:
   void increase();
-  const DcqcnConfig* c_;
-  i64 line_, rc_, rt_;
+  const DcqcnConfig* c_ = nullptr;
+  i64 line_ = 0, rc_ = 0, rt_ = 0;
   double alpha_ = 1.0;
   bool cnp_in_period_ = false;
   i64 timer_stage_ = 0, byte_stage_ = 0, bytes_ = 0;

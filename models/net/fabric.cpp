@@ -1,6 +1,7 @@
 #include "models/net/fabric.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -16,7 +17,9 @@ struct Fabric::Impl {
   struct Packet {
     int flow = -1;
     i64 bytes = 0;
-    int hop = 0;      // index into the flow's route of the egress port it is queued on
+    int hop = 0;      // index into the packet's route of the egress port it is queued on
+    int path = 0;     // which of the flow's routes
+    i64 seq = 0;      // packet number within the flow
     int ingress = -1; // switch port it entered through
     int prio = 0;
     bool ecn = false;
@@ -47,7 +50,12 @@ struct Fabric::Impl {
     i64 used = 0;  // switch: shared buffer in use
   };
   struct Flow {
-    std::vector<int> route;  // egress port at each node from the source on
+    std::vector<std::vector<int>> routes;  // egress port at each node from the source on, per route
+    Multipath mode = Multipath::ecmp;
+    int ecmp = 0;            // the route ECMP hashed the flow onto
+    i64 next_seq = 0, expected = 0;
+    std::map<i64, i64> early;  // receiver: packets past a gap (seq -> bytes)
+    i64 early_bytes = 0;
     i64 remaining = 0;       // bytes left to send; -1: unlimited
     int prio = 3;
     bool waiting = false;
@@ -215,7 +223,7 @@ struct Fabric::Impl {
     }
     Flow& f = flows[k.flow];
     ++k.hop;
-    const int out = f.route[k.hop];
+    const int out = f.routes[k.path][k.hop];
     if (!cfg.ecn.at_dequeue) mark(out, pkt);
     enqueue(out, pkt);
   }
@@ -240,6 +248,7 @@ struct Fabric::Impl {
     const auto bin = static_cast<std::size_t>(now.ps / Fabric::kBin.ps);
     if (f.bins.size() <= bin) f.bins.resize(bin + 1, 0);
     f.bins[bin] += k.bytes;
+    reorder(f, k);
     // Receiver (notification point): one CNP per flow per interval for marked packets.
     if (k.ecn && cfg.dcqcn.enabled && (f.last_cnp.ps < 0 || now - f.last_cnp >= cfg.dcqcn.cnp_interval)) {
       f.last_cnp = now;
@@ -247,6 +256,22 @@ struct Fabric::Impl {
       Impl* self_ = this;
       const int fi = k.flow;
       ctx().in(f.cnp_delay, [self_, fi] { self_->on_cnp(fi); });
+    }
+  }
+
+  // The receiver places packets in order: one past a gap waits until the gap fills.
+  static void reorder(Flow& f, const Packet& k) {
+    if (k.seq != f.expected) {
+      ++f.stats.out_of_order;
+      f.early[k.seq] = k.bytes;
+      f.early_bytes += k.bytes;
+      f.stats.max_reorder = std::max(f.stats.max_reorder, Bytes(f.early_bytes));
+      return;
+    }
+    ++f.expected;
+    for (auto it = f.early.begin(); it != f.early.end() && it->first == f.expected; it = f.early.erase(it)) {
+      f.early_bytes -= it->second;
+      ++f.expected;
     }
   }
 
@@ -293,7 +318,7 @@ struct Fabric::Impl {
   void send(int fi) {
     Flow& f = flows[fi];
     if (!active(f) || f.waiting) return;
-    const int p = f.route[0];
+    const int p = f.routes[0][0];  // every route leaves through the sender's one port
     Port& pt = ports[p];
     i64 queued = 0;
     for (i64 b : pt.qbytes) queued += b;
@@ -308,6 +333,8 @@ struct Fabric::Impl {
     k.flow = fi;
     k.bytes = bytes;
     k.prio = f.prio;
+    k.seq = f.next_seq++;
+    k.path = f.mode == Multipath::spray ? static_cast<int>(k.seq % static_cast<i64>(f.routes.size())) : f.ecmp;
     enqueue(p, new_packet(k));
     if (cfg.dcqcn.enabled) f.rate.on_sent(Bytes(bytes));
     const Bandwidth r = cfg.dcqcn.enabled ? f.rate.rate() : pt.rate;
@@ -359,22 +386,37 @@ int Fabric::port_between(int a, int b) const {
 }
 
 int Fabric::add_flow(const std::vector<int>& nodes, Bytes size, Time start, int priority) {
-  if (nodes.size() < 2) throw InputError(name(), "", "a flow needs a source and a destination");
-  if (impl_->nodes[nodes.front()].is_switch || impl_->nodes[nodes.back()].is_switch)
-    throw InputError(name(), "", "flows start and end at hosts");
-  Impl::Flow f{{}, size.n > 0 ? size.n : -1, priority, false, DcqcnRate(impl_->cfg.dcqcn, Bandwidth(1)), Time(-1),
-               Time(0), {}, {}, {}};
-  Time reverse;
-  for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
-    const int p = port_between(nodes[i], nodes[i + 1]);
-    f.route.push_back(p);
-    // CNPs return on the idle reverse path: a minimum frame and the cable per hop.
-    reverse += transfer_time(Bytes(64 + kWireOverhead), impl_->ports[p].rate) + impl_->ports[p].delay;
+  return add_flow(std::vector<std::vector<int>>{nodes}, Multipath::ecmp, size, start, priority);
+}
+
+int Fabric::add_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, Time start,
+                     int priority) {
+  if (paths.empty()) throw InputError(name(), "", "a flow needs a route");
+  Impl::Flow f;
+  f.remaining = size.n > 0 ? size.n : -1;
+  f.prio = priority;
+  f.mode = mode;
+  for (const auto& nodes : paths) {
+    if (nodes.size() < 2) throw InputError(name(), "", "a flow needs a source and a destination");
+    if (nodes.front() != paths[0].front() || nodes.back() != paths[0].back())
+      throw InputError(name(), "", "all routes of a flow join the same two hosts");
+    if (impl_->nodes[nodes.front()].is_switch || impl_->nodes[nodes.back()].is_switch)
+      throw InputError(name(), "", "flows start and end at hosts");
+    std::vector<int> route;
+    for (std::size_t i = 0; i + 1 < nodes.size(); ++i) route.push_back(port_between(nodes[i], nodes[i + 1]));
+    f.routes.push_back(std::move(route));
   }
-  f.rate = DcqcnRate(impl_->cfg.dcqcn, impl_->ports[f.route[0]].rate);
-  f.cnp_delay = reverse;
+  // CNPs return on the idle reverse path of the first route: a minimum frame and the
+  // cable per hop.
+  for (int p : f.routes[0])
+    f.cnp_delay += transfer_time(Bytes(64 + kWireOverhead), impl_->ports[p].rate) + impl_->ports[p].delay;
+  const int fi = static_cast<int>(impl_->flows.size());
+  // ECMP: a switch hashes the flow's header fields with its hash seed; here the flow
+  // number and the simulation seed stand for both.
+  std::uint64_t h = ctx().seed() ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(fi + 1));
+  f.ecmp = static_cast<int>(splitmix64(h) % f.routes.size());
+  f.rate = DcqcnRate(impl_->cfg.dcqcn, impl_->ports[f.routes[0][0]].rate);
   impl_->flows.push_back(std::move(f));
-  const int fi = static_cast<int>(impl_->flows.size()) - 1;
   Impl* im = impl_.get();
   ctx().at(start, [im, fi] {
     im->send(fi);
@@ -385,6 +427,8 @@ int Fabric::add_flow(const std::vector<int>& nodes, Bytes size, Time start, int 
   });
   return fi;
 }
+
+int Fabric::route_of(int f) const { return impl_->flows.at(f).ecmp; }
 
 void Fabric::watch_queue(int port, Time from) {
   impl_->watch = port;

@@ -28,8 +28,14 @@ struct FabricConfig {
   Bytes frame;      // data frame size (at most the MTU)
 };
 
+// How a flow with several equal-cost routes uses them: RoCEv2 hashes the flow onto
+// one (ECMP); Ultra Ethernet sprays its packets over all of them in turn.
+enum class Multipath { ecmp, spray };
+
 struct FlowStats {
   Bytes delivered;
+  std::uint64_t out_of_order = 0;  // packets that arrived ahead of a missing one
+  Bytes max_reorder;               // most bytes the receiver held waiting for a gap
   Time first_byte, last_byte;
   std::uint64_t marked = 0, cnps = 0;
   Bandwidth final_rate;
@@ -55,6 +61,10 @@ public:
   // A flow of `size` bytes from host `src` to host `dst` along `nodes` (src ... dst),
   // starting at `start`; size 0 sends until the run ends.
   int add_flow(const std::vector<int>& nodes, Bytes size, Time start, int priority = 3);
+  // The same over several node paths (each src ... dst, same endpoints).
+  int add_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, Time start,
+               int priority = 3);
+  int route_of(int f) const;  // ECMP: the route index the flow was hashed onto
 
   // Samples the data queue of egress port `port` (from `from` on) for time averages.
   void watch_queue(int port, Time from);

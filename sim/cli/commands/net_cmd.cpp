@@ -1,12 +1,13 @@
-// `iowall net headroom|skid|spread|incast`: PFC headroom from the 802.1Qbb delay terms,
-// the simulated skid after XOFF, congestion spreading to an innocent flow, and an
-// incast of DCQCN senders. Fabric parameters are set with --param key=value (units
+// `iowall net headroom|skid|spread|incast|multipath`: PFC headroom from the 802.1Qbb
+// delay terms, the simulated skid after XOFF, congestion spreading to an innocent flow,
+// an incast of DCQCN senders, and ECMP against packet spraying on a leaf-spine fabric. Fabric parameters are set with --param key=value (units
 // in the value, as in JSON) and read with their sources.
 #include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "models/net/experiments.hpp"
+#include "models/net/multipath.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
@@ -165,6 +166,45 @@ void run_incast_cmd(const Common& a, int senders, const std::string& window, dou
        j);
 }
 
+struct MultipathArgs {
+  int senders = 4, spines = 4;
+  std::string uplink = "100 Gb/s", pattern = "permutation", mode = "ecmp";
+};
+
+void run_multipath_cmd(const Common& a, const MultipathArgs& m) {
+  const FabricConfig c = a.config("iowall net multipath");
+  MultipathRun run;
+  run.senders = m.senders;
+  run.spines = m.spines;
+  run.host_rate = a.bw(a.rate, "--rate");
+  run.uplink = a.bw(m.uplink, "--uplink");
+  run.cable_m = a.meters();
+  run.pattern = m.pattern == "incast" ? Pattern::incast : Pattern::permutation;
+  run.mode = m.mode == "spray" ? Multipath::spray : Multipath::ecmp;
+  run.duration = a.time(a.duration, "--duration");
+  run.measure_from = a.time(a.from, "--from");
+  SimContext ctx(a.seed);
+  const MultipathResult r = run_multipath(ctx, c, run);
+  const Json j = {{"mode", m.mode}, {"pattern", m.pattern}, {"senders", m.senders}, {"spines", m.spines},
+                  {"flow_Gbps", r.flow_Gbps}, {"total_Gbps", r.total_Gbps}, {"min_Gbps", r.min_Gbps},
+                  {"spine_flows", r.spine_flows}, {"out_of_order", r.out_of_order},
+                  {"max_reorder_bytes", r.max_reorder.n}, {"pauses", r.pauses}, {"drops", r.drops}};
+  emit(a.out,
+       [&] {
+         std::string s = fmt::format("{} {} of {} senders over {} spines: {:.2f} Gb/s in all, slowest flow {:.2f}; "
+                                     "{} packets out of order, reorder buffer up to {} B; {} PAUSEs, {} drops\n",
+                                     m.mode, m.pattern, m.senders, m.spines, r.total_Gbps, r.min_Gbps,
+                                     r.out_of_order, r.max_reorder.n, r.pauses, r.drops);
+         if (run.mode == Multipath::ecmp) {
+           s += "flows per spine:";
+           for (int n : r.spine_flows) s += fmt::format(" {}", n);
+           s += "\n";
+         }
+         return s;
+       },
+       j);
+}
+
 void setup(CLI::App& root, CliState&) {
   CLI::App* net = root.add_subcommand("net", "fabric experiments: PFC headroom and skid, spreading, DCQCN incast");
   net->require_subcommand(1);
@@ -202,6 +242,17 @@ void setup(CLI::App& root, CliState&) {
   incast->add_option("--window", *window, "window for the convergence test");
   incast->add_option("--tolerance", *tol, "relative distance from an equal split")->check(CLI::Range(0.0, 1.0));
   incast->callback([i, n, window, tol] { run_incast_cmd(*i, *n, *window, *tol); });
+
+  auto mc = std::make_shared<Common>();
+  auto ma = std::make_shared<MultipathArgs>();
+  CLI::App* mp = net->add_subcommand("multipath", "ECMP flow hashing (RoCEv2) vs packet spraying (Ultra Ethernet)");
+  mc->add_to(*mp);
+  mp->add_option("--senders", ma->senders, "senders on one leaf")->check(CLI::Range(1, 1024));
+  mp->add_option("--spines", ma->spines, "spine switches")->check(CLI::Range(1, 64));
+  mp->add_option("--uplink", ma->uplink, "leaf-spine link rate");
+  mp->add_option("--pattern", ma->pattern, "permutation or incast")->check(CLI::IsMember({"permutation", "incast"}));
+  mp->add_option("--mode", ma->mode, "ecmp or spray")->check(CLI::IsMember({"ecmp", "spray"}));
+  mp->callback([mc, ma] { run_multipath_cmd(*mc, *ma); });
 }
 
 }  // namespace
