@@ -14,6 +14,7 @@ class PcieSwitch final : public Device {
 public:
   PcieSwitch(const Params& p, SimContext& ctx);
   Time forwarding_latency() const override { return latency; }
+  bool forwards() const override { return true; }
   void configure_egress(const Port& out, Server& server) override;
   int ingress_class(const Port& in) const override;
   bool arbitrates_by_tc() const override { return arbitrate_by == "tc"; }

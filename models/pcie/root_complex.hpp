@@ -17,6 +17,7 @@ public:
   RootComplex(const Params& p, SimContext& ctx);
   void transit(const Port& in, const Port& out, std::vector<Hop>& hops) override;
   Time forwarding_latency() const override { return latency; }
+  bool forwards() const override { return true; }
 
   IOWALL_PARAM(Time, latency, "150 ns", "forwarding latency through the root complex",
                "typical Xeon/EPYC root port to memory, order of magnitude from PCIe latency studies");

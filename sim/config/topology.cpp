@@ -2,6 +2,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/graphviz.hpp>
 #include <fmt/format.h>
 
@@ -13,15 +14,9 @@
 
 namespace iowall {
 
-struct VertexProps {
-  Device* device = nullptr;
-};
-struct EdgeProps {
-  Link* link = nullptr;
-  int index = 0;
-};
+
 struct Topology::Graph {
-  using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps, EdgeProps>;
+  using G = GraphType;
   G g;
 };
 
@@ -168,14 +163,32 @@ std::vector<Device*> Topology::devices_of(const std::string& model) const {
   return out;
 }
 
+namespace {
+// Bytes cross only devices that forward them (switches, root complexes, fabrics); an
+// endpoint (GPU, SSD, NIC, memory) can start or end a route but never carry one.
+struct ForwardingEdges {
+  const Topology::GraphType* g = nullptr;
+  int from = -1, to = -1;
+  bool usable(std::size_t v) const {
+    return static_cast<int>(v) == from || static_cast<int>(v) == to || (*g)[v].device->forwards();
+  }
+  template <typename Edge>
+  bool operator()(const Edge& e) const {
+    return usable(boost::source(e, *g)) && usable(boost::target(e, *g));
+  }
+};
+}  // namespace
+
 std::vector<int> Topology::path(int from, int to) const {
-  // Breadth-first search from `from`; vecS adjacency keeps declaration order, so ties
-  // break the same way every run.
+  // Breadth-first search from `from` over edges that only forwarding devices carry;
+  // vecS adjacency keeps declaration order, so ties break the same way every run.
   const auto n = boost::num_vertices(graph_->g);
   std::vector<Graph::G::vertex_descriptor> pred(n);
   for (std::size_t i = 0; i < n; ++i) pred[i] = i;
+  const ForwardingEdges filter{&graph_->g, from, to};
+  const boost::filtered_graph<Graph::G, ForwardingEdges> fg(graph_->g, filter);
   boost::breadth_first_search(
-      graph_->g, boost::vertex(from, graph_->g),
+      fg, static_cast<Graph::G::vertex_descriptor>(from),
       boost::visitor(boost::make_bfs_visitor(boost::record_predecessors(pred.data(), boost::on_tree_edge()))));
   std::vector<int> out;
   if (from != to && pred[to] == static_cast<std::size_t>(to)) return out;

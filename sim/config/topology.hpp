@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/graph/adjacency_list.hpp>
+
 #include "sim/config/json_file.hpp"
 #include "sim/core/device.hpp"
 #include "sim/core/link.hpp"
@@ -15,8 +17,17 @@
 
 namespace iowall {
 
+struct VertexProps {
+  Device* device = nullptr;
+};
+struct EdgeProps {
+  Link* link = nullptr;
+  int index = 0;
+};
+
 class Topology {
 public:
+  using GraphType = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps, EdgeProps>;
   // Builds every device and link into `ctx`. `file` and `pointer` locate `doc` for errors.
   Topology(SimContext& ctx, const Json& doc, std::string file, std::string pointer = "");
   ~Topology();

@@ -43,6 +43,9 @@ public:
   // The arbitration class of bytes entering through `in` (a switch: the port's index).
   virtual int ingress_class(const Port& in) const { return 0; }
   virtual bool arbitrates_by_tc() const { return false; }
+  // Whether routes may pass through this device (switches and root complexes do;
+  // endpoints such as GPUs, SSDs, NICs and memory only start or end them).
+  virtual bool forwards() const { return false; }
   // Whether bytes leave only after a whole packet (chunk) has arrived.
   virtual bool store_and_forward() const { return false; }
   // Latency of forwarding through this device (switch cut-through, say).

@@ -2,40 +2,19 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/run_iowall.hpp"
+
 namespace {
-struct Result {
-  int code;
-  std::string out, err;
-};
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-Result iowall(const std::string& args) {
-  static int n = 0;
-  const std::string base = "/tmp/iowall_rdma_test_" + std::to_string(getpid()) + "_" + std::to_string(n++);
-  const int st = std::system((std::string(IOWALL_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err").c_str());
-  Result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(base + ".out"), slurp(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
+using Result = iowall::testing::CliResult;
+Result cli(const std::string& args) { return iowall::testing::run_iowall(args); }
 }  // namespace
 
 TEST_CASE("rdma reg answers in JSON", "[rdma][cli]") {
-  const Result r = iowall("rdma reg --size '1 GB' --memory host --io-size '1 MB' --link '100 Gb/s' --per-io "
+  const Result r = cli("rdma reg --size '1 GB' --memory host --io-size '1 MB' --link '100 Gb/s' --per-io "
                           "--per-page '1 us' --output-format json");
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -49,7 +28,7 @@ TEST_CASE("rdma: bad input is one line on stderr and exit code 2", "[rdma][cli][
        {"reg --size '3 TiB'", "reg --memory gpu --size '81 GB'", "reg --per-page '0.39'", "reg --link 100",
         "reg --size '1 MiB' --io-size '2 MiB'", "reg --per-io --persistent", "mtt --rounds 1",
         "mtt --miss '1 parsec'", "mtt --entries 0", "crossover --buffers '1 MB,x'"}) {
-    const Result r = iowall("rdma " + bad);
+    const Result r = cli("rdma " + bad);
     INFO(bad << " -> " << r.err);
     CHECK(r.code == 2);
     CHECK(r.err.rfind("iowall: ", 0) == 0);
