@@ -20,6 +20,8 @@ run rdma crossover
 run rdma crossover --gpu-per-page "1 us" --host-per-page "1 us"
 for w in 1 3 4 16 42 43 64; do run rdma mtt --workers $w --memory host; done
 for w in 42 43 64; do run rdma mtt --workers $w --memory gpu; done
+for w in 16 24 32 64; do run rdma mtt --workers $w --memory host --order random --rounds 200; done
+run rdma mtt --workers 64 --memory gpu --order random --rounds 200
 run rdma mtt --workers 64 --memory gpu --entries 192
 run rdma mtt --workers 64 --memory gpu --miss "2 us"
 

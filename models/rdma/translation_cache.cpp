@@ -34,9 +34,12 @@ MttResult simulate_mtt(const TranslationCacheConfig& cache, const MttWorkload& w
   const i64 mtt_lines = (pages + cache.mtt_per_line - 1) / cache.mtt_per_line;
   TranslationCache c(cache.entries);
   // Key: worker in the high bits; line 0 is the region's MPT entry, then its MTT lines.
+  Rng rng(w.seed, "mtt");
   auto round = [&] {
-    for (i64 wk = 0; wk < w.workers; ++wk)
+    for (i64 i = 0; i < w.workers; ++i) {
+      const i64 wk = w.random_order ? static_cast<i64>(rng.below(static_cast<std::uint64_t>(w.workers))) : i;
       for (i64 line = 0; line <= mtt_lines; ++line) c.access((static_cast<std::uint64_t>(wk) << 32) | line);
+    }
   };
   round();  // warm-up: compulsory misses
   const std::uint64_t h0 = c.hits(), m0 = c.misses();

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "sim/config/params.hpp"
+#include "sim/core/rng.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::rdma {
@@ -33,13 +34,16 @@ private:
   std::uint64_t hits_ = 0, misses_ = 0;
 };
 
-// W workers, each reusing one registered buffer, issue one I/O each per round
-// (a collective step), round after round, through one HCA.
+// W workers, each reusing one registered buffer, issue W I/Os per round (a collective
+// step), round after round, through one HCA: each worker once in turn, or workers
+// drawn at random (as independent data loaders would interleave).
 struct MttWorkload {
   i64 workers = 64;
   Bytes buffer;      // each worker's registered buffer, read whole by each I/O
   Bytes page_size;   // translation granularity (4 KiB host, 64 KiB GPU)
   i64 rounds = 16;   // the first round warms the cache and is not counted
+  bool random_order = false;  // each I/O from a worker drawn at random, not in turn
+  std::uint64_t seed = 1;
 };
 
 struct MttResult {

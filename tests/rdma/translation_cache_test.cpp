@@ -36,3 +36,23 @@ TEST_CASE("translation cache thrashes once live lines exceed its size", "[rdma][
   CHECK(rdma::simulate_mtt(cfg, {42, 1_MiB, 64_KiB, 8}).hit_rate == 1.0);
   CHECK(rdma::simulate_mtt(cfg, {43, 1_MiB, 64_KiB, 8}).hit_rate < 0.5);
 }
+
+TEST_CASE("random interleaving gives partial hit rates that fall as workers are added", "[rdma][mtt]") {
+  rdma::TranslationCacheConfig cfg;
+  cfg.entries = 128;
+  cfg.mtt_per_line = 8;
+  cfg.miss_penalty = 1_us;
+  double last = 1.0;
+  for (i64 workers : {8, 16, 32, 64}) {
+    const auto r = rdma::simulate_mtt(cfg, {workers, 1_MiB, 4_KiB, 200, true, 1});
+    INFO(workers << " workers: hit rate " << r.hit_rate);
+    CHECK(r.hit_rate > 0.0);  // cyclic order gives exactly 0 here
+    CHECK(r.hit_rate < 1.0);
+    CHECK(r.hit_rate < last);
+    last = r.hit_rate;
+  }
+  // GPU pages at 64 workers: 192 live lines in 128, so neither all hits nor none.
+  const auto gpu = rdma::simulate_mtt(cfg, {64, 1_MiB, 64_KiB, 200, true, 1});
+  CHECK(gpu.hit_rate > 0.0);
+  CHECK(gpu.hit_rate < 1.0);
+}

@@ -124,7 +124,8 @@ void run_crossover(const CrossArgs& a) {
 
 struct MttArgs {
   i64 workers = 64, rounds = 16, entries = 128, mtt_per_line = 8;
-  std::string buffer = "1 MiB", memory = "host", miss = "1 us";
+  std::string buffer = "1 MiB", memory = "host", miss = "1 us", order = "cyclic";
+  std::uint64_t seed = 1;
   OutputOptions out;
 };
 
@@ -133,9 +134,10 @@ void run_mtt(const MttArgs& a) {
   const rdma::RegistrationCost cost = rdma::RegistrationCost::read(Params(Json::object(), {"", ""}), kind);
   const Json cj = {{"entries", a.entries}, {"mtt_per_line", a.mtt_per_line}, {"miss_penalty", a.miss}};
   const auto cache = rdma::TranslationCacheConfig::read(Params(cj, {"iowall rdma mtt", ""}));
-  const rdma::MttWorkload w{a.workers, bytes_arg(a.buffer, "--buffer"), cost.page_size, a.rounds};
+  const rdma::MttWorkload w{a.workers, bytes_arg(a.buffer, "--buffer"), cost.page_size, a.rounds,
+                            a.order == "random", a.seed};
   const rdma::MttResult r = rdma::simulate_mtt(cache, w);
-  const Json j = {{"memory", a.memory}, {"workers", a.workers}, {"buffer", to_string(w.buffer)},
+  const Json j = {{"memory", a.memory}, {"workers", a.workers}, {"order", a.order}, {"buffer", to_string(w.buffer)},
                   {"page_size", to_string(cost.page_size)}, {"cache_lines", cache.entries},
                   {"lines_per_io", r.lines_per_io}, {"live_lines", r.live_lines}, {"hit_rate", r.hit_rate},
                   {"misses_per_round", r.misses_per_round}, {"overhead_per_round_us", r.overhead_per_round.us()}};
@@ -186,6 +188,9 @@ void setup(CLI::App& root, CliState&) {
   mtt->add_option("--entries", ma->entries, "translation lines the HCA caches");
   mtt->add_option("--mtt-per-line", ma->mtt_per_line, "MTT entries per fetched line");
   mtt->add_option("--miss", ma->miss, "PCIe read round trip per miss (e.g. \"1 us\")");
+  mtt->add_option("--order", ma->order, "cyclic (each worker in turn) or random")
+      ->check(CLI::IsMember({"cyclic", "random"}));
+  mtt->add_option("--seed", ma->seed, "random seed for --order random");
   mtt->add_option("--rounds", ma->rounds, "rounds of one I/O per worker (first one warms up)")
       ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 20));
   ma->out.add_to(*mtt, false);
