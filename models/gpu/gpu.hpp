@@ -23,6 +23,8 @@ public:
   IOWALL_PARAM(Bytes, hbm_capacity, "80 GB", "HBM capacity", "NVIDIA H100 datasheet");
   IOWALL_PARAM(Bytes, bar1_size, "128 GiB", "BAR1 aperture for peer DMA into HBM", "nvidia-smi -q, H100");
   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
+  IOWALL_PORT(nvlink, "NVLink port (to an NVSwitch or a peer GPU)", PortRole::any);
+  bool port_required(const Port& p) const override { return &p == &up; }
 
 private:
   std::unique_ptr<Server> copy_engines_;
