@@ -34,6 +34,9 @@ run net spread --duration "100 ms" --from "20 ms" --param pfc=false --param dcqc
 run net spread --duration "100 ms" --from "20 ms" --param dcqcn=false --param ecn=false
 run net spread --duration "100 ms" --from "20 ms"
 run net spread --duration "300 ms" --from "100 ms"
+run net spread --duration "100 ms" --from "20 ms" --param credit=true --param dcqcn=false --param ecn=false
+run net spread --duration "100 ms" --from "20 ms" --param credit=true
+run net spread --duration "100 ms" --from "20 ms" --param credit=true --param kmin="20 KB" --param kmax="100 KB"
 for n in 2 4 8 16; do run net incast --senders $n --duration "300 ms" --from "100 ms" --window "50 ms" --tolerance 0.2; done
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param mark_at=enqueue
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param rate_increase_timer="55 us"

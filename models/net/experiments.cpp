@@ -27,6 +27,8 @@ double jain_index(const std::vector<double>& x) {
 }
 
 void check_fabric(const FabricConfig& c, Bandwidth rate, double cable_m, const std::string& where) {
+  if (c.pfc.credit && c.pfc.credits > c.buffer)
+    throw InputError(where, "/credits", "the credits of one ingress exceed the buffer size");
   const Headroom h = pfc_headroom(c.pfc, rate, Bytes(c.frame.n + kWireOverhead), cable_m);
   check_pfc(c.pfc, c.buffer, h.bytes(rate), where);
 }
@@ -80,6 +82,7 @@ SpreadResult run_spread(SimContext& ctx, const FabricConfig& cfg, Bandwidth rate
   r.innocent_alone_Gbps = rate.Gbps_value() * static_cast<double>(cfg.frame.n) /
                           static_cast<double>(cfg.frame.n + kWireOverhead);
   r.innocent_paused = f.port(h2p).paused_time;
+  for (int p : {h1p + 1, h2p + 1, s1up + 1}) r.max_held = std::max(r.max_held, f.port(p).max_held);
   r.pauses_upstream = f.port(s1up).pauses_received + f.port(h1p).pauses_received + f.port(h2p).pauses_received;
   r.drops = f.drops();
   return r;

@@ -28,6 +28,7 @@ struct SpreadResult {
   double innocent_alone_Gbps = 0;               // its line rate less framing: nothing else limits it
   Time innocent_paused;    // time the innocent sender's NIC spent paused
   std::uint64_t pauses_upstream = 0, drops = 0;
+  Bytes max_held;          // most bytes of one priority any switch ingress held
 };
 // Culprit H1 -> S1 -> S2 -> slow receiver R1; innocent H2 -> S1 -> S2 -> R2. The
 // S1-S2 uplink is `uplink` fast, so the two flows share no bottleneck.

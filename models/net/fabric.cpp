@@ -34,6 +34,7 @@ struct Fabric::Impl {
     std::deque<int> ctl;
     bool busy = false;
     std::array<bool, kPriorities> paused{};
+    std::array<i64, kPriorities> credits{};  // room the next hop has advertised
     int paused_prios = 0;
     Time paused_since;
     // Ingress side: bytes that entered here and are still held by this switch.
@@ -128,10 +129,11 @@ struct Fabric::Impl {
       pt.ctl.pop_front();
     } else {
       for (int pr = kPriorities - 1; pr >= 0 && pkt < 0; --pr)
-        if (!pt.paused[pr] && !pt.q[pr].empty()) {
+        if (!pt.paused[pr] && !pt.q[pr].empty() && pt.credits[pr] >= pool[pt.q[pr].front()].bytes) {
           pkt = pt.q[pr].front();
           pt.q[pr].pop_front();
           pt.qbytes[pr] -= pool[pkt].bytes;
+          pt.credits[pr] -= pool[pkt].bytes;
         }
       if (pkt < 0) return;
       if (cfg.ecn.at_dequeue && nodes[pt.node].is_switch) mark(p, pkt);
@@ -160,6 +162,16 @@ struct Fabric::Impl {
     nodes[node].used -= k.bytes;
     Port& in = ports[k.ingress];
     in.held[k.prio] -= k.bytes;
+    if (cfg.pfc.credit) {
+      // The freed room goes back to the upstream sender in a flow-control packet.
+      Impl* self_ = this;
+      const int up = in.peer, prio = k.prio;
+      const i64 bytes = k.bytes;
+      ctx().in(in.delay, [self_, up, prio, bytes] {
+        self_->ports[up].credits[prio] += bytes;
+        self_->try_start(up);
+      });
+    }
     if (in.xoff_sent[k.prio] && in.held[k.prio] <= cfg.pfc.xon.n) {
       in.xoff_sent[k.prio] = false;
       send_pause(k.ingress, k.prio, false);
@@ -215,6 +227,7 @@ struct Fabric::Impl {
     }
     n.used += k.bytes;
     pt.held[k.prio] += k.bytes;
+    pt.stats.max_held = std::max(pt.stats.max_held, Bytes(pt.held[k.prio]));
     k.ingress = p;
     if (lossless && !pt.xoff_sent[k.prio] && pt.held[k.prio] >= cfg.pfc.xoff.n) {
       pt.xoff_sent[k.prio] = true;
@@ -373,6 +386,9 @@ int Fabric::connect(int a, int b, Bandwidth rate, double cable_m) {
   for (int p : {pa, pa + 1}) {
     ps[p].rate = rate;
     ps[p].delay = delay;
+    // Credits bound what a port may send into a switch; hosts take all they receive.
+    const bool to_switch = impl_->nodes[ps[ps[p].peer].node].is_switch;
+    ps[p].credits.fill(impl_->cfg.pfc.credit && to_switch ? impl_->cfg.pfc.credits.n : INT64_MAX / 2);
   }
   impl_->nodes[a].ports.push_back(pa);
   impl_->nodes[b].ports.push_back(pa + 1);

@@ -45,6 +45,7 @@ struct PortStats {
   std::uint64_t pauses_sent = 0, pauses_received = 0;
   Time paused_time;        // time this egress spent paused (any priority)
   Bytes max_skid;          // most wire bytes received on this ingress after one XOFF
+  Bytes max_held;          // most bytes of one priority held from this ingress
   Bytes max_queue;         // largest egress queue of data
 };
 

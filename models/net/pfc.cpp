@@ -7,6 +7,15 @@ namespace iowall::net {
 PfcConfig PfcConfig::read(const Params& p) {
   PfcConfig c;
   c.enabled = p.get_bool("pfc", true, "lossless priority: PAUSE instead of dropping", "IEEE 802.1Qbb");
+  c.credit = p.get_bool("credit", false, "credit-based flow control per hop instead of PFC",
+                        "InfiniBand Architecture Specification, link-level flow control");
+  c.credits = p.get_bytes("credits", "128 KiB", "receive buffer a switch ingress advertises per priority",
+                          "assumption: a per-port, per-virtual-lane buffer share");
+  if (c.credit) {
+    if (p.json().contains("pfc") && c.enabled) p.fail("credit", "choose PFC or credits, not both");
+    c.enabled = false;
+    if (c.credits.n <= 0) p.fail("credits", "credits must be positive");
+  }
   c.xoff = p.get_bytes("xoff", "1 MB", "ingress bytes of one priority that send PAUSE",
                        "assumption: a static threshold above an ingress's share of kmax, so ECN acts first");
   c.xon = p.get_bytes("xon", "512 KB", "ingress bytes that release PAUSE", "assumption: half of xoff");

@@ -2,7 +2,9 @@
 // bytes of one priority sends PAUSE upstream, and XON below the lower threshold.
 // Bytes keep arriving after XOFF until the upstream has heard the PAUSE and finished
 // the frame it was sending; the headroom above XOFF must hold them. The headroom is
-// the sum of the delays of that loop, each in bit times at the link rate.
+// the sum of the delays of that loop, each in bit times at the link rate. The
+// alternative, credit-based flow control (InfiniBand), lets a sender start a frame only
+// while the next hop has advertised room for it, so nothing arrives that has no room.
 #pragma once
 #include "sim/config/params.hpp"
 #include "sim/core/units.hpp"
@@ -11,6 +13,8 @@ namespace iowall::net {
 
 struct PfcConfig {
   bool enabled = true;
+  bool credit = false;        // instead: InfiniBand-style credits per hop and priority
+  Bytes credits;              // receive buffer each switch ingress advertises per priority
   Bytes xoff;                 // ingress bytes of one priority that trigger PAUSE
   Bytes xon;                  // ...and that release it
   i64 interface_bits = 0;     // PHY/MAC delay of the pause loop (both ends)

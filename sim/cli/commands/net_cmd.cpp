@@ -125,16 +125,18 @@ void run_spread_cmd(const Common& a, const std::string& uplink, const std::strin
   SimContext ctx(a.seed);
   const SpreadResult r = run_spread(ctx, c, a.bw(a.rate, "--rate"), a.bw(uplink, "--uplink"), a.bw(slow, "--slow"),
                                     a.meters(), a.time(a.duration, "--duration"), a.time(a.from, "--from"));
-  const Json j = {{"pfc", c.pfc.enabled}, {"dcqcn", c.dcqcn.enabled}, {"culprit_Gbps", r.culprit_Gbps},
+  const char* fc = c.pfc.credit ? "credits" : c.pfc.enabled ? "PFC" : "none";
+  const Json j = {{"flow_control", fc}, {"dcqcn", c.dcqcn.enabled}, {"max_held_bytes", r.max_held.n}, {"culprit_Gbps", r.culprit_Gbps},
                   {"innocent_Gbps", r.innocent_Gbps}, {"innocent_alone_Gbps", r.innocent_alone_Gbps},
                   {"innocent_paused_us", r.innocent_paused.us()}, {"pauses_upstream", r.pauses_upstream},
                   {"drops", r.drops}};
   emit(a.out,
        [&] {
-         return fmt::format("PFC {}, DCQCN {}: culprit {:.2f} Gb/s into the {} receiver; innocent {:.2f} Gb/s "
-                            "(alone {:.2f}); innocent NIC paused {:.1f} us; {} PAUSEs upstream; {} drops\n",
-                            c.pfc.enabled ? "on" : "off", c.dcqcn.enabled ? "on" : "off", r.culprit_Gbps, slow,
-                            r.innocent_Gbps, r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops);
+         return fmt::format("flow control {}, DCQCN {}: culprit {:.2f} Gb/s into the {} receiver; innocent {:.2f} Gb/s "
+                            "(alone {:.2f}); innocent NIC paused {:.1f} us; {} PAUSEs upstream; {} drops; "
+                            "most held per ingress {} B\n",
+                            fc, c.dcqcn.enabled ? "on" : "off", r.culprit_Gbps, slow, r.innocent_Gbps,
+                            r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops, r.max_held.n);
        },
        j);
 }
