@@ -65,8 +65,15 @@ private:
       copy_to_user(id);
       return;
     }
-    storage_step(id, *io(id).first, [this, id] {
-      cache_.insert(io(id).io.storage, io(id).io.offset, io(id).io.size);
+    // A miss reads the whole readahead window around the request from storage.
+    const i64 b = config_.block.n;
+    const Bytes start((r.offset.n / b) * b);
+    const Bytes window(((r.offset.n + r.size.n + b - 1) / b) * b - start.n);
+    r.storage->read(window, *io(id).first, env_.mover, [this, id] {
+      const IoRequest& q = io(id).io;
+      const i64 blk = config_.block.n;
+      const Bytes first((q.offset.n / blk) * blk);
+      cache_.insert(q.storage, first, Bytes(((q.offset.n + q.size.n + blk - 1) / blk) * blk - first.n));
       copy_to_user(id);
     });
   }
