@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/net/experiments.hpp"
+#include "models/net/length.hpp"
 #include "models/net/multipath.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
@@ -45,15 +46,11 @@ struct Common {
     if (t.ps < 0) throw InputError("", option, "must not be negative");
     return t;
   }
-  // A length: "100 m", "2.5 m" or "1 km".
   double meters() const {
-    char* end = nullptr;
-    const double v = std::strtod(cable.c_str(), &end);
-    const std::string unit = end ? std::string(end) : "";
-    const double k = unit == " m" || unit == "m" ? 1 : unit == " km" || unit == "km" ? 1000 : -1;
-    if (end == cable.c_str() || k < 0 || v < 0)
+    double m = 0;
+    if (!parse_length(cable, m))
       throw InputError("", "--cable", fmt::format("\"{}\" is not a length (expected e.g. \"100 m\")", cable));
-    return v * k;
+    return m;
   }
   FabricConfig config(const std::string& where) const {
     Json j = Json::object();
