@@ -49,3 +49,9 @@ for pat in permutation incast; do for mode in ecmp spray; do for seed in 1 2 3; 
 done; done; done
 run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode ecmp --duration "100 ms" --from "20 ms"
 run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode spray --duration "100 ms" --from "20 ms"
+
+echo "## Incast of 50 storage nodes (seed 003)"
+run net incast --senders 50 --duration "100 ms" --from "50 ms" --param dcqcn=false --param ecn=false
+run net incast --senders 50 --duration "100 ms" --from "50 ms" --param dcqcn=false --param ecn=false --param xoff="256 KB" --param xon="128 KB"
+run net incast --senders 50 --duration "100 ms" --from "50 ms"
+run net incast --senders 50 --duration "100 ms" --from "50 ms" --param xoff="256 KB" --param xon="128 KB"

@@ -70,3 +70,23 @@ TEST_CASE("PAUSE spreads upstream and throttles a flow that shares no bottleneck
   CHECK(pfc.innocent_Gbps < 0.2 * pfc.innocent_alone_Gbps);
   CHECK(pfc.innocent_paused > Time(10'000'000'000));
 }
+
+TEST_CASE("a 50-sender incast stays lossless only when every ingress's XOFF plus headroom fits the buffer",
+          "[net][pfc]") {
+  // 16 MB shared buffer, 100 Gb/s, 2 m cables, 4096 B frames: headroom about 49 KB per ingress.
+  const Json base = {{"dcqcn", false}, {"ecn", false}};
+  Json big = base, small = base;
+  big["xoff"] = "1 MB";      // 50 x 1.05 MB > 16 MB
+  big["xon"] = "512 KB";
+  small["xoff"] = "256 KB";  // 50 x 0.31 MB < 16 MB
+  small["xon"] = "128 KB";
+  SimContext a(1), b(1);
+  const IncastResult lossy = run_incast(a, config(big), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
+                                        Time(5'000'000'000), 0.25, Time(5'000'000'000));
+  const IncastResult lossless = run_incast(b, config(small), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
+                                           Time(5'000'000'000), 0.25, Time(5'000'000'000));
+  CHECK(lossy.drops > 0);
+  CHECK(lossless.drops == 0);
+  CHECK(lossless.pauses > 0);
+  CHECK(lossless.jain > 0.99);
+}

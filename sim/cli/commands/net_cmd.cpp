@@ -145,7 +145,14 @@ void run_incast_cmd(const Common& a, int senders, const std::string& window, dou
   if (from >= duration) throw InputError("", "--from", "the window must start before the run ends");
   const IncastResult r = run_incast(ctx, c, senders, a.bw(a.rate, "--rate"), a.meters(), duration, from, tolerance,
                                     a.time(window, "--window"));
-  const Json j = {{"senders", senders}, {"flow_Gbps", r.flow_Gbps}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
+  // A static-threshold shared buffer is lossless only if every ingress can reach XOFF
+  // and then absorb its headroom at once.
+  const Bytes headroom =
+      pfc_headroom(c.pfc, a.bw(a.rate, "--rate"), Bytes(c.frame.n + kWireOverhead), a.meters()).bytes(a.bw(a.rate, "--rate"));
+  const Bytes reserve = (c.pfc.xoff + headroom) * senders;
+  const bool guaranteed = c.pfc.credit || (c.pfc.enabled && reserve <= c.buffer);
+  const Json j = {{"senders", senders}, {"flow_Gbps", r.flow_Gbps}, {"lossless_guaranteed", guaranteed},
+                  {"pfc_reserve_bytes", reserve.n}, {"buffer_bytes", c.buffer.n}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
                   {"converged_ms", r.converged.ms()}, {"mean_queue_KB", r.mean_queue / 1e3},
                   {"min_queue_KB", kb(r.min_queue)}, {"max_queue_KB", kb(r.max_queue)},
                   {"kmin_KB", kb(c.ecn.kmin)}, {"kmax_KB", kb(c.ecn.kmax)}, {"pauses", r.pauses},
@@ -160,7 +167,11 @@ void run_incast_cmd(const Common& a, int senders, const std::string& window, dou
                           r.mean_queue / 1e3, kb(r.min_queue), kb(r.max_queue), kb(c.ecn.kmin), kb(c.ecn.kmax),
                           r.cnps, r.pauses, r.drops);
          for (double g : r.flow_Gbps) s += fmt::format(" {:.2f}", g);
-         return s + "\n";
+         s += "\n";
+         if (c.pfc.enabled && !guaranteed)
+           s += fmt::format("not lossless by construction: {} ingresses x (xoff + headroom {}) = {} > buffer {}\n",
+                            senders, to_string(headroom), to_string(reserve), to_string(c.buffer));
+         return s;
        },
        j);
 }
