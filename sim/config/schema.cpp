@@ -65,6 +65,35 @@ const Json* schema_at(const Json& schema, const Json& root, const std::string& p
   return effective(node, *inst);
 }
 
+// The JSON type of a value as JSON Schema names it.
+std::string json_type(const Json& v) {
+  if (v.is_number_integer()) return "integer";
+  if (v.is_number()) return "number";
+  if (v.is_string()) return "string";
+  if (v.is_boolean()) return "boolean";
+  if (v.is_array()) return "array";
+  if (v.is_object()) return "object";
+  return "null";
+}
+
+// What is wrong with `v` against a node with a "type": the type, or a bound.
+std::string shape_message(const Json& node, const Json& v, const std::string& fallback) {
+  std::vector<std::string> types;
+  if (node["type"].is_string()) types.push_back(node["type"]);
+  else for (const auto& t : node["type"]) types.push_back(t);
+  const std::string actual = json_type(v);
+  bool ok = false;
+  for (const auto& t : types) ok = ok || t == actual || (t == "number" && actual == "integer");
+  if (!ok) return fmt::format("{} is not {} (expected {})", v.dump(), "of the right type", fmt::join(types, " or "));
+  if (node.contains("minimum") && v.is_number() && v.get<double>() < node["minimum"].get<double>())
+    return fmt::format("{} is below the minimum {}", v.dump(), node["minimum"].dump());
+  if (node.contains("maximum") && v.is_number() && v.get<double>() > node["maximum"].get<double>())
+    return fmt::format("{} is above the maximum {}", v.dump(), node["maximum"].dump());
+  if (node.contains("minItems") && v.is_array() && v.size() < node["minItems"].get<std::size_t>())
+    return fmt::format("has {} items, expected at least {}", v.size(), node["minItems"].dump());
+  return fallback;
+}
+
 }  // namespace
 
 const std::set<std::string>& device_framework_keys() {
@@ -202,8 +231,8 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
           message = fmt::format("unknown key \"{}\" (expected one of: {})", k, fmt::join(known, ", "));
           break;
         }
-    } else if (node && node->contains("type") && (*node)["type"].is_string()) {
-      message = fmt::format("{} is not of type {}", v.dump(), (*node)["type"].get<std::string>());
+    } else if (node && node->contains("type")) {
+      message = shape_message(*node, v, message);
     }
   }
   throw InputError(file, pointer + where, message);

@@ -195,8 +195,12 @@ std::string decimal_text(i64 value, i64 divisor) {
 // Picks the largest unit that divides the value exactly, so the text parses back exactly.
 template <size_t N>
 std::string exact_text(i64 value, const std::array<std::pair<std::string_view, i64>, N>& units) {
-  for (const auto& [name, factor] : units)
-    if (value != 0 && value % factor == 0) return fmt::format("{} {}", value / factor, name);
+  // Of the units that divide the value exactly, the one with the shortest number.
+  const std::pair<std::string_view, i64>* best = nullptr;
+  for (const auto& u : units)
+    if (value != 0 && value % u.second == 0 && (!best || std::abs(value / u.second) < std::abs(value / best->second)))
+      best = &u;
+  if (best) return fmt::format("{} {}", value / best->second, best->first);
   // Fall back to the smallest unit that keeps the value readable.
   const auto& [name, factor] = units[0];
   for (const auto& u : units)

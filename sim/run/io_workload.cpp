@@ -53,7 +53,13 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
     targets_ = topology.devices_of("gpu");
     if (targets_.empty()) throw InputError(file, pointer + "/targets", "the topology has no GPU to target");
   } else {
-    for (const auto& id : config.targets) targets_.push_back(&topology.device(id, file, pointer + "/targets"));
+    for (const auto& id : config.targets) {
+      Device& d = topology.device(id, file, pointer + "/targets");
+      // GPUs, or host memory for cpu_only.
+      if (d.model() != "gpu" && d.model() != "dram")
+        throw InputError(file, pointer + "/targets", fmt::format("{} is a {}, not a gpu (or dram)", id, d.model()));
+      targets_.push_back(&d);
+    }
   }
   const auto ssds = topology.devices_of("nvme_ssd");
   if (ssds.empty()) throw InputError(file, pointer + "/storage", "the topology has no nvme_ssd to read from");
@@ -80,6 +86,13 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
         list.push_back(static_cast<NvmeSsd*>(&d));
       }
     }
+    // The data each target moves must fit on the drives it uses.
+    i64 capacity = 0;
+    for (NvmeSsd* s : list) capacity += s->capacity.n;
+    if (config.size.n > capacity)
+      throw InputError(file, pointer + "/size",
+                       fmt::format("{} does not fit on the {} drive(s) of {} ({} in all)", to_string(config.size),
+                                   list.size(), t->name(), to_string(Bytes(capacity))));
     for (NvmeSsd* s : list) {
       if (config.qd > s->queue_depth_limit())
         throw InputError(file, pointer + "/qd",

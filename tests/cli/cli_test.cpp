@@ -232,3 +232,21 @@ TEST_CASE("sweeps show progress on a terminal only", "[cli][progress]") {
   CHECK(slurp(log).find("sweep points") == std::string::npos);
   std::remove(log.c_str());
 }
+
+TEST_CASE("more bad scenario input: impossible sizes, wrong targets, empty lists, bounds", "[cli][errors]") {
+  struct Case {
+    std::string set, expect;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/workload/size=\"1 EB\"", "/workload/size: 1000000 TB does not fit on the 2 drive(s) of gpu0"},
+           {"/workload/targets=\"cpu0\"", "/workload/targets: cpu0 is a cpu_socket, not a gpu"},
+           {"/paths=[]", "/paths: has 0 items, expected at least 1"},
+           {"/seed=-1", "/seed: -1 is below the minimum 0"},
+           {"/topology=5", "/topology: 5 is not of the right type (expected string or object)"}}) {
+    const Result r = cli("run --set '" + c.set + "'");
+    INFO(c.set << " -> " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.expect) != std::string::npos);
+    CHECK(lines(r.err) == 1);
+  }
+}
