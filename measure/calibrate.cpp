@@ -1,4 +1,5 @@
 #include "measure/calibrate.hpp"
+#include "sim/config/json_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -362,17 +363,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
 }
 
 Profile read_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::parse_error&) {
-    throw InputError(path, "", "is not valid JSON");
-  }
-  return profile_from_json(j, path);
+  return profile_from_json(load_json(path).json, path);
 }
 
 }  // namespace iowall::calib

@@ -1,4 +1,5 @@
 #include "measure/measurement_json.hpp"
+#include "sim/config/json_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -150,17 +151,7 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
 }
 
 MeasurementFile read_measurement_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "", fmt::format("is not valid JSON: {}", e.what()));
-  }
-  return parse_measurement_json(j, path);
+  return parse_measurement_json(load_json(path).json, path);
 }
 
 }  // namespace iowall::measure

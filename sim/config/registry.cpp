@@ -74,6 +74,16 @@ ModelDoc describe_device(const DeviceFactory& factory) {
 }
 
 namespace detail {
+namespace {
+// Documents a model whose parameters are read by `read` from a describing Params.
+std::function<ModelDoc()> describe_by_reading(std::function<void(const Params&)> read) {
+  return [read] {
+    const Params p = Params::describe();
+    read(p);
+    return ModelDoc{p.declared(), {}, {}};
+  };
+}
+}  // namespace
 
 DeviceRegistrar::DeviceRegistrar(const char* name, const char* description, const char* header, DeviceFactory f) {
   ModelEntry e;
@@ -93,11 +103,7 @@ LinkRegistrar::LinkRegistrar(const char* name, const char* description, const ch
   e.description = description;
   e.header = header;
   e.link = f;
-  e.describe = [f] {
-    const Params p = Params::describe();
-    f(p);
-    return ModelDoc{p.declared(), {}, {}};
-  };
+  e.describe = describe_by_reading([f](const Params& p) { f(p); });
   ModelRegistry::instance().add(std::move(e));
 }
 
@@ -109,11 +115,7 @@ PathRegistrar::PathRegistrar(const char* name, const char* description, const ch
   e.description = description;
   e.header = header;
   e.path = f;
-  e.describe = [read_config] {
-    const Params p = Params::describe();
-    read_config(p);
-    return ModelDoc{p.declared(), {}, {}};
-  };
+  e.describe = describe_by_reading(std::move(read_config));
   ModelRegistry::instance().add(std::move(e));
 }
 

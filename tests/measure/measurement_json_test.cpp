@@ -118,5 +118,5 @@ TEST_CASE("an unreadable or non-JSON measurement file is an InputError", "[measu
   const std::string bad = dir.file("bad.json");
   std::ofstream(bad) << "{ not json";
   CHECK_THROWS_AS(read_measurement_file(bad), InputError);
-  CHECK_THROWS_WITH(read_measurement_file(bad), Catch::Contains("bad.json") && Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(read_measurement_file(bad), Catch::Contains("bad.json") && Catch::Contains("malformed JSON"));
 }
