@@ -58,8 +58,17 @@ void setup(CLI::App& root, CliState&) {
     // Warm-up: one pass over the pending set so the buckets reach steady state.
     for (std::int64_t i = 0; i < *pending && model->queue.step(); ++i) {
     }
+    // Ten samples of resident memory along the run: flat memory means no growth per event.
+    nlohmann::json samples = nlohmann::json::array();
+    const std::int64_t every = std::max<std::int64_t>(1, *events / 10);
     const auto t0 = std::chrono::steady_clock::now();
-    for (std::int64_t i = 0; i < *events; ++i) model->queue.step();
+    for (std::int64_t done = 0; done < *events;) {
+      const std::int64_t stop = std::min(*events, done + every);
+      for (; done < stop; ++done) model->queue.step();
+      samples.push_back({{"events", done},
+                         {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()},
+                         {"rss_bytes", current_rss_bytes()}});
+    }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::int64_t peak = peak_rss_bytes();
     const double per_event = static_cast<double>(peak - rss_before) / static_cast<double>(*pending);
@@ -72,7 +81,8 @@ void setup(CLI::App& root, CliState&) {
                     {"rss_before_bytes", rss_before},
                     {"bytes_per_pending_event", per_event},
                     {"queue_storage_bytes", model->queue.memory_bytes()},
-                    {"simulated_s", model->queue.now().seconds()}};
+                    {"simulated_s", model->queue.now().seconds()},
+                    {"rss_samples", samples}};
     emit(*out,
          [&] {
            return fmt::format("hold model: {} pending, {} events in {:.3f} s: {:.2f} M events/s; peak RSS {:.1f} MiB "
