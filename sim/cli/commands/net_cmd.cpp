@@ -159,9 +159,12 @@ void run_incast_cmd(const Common& a, int senders, const std::string& window, dou
                   {"drops", r.drops}, {"cnps", r.cnps}};
   emit(a.out,
        [&] {
-         std::string s = fmt::format("{} senders: {:.2f} Gb/s in all, Jain {:.4f}, every {} window within {:.0f}% of "
-                                     "an equal split from {:.1f} ms\n",
-                                     senders, r.total_Gbps, r.jain, window, 100 * tolerance, r.converged.ms());
+         const std::string conv = r.converged >= duration
+                                      ? std::string("never, up to the end of the run")
+                                      : fmt::format("from {:.1f} ms", r.converged.ms());
+         std::string s = fmt::format("{} senders: {:.2f} Gb/s in all, Jain {:.4f}; every {} window within {:.0f}% of "
+                                     "an equal split: {}\n",
+                                     senders, r.total_Gbps, r.jain, window, 100 * tolerance, conv);
          s += fmt::format("bottleneck queue: mean {:.1f} KB, min {:.1f} KB, max {:.1f} KB (Kmin {:.0f}, Kmax {:.0f}); "
                           "{} CNPs, {} PAUSEs, {} drops\nper flow Gb/s:",
                           r.mean_queue / 1e3, kb(r.min_queue), kb(r.max_queue), kb(c.ecn.kmin), kb(c.ecn.kmax),
