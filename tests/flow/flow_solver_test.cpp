@@ -44,7 +44,9 @@ TEST_CASE("flows finish in order and the survivors speed up", "[flow]") {
   CHECK(r.busy_bytes[l] == Approx(40));
 }
 
-TEST_CASE("the flow planner agrees with the closed form where both apply", "[flow][plan]") {
+namespace {
+// 70B parameters on 1024 GPUs (tp 8 x pp 4 x dp 32), ZeRO-3: every rank writes.
+plan::PlanInput small_plan() {
   plan::PlanInput in;
   in.state.params = 70'000'000'000;
   in.par.gpus = 1024;
@@ -52,6 +54,12 @@ TEST_CASE("the flow planner agrees with the closed form where both apply", "[flo
   in.par.pp = 4;
   in.par.dp = 32;
   in.par.zero = 3;
+  return in;
+}
+}  // namespace
+
+TEST_CASE("the flow planner agrees with the closed form where both apply", "[flow][plan]") {
+  plan::PlanInput in = small_plan();
   const plan::PlanResult a = plan::plan_checkpoint(in);
   const plan::PlanResult f = plan::plan_flow(in);
   CHECK(f.save.last_done == Approx(a.save.last_done).epsilon(0.01));
@@ -59,13 +67,7 @@ TEST_CASE("the flow planner agrees with the closed form where both apply", "[flo
 }
 
 TEST_CASE("an oversubscribed leaf uplink slows the flow answer, not the closed form", "[flow][plan]") {
-  plan::PlanInput in;
-  in.state.params = 70'000'000'000;
-  in.par.gpus = 1024;
-  in.par.tp = 8;
-  in.par.pp = 4;
-  in.par.dp = 32;
-  in.par.zero = 3;
+  plan::PlanInput in = small_plan();
   in.fabric.nodes_per_leaf = 32;
   const double leaves = 1024.0 / 8 / 32;
   // Each leaf's uplink at 1/4 of its nodes' share of the aggregate.
