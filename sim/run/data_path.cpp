@@ -4,31 +4,25 @@
 #include "models/host/dram.hpp"
 
 namespace iowall {
-namespace {
-
-template <typename T>
-T& nearest(Topology& topo, const Device& from, const char* model, const std::string& file, const std::string& ptr) {
-  T* best = nullptr;
+Device& PathEnv::nearest(const Device& from, const char* model) {
+  Device*& slot = nearest_[{&from, model}];
+  if (slot) return *slot;
   std::size_t best_hops = SIZE_MAX;
-  for (Device* d : topo.devices_of(model)) {
-    if (!topo.connected(from, *d)) continue;
-    const std::size_t hops = topo.route(from, *d).devices.size();
+  for (Device* d : topology.devices_of(model)) {
+    if (!topology.connected(from, *d)) continue;
+    const std::size_t hops = topology.route(from, *d).devices.size();
     if (hops < best_hops) {
-      best = static_cast<T*>(d);
+      slot = d;
       best_hops = hops;
     }
   }
-  if (!best)
-    throw InputError(file, ptr, std::string("the topology has no ") + model + " reachable from " + from.name());
-  return *best;
+  if (!slot)
+    throw InputError(file, pointer, std::string("the topology has no ") + model + " reachable from " + from.name());
+  return *slot;
 }
 
-}  // namespace
-
-CpuSocket& PathEnv::cpu_near(const Device& device) {
-  return nearest<CpuSocket>(topology, device, "cpu_socket", file, pointer);
-}
-Dram& PathEnv::dram_near(const Device& device) { return nearest<Dram>(topology, device, "dram", file, pointer); }
+CpuSocket& PathEnv::cpu_near(const Device& device) { return static_cast<CpuSocket&>(nearest(device, "cpu_socket")); }
+Dram& PathEnv::dram_near(const Device& device) { return static_cast<Dram&>(nearest(device, "dram")); }
 
 const Route& PathEnv::route(const Device& from, const Device& to, const std::vector<Hop>& prefix) {
   auto& slot = routes_[{&from, &to, prefix.empty() ? nullptr : prefix.front().server}];

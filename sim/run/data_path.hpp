@@ -43,7 +43,11 @@ struct PathEnv {
   const Route& route(const Device& from, const Device& to, const std::vector<Hop>& prefix = {});
 
 private:
+  // The nearest device of a model, found once per (device, model): the search walks
+  // the topology graph, and paths ask for it on every I/O.
+  Device& nearest(const Device& from, const char* model);
   std::map<std::tuple<const Device*, const Device*, const Server*>, std::unique_ptr<Route>> routes_;
+  std::map<std::pair<const Device*, std::string>, Device*> nearest_;
 };
 
 class DataPath {
