@@ -7,6 +7,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/run/runner.hpp"
 
@@ -19,14 +20,21 @@ void setup(CLI::App& root, CliState&) {
   if (!bench) return;
   auto size = std::make_shared<std::string>("4 GiB");
   auto io = std::make_shared<std::string>("1 MiB");
+  auto media = std::make_shared<std::string>();
   auto out = std::make_shared<OutputOptions>();
   CLI::App* cmd = bench->add_subcommand("pcie", "chunk-fidelity speed: 8 GPUs reading 8 NVMe on a DGX-H100-class node");
   cmd->add_option("--size", *size, "bytes each GPU reads");
   cmd->add_option("--io-size", *io, "I/O size");
+  cmd->add_option("--media", *media, "override the SSDs' media model: lumped (latency + bandwidth) or nand (dies, "
+                                     "channels, pages); default: as the topology says")
+      ->check(CLI::IsMember({"lumped", "nand"}));
   out->add_to(*cmd, false);
-  cmd->callback([size, io, out] {
+  cmd->callback([size, io, media, out] {
+    Json topology = load_json("topologies/dgx-h100.json").json;
+    for (Json& d : topology["devices"])
+      if (d["model"] == "nvme_ssd" && !media->empty()) d["media"] = *media;
     const Json doc = {{"name", "bench-pcie"},
-                      {"topology", "topologies/dgx-h100.json"},
+                      {"topology", topology},
                       {"workload", {{"kind", "sequential_read"}, {"size", *size}, {"io_size", *io}, {"threads", 8},
                                     {"qd", 2}, {"storage", "paired"}}},
                       {"paths", {"gpu_direct"}}};
@@ -38,6 +46,7 @@ void setup(CLI::App& root, CliState&) {
     const double sim_s = m["last_done_s"].get<double>();
     const double bytes = m["bytes"].get<double>();
     const Json j = {{"benchmark", "pcie_chunk_dgx_h100"},
+                    {"media", media->empty() ? "as the topology" : *media},
                     {"simulated_GBps", m["throughput_GBps"]},
                     {"simulated_s", sim_s},
                     {"wall_s", wall},
