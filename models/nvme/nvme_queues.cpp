@@ -36,9 +36,17 @@ std::size_t NvmeQueues::outstanding() const {
 void NvmeQueues::send(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, InlineFunction<void()> done,
                       DmaKind kind) {
   if (route && r.mover)
-    r.mover->send(*route, bytes, done, kind);
-  else
+    r.mover->signal(*route, bytes, done, kind);
+  else if (done)
     done();  // queue memory not modelled: the traffic is free
+}
+
+bool NvmeQueues::timed_ahead(const NvmeQueueRoutes& r) const {
+  return r.mover && !r.mover->signals_are_packets();
+}
+
+Time NvmeQueues::pass(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, DmaKind kind, Time depart) const {
+  return route ? r.mover->pass(*route, bytes, kind, depart) : depart;
 }
 
 void NvmeQueues::submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& routes) {
@@ -76,9 +84,17 @@ void NvmeQueues::ring(int queue) {
   for (std::uint32_t cmd : q.unrung) q.rung.push_back(cmd);
   q.unrung.clear();
   doorbells_.add();
-  send(q.routes.from_queues, kDoorbell, q.routes, [this, queue, k] {
-    // The controller sees the new tail and reads the k entries in one DMA.
-    fetches_.add();
+  fetches_.add();
+  const NvmeQueueRoutes& r = q.routes;
+  if (timed_ahead(r)) {
+    // The doorbell write, then the controller's read of the k entries (one DMA), timed
+    // together: one event when the entries arrive.
+    const Time rung = pass(r.from_queues, kDoorbell, r, DmaKind::write, owner_.now());
+    const Time fetched_at = pass(r.from_queues, kSqEntry * static_cast<i64>(k), r, DmaKind::read, rung);
+    owner_.ctx().at(fetched_at, [this, queue, k] { fetched(queue, k); });
+    return;
+  }
+  send(r.from_queues, kDoorbell, r, [this, queue, k] {
     const Queue& qq = queues_[static_cast<std::size_t>(queue)];
     send(qq.routes.from_queues, kSqEntry * static_cast<i64>(k), qq.routes, [this, queue, k] { fetched(queue, k); },
          DmaKind::read);
@@ -97,9 +113,25 @@ void NvmeQueues::fetched(int queue, std::size_t count) {
 void NvmeQueues::complete(std::uint32_t cmd) {
   const int queue = queue_of_[cmd];
   const Queue& q = queues_[static_cast<std::size_t>(queue)];
-  send(q.routes.to_queues, kCqEntry, q.routes, [this, queue, cmd] {
+  const NvmeQueueRoutes& r = q.routes;
+  if (timed_ahead(r) && !c_.polling && c_.coalesce_count == 1) {
+    // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
+    // order, both posted) and the handler's start are timed together, one event.
+    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
+    const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + c_.interrupt_latency;
+    // The entry is in memory from `posted_at`: a handler that runs sooner for another
+    // entry reaps it too, as a real one reaps everything the phase tags show.
     cq_entries_.add();
-    completed_[static_cast<std::size_t>(queue)].push_back(cmd);
+    completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
+    owner_.ctx().at(handler, [this, queue] {
+      interrupts_.add();
+      reap(queue);
+    });
+    return;
+  }
+  send(r.to_queues, kCqEntry, r, [this, queue, cmd] {
+    cq_entries_.add();
+    completed_[static_cast<std::size_t>(queue)].push_back({cmd, owner_.now()});
     posted(queue);
   });
 }
@@ -138,12 +170,13 @@ void NvmeQueues::reap(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   q.irq_pending = false;
   auto& done = completed_[static_cast<std::size_t>(queue)];
-  if (done.empty()) return;
-  const std::size_t n = done.size();
+  std::size_t n = 0;
+  while (n < done.size() && done[n].at <= owner_.now()) ++n;
+  if (n == 0) return;  // an earlier handler reaped this interrupt's entry
   q.held -= static_cast<i64>(n);
   // One CQ head doorbell releases every entry reaped; it is posted, nobody waits for it.
   doorbells_.add();
-  send(q.routes.from_queues, kDoorbell, q.routes, [] {});
+  send(q.routes.from_queues, kDoorbell, q.routes, {});
   // Freed CIDs let blocked submitters in, before the completions run.
   while (!q.backlog.empty() && q.held < queue_limit()) {
     const std::uint32_t cmd = q.backlog.front();
@@ -151,7 +184,7 @@ void NvmeQueues::reap(int queue) {
     place(q, queue, cmd);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t cmd = done.front();
+    const std::uint32_t cmd = done.front().cmd;
     done.pop_front();
     reaped_(cmd);
   }

@@ -72,6 +72,10 @@ private:
   void posted(int queue);
   void interrupt(int queue);
   void reap(int queue);
+  // At chunk fidelity a chain of queue messages is timed when it starts (one event);
+  // at tlp fidelity every message travels as packets.
+  bool timed_ahead(const NvmeQueueRoutes& r) const;
+  Time pass(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, DmaKind kind, Time depart) const;
   void send(const Route* route, Bytes bytes, const NvmeQueueRoutes& r, InlineFunction<void()> done,
             DmaKind kind = DmaKind::write);
 
@@ -82,7 +86,11 @@ private:
   std::vector<Queue> queues_;
   std::vector<std::uint16_t> queue_of_;  // by command index
   std::vector<std::uint32_t> cq_;        // reap order scratch
-  std::vector<std::deque<std::uint32_t>> completed_;  // per queue: CQ entries posted
+  struct Posted {
+    std::uint32_t cmd;
+    Time at;  // when the CQ entry lands in memory
+  };
+  std::vector<std::deque<Posted>> completed_;  // per queue: CQ entries posted, in order
   Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_;
 };
 

@@ -4,17 +4,18 @@
 
 namespace iowall {
 
-FlashMedia::FlashMedia(Component& owner, const FlashGeometry& g) : owner_(owner), g_(g) {
+FlashMedia::FlashMedia(Component& owner, const FlashGeometry& g)
+    : owner_(owner), g_(g), full_page_transfer_(transfer_time(g.page, g.channel_bandwidth)) {
   for (int c = 0; c < g.channels; ++c) {
-    channels_.push_back(std::make_unique<Server>(owner, fmt::format("channel{}", c)));
+    channels_.push_back(std::make_unique<Timeline>(owner, fmt::format("channel{}", c)));
     // Planes of a die sense or program pages in parallel (multi-plane operations).
     for (int d = 0; d < g.dies_per_channel; ++d)
-      dies_.push_back(std::make_unique<Server>(owner, fmt::format("ch{}die{}", c, d), g.planes));
+      dies_.push_back(std::make_unique<Timeline>(owner, fmt::format("ch{}die{}", c, d), g.planes));
   }
 }
 
 template <typename F>
-int FlashMedia::for_each_page(Bytes offset, Bytes bytes, F&& page_fn) {
+void FlashMedia::for_each_page(Bytes offset, Bytes bytes, F&& page_fn) {
   const i64 first = offset.n / g_.page.n, last = (offset.n + bytes.n - 1) / g_.page.n;
   const i64 n = static_cast<i64>(dies_.size());
   for (i64 p = first; p <= last; ++p) {
@@ -25,7 +26,6 @@ int FlashMedia::for_each_page(Bytes offset, Bytes bytes, F&& page_fn) {
     const int die = static_cast<int>((slot % g_.channels) * g_.dies_per_channel + slot / g_.channels);
     page_fn(die, Bytes(hi - lo));
   }
-  return static_cast<int>(last - first + 1);
 }
 
 Time FlashMedia::sensing_time() {
@@ -36,33 +36,42 @@ Time FlashMedia::sensing_time() {
   return t;
 }
 
-void FlashMedia::page_done(std::uint32_t op) {
-  if (--ops_[op].pages_left > 0) return;
-  const Done done = ops_[op].done;
-  ops_.release(op);
-  done();
+Time FlashMedia::channel_time(Bytes page_bytes) const {
+  return page_bytes == g_.page ? full_page_transfer_ : transfer_time(page_bytes, g_.channel_bandwidth);
+}
+
+void FlashMedia::finish_at(Time end, Done done) {
+  const std::uint32_t op = ops_.acquire(done);
+  owner_.ctx().at(end, [this, op] {
+    const Done d = ops_[op];
+    ops_.release(op);
+    d();
+  });
 }
 
 void FlashMedia::read(Bytes offset, Bytes bytes, Done done) {
-  const std::uint32_t op = ops_.acquire({0, done});
-  ops_[op].pages_left = for_each_page(offset, bytes, [this, op](int die, Bytes page_bytes) {
-    const std::uint32_t ch = static_cast<std::uint32_t>(die / g_.dies_per_channel);
-    const Time transfer = transfer_time(page_bytes, g_.channel_bandwidth);
-    dies_[die]->submit(sensing_time(), Time(0), {}, [this, op, ch, transfer] {
-      channels_[ch]->submit(transfer, Time(0), {}, [this, op] { page_done(op); });
-    });
+  // Pages sense on their dies in parallel; each then crosses its die's channel.
+  Time last = owner_.now();
+  for_each_page(offset, bytes, [this, &last](int die, Bytes page_bytes) {
+    const Time sensing = sensing_time();
+    const Time sensed = dies_[static_cast<std::size_t>(die)]->book(owner_.now(), sensing) + sensing;
+    const Time transfer = channel_time(page_bytes);
+    Timeline& channel = *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)];
+    last = std::max(last, channel.book(sensed, transfer) + transfer);
   });
+  finish_at(last, done);
 }
 
 void FlashMedia::program(Bytes offset, Bytes bytes, Done done) {
-  const std::uint32_t op = ops_.acquire({0, done});
-  ops_[op].pages_left = for_each_page(offset, bytes, [this, op](int die, Bytes page_bytes) {
-    const std::uint32_t ch = static_cast<std::uint32_t>(die / g_.dies_per_channel);
-    const auto d = static_cast<std::uint32_t>(die);
-    channels_[ch]->submit(transfer_time(page_bytes, g_.channel_bandwidth), Time(0), {}, [this, op, d] {
-      dies_[d]->submit(g_.program_time, Time(0), {}, [this, op] { page_done(op); });
-    });
+  // Each page crosses the channel into its die's page register, then programs.
+  Time last = owner_.now();
+  for_each_page(offset, bytes, [this, &last](int die, Bytes page_bytes) {
+    const Time transfer = channel_time(page_bytes);
+    Timeline& channel = *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)];
+    const Time loaded = channel.book(owner_.now(), transfer) + transfer;
+    last = std::max(last, dies_[static_cast<std::size_t>(die)]->book(loaded, g_.program_time) + g_.program_time);
   });
+  finish_at(last, done);
 }
 
 }  // namespace iowall

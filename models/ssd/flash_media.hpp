@@ -3,14 +3,16 @@
 // read time (tR), then the die's channel for the page's transfer; a program occupies
 // the channel, then the die for tPROG. Logical pages are striped over dies the way an
 // FTL spreads them, so random offsets collide on dies as they do in a drive, and queueing
-// behind a busy die is what makes p99 and p99.99 grow with load.
+// behind a busy die is what makes p99 and p99.99 grow with load. Dies and channels are
+// booked (Timeline) when a command starts: every page is timed then, and the command
+// costs one event however many pages it spans.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
-#include "sim/core/server.hpp"
+#include "sim/core/timeline.hpp"
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
@@ -39,20 +41,18 @@ public:
   std::size_t in_flight() const { return ops_.live(); }
 
 private:
-  struct Op {
-    int pages_left;
-    Done done;
-  };
   // Calls `page_fn(die, page_bytes)` for each page of the range.
   template <typename F>
-  int for_each_page(Bytes offset, Bytes bytes, F&& page_fn);
-  void page_done(std::uint32_t op);
+  void for_each_page(Bytes offset, Bytes bytes, F&& page_fn);
+  void finish_at(Time end, Done done);
+  Time channel_time(Bytes page_bytes) const;  // a page's transfer over its channel
   Time sensing_time();
 
   Component& owner_;
   FlashGeometry g_;
-  std::vector<std::unique_ptr<Server>> dies_, channels_;
-  SlotPool<Op> ops_;
+  Time full_page_transfer_;
+  std::vector<std::unique_ptr<Timeline>> dies_, channels_;
+  SlotPool<Done> ops_;
 };
 
 }  // namespace iowall

@@ -59,14 +59,24 @@ public:
     return std::exp(sigma * normal());
   }
   double normal() {
-    // Box-Muller; one value per call keeps the stream simple and deterministic.
+    // Box-Muller gives two independent values per pair of uniforms; the second is kept
+    // for the next call (half the logarithms and no second trig call).
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
     const double u1 = 1.0 - uniform(), u2 = uniform();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    const double r = std::sqrt(-2.0 * std::log(u1)), a = 6.283185307179586 * u2;
+    spare_ = r * std::sin(a);
+    has_spare_ = true;
+    return r * std::cos(a);
   }
 
 private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
+  double spare_ = 0;
+  bool has_spare_ = false;
 };
 
 }  // namespace iowall

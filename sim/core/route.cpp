@@ -68,6 +68,42 @@ void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, 
   enter(t, 0, ctx_.now());
 }
 
+bool RouteMover::signals_are_packets() const { return ctx_.fidelity() == Fidelity::tlp; }
+
+void RouteMover::signal(const Route& route, Bytes bytes, Done done, DmaKind kind) {
+  if (signals_are_packets() || route.hops.empty()) {
+    send(route, bytes, done, kind);
+    return;
+  }
+  const Time arrival = pass(route, bytes, kind, ctx_.now());
+  if (done) call_at(arrival, done);  // a posted write nobody waits for costs no event
+}
+
+Time RouteMover::pass(const Route& route, Bytes bytes, DmaKind kind, Time depart) {
+  // The same head/tail arithmetic as enter(). The message waits behind what each hop
+  // has queued when it is sent (as a packet in a FIFO link queue would: posted writes
+  // do not pass posted writes), and charges its own time to the hop.
+  Time head = depart, tail_in = depart, tail_out = depart;
+  for (std::size_t i = 0; i < route.hops.size(); ++i) {
+    const Hop& hop = route.hops[i];
+    const Time service = hop.service(bytes, kind);
+    const Time start = std::max(head, hop.server->drain_time());
+    hop.server->charge(service);
+    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(bytes.n));
+    tail_out = std::max(start + service, tail_in) + hop.latency;
+    head = i + 1 < route.hops.size() && route.hops[i + 1].store_and_forward ? tail_out : start + hop.latency;
+    tail_in = tail_out;
+  }
+  return tail_out;
+}
+
+void RouteMover::call_at(Time at, Done done) {
+  const std::uint32_t t = allocate();
+  pool_[t] = Transfer{nullptr, Bytes(0), done, UINT32_MAX, DmaKind::write, 0};
+  ++in_flight_;
+  ctx_.at(at, [this, t] { complete(t); });
+}
+
 void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
   const Transfer& tr = pool_[t];
   const Hop& hop = tr.route->hops[hop_index];
@@ -109,7 +145,7 @@ void RouteMover::complete(std::uint32_t t) {
     return;
   }
   --in_flight_;
-  done();
+  if (done) done();  // a posted write nobody waits for
 }
 
 i64 RouteMover::packet_payload(const Route& route, DmaKind kind) {

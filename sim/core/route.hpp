@@ -53,6 +53,20 @@ public:
   // `kind` picks the wire format: a device writing (posted) or reading (completions).
   // `tc` is the PCIe traffic class, used where a switch arbitrates by class.
   void send(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write, int tc = 0);
+  // Sends a control message that fits a packet or a few (a doorbell, queue entries, an
+  // MSI-X write). At chunk fidelity it is timed when sent: at each hop it waits behind
+  // the work queued there (FIFO, as its packets would) and charges its own bytes' time
+  // to the hop (delaying the next chunk), without queueing as a job; one event in all.
+  // At tlp fidelity it travels like any packet.
+  void signal(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write);
+  // The timing half of `signal`: charges the hops for a message leaving at `depart` and
+  // returns when it arrives, scheduling nothing (chunk fidelity only). A chain of
+  // messages (a doorbell, then the fetch it triggers) then costs one event in all.
+  Time pass(const Route& route, Bytes bytes, DmaKind kind, Time depart);
+  // Runs `done` at `at` (not before now), through the transfer pool (Done is too big to
+  // capture in an event).
+  void call_at(Time at, Done done);
+  bool signals_are_packets() const;  // tlp fidelity: messages travel as packets
   std::size_t in_flight() const { return in_flight_; }
 
 private:

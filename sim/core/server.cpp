@@ -59,6 +59,7 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
     }
     classes_[c].push_back(job);
     ++count_;
+    queued_service_ += service;
     queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
     start_next();
     return true;
@@ -71,9 +72,23 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
   }
   ring_[(head_ + count_) % ring_.size()] = Job{service, not_before_end, started, finished};
   ++count_;
+  queued_service_ += service;
   queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
   start_next();
   return true;
+}
+
+void Server::charge(Time service) {
+  if (busy_ < units_ && count_ == 0)
+    busy_time_ += service;  // the next job's start accounts for deferred work
+  else
+    charged_ += service;
+}
+
+Time Server::drain_time() const {
+  const Time now = owner_.now();
+  const Time free_at = busy_ < units_ ? now : std::max(now, last_release_);
+  return free_at + Time((queued_service_.ps + charged_.ps) / units_);
 }
 
 void Server::wait_for_space(Notify fn) {
@@ -141,11 +156,15 @@ void Server::start_next() {
   Job job;
   while (busy_ < units_ && pop_next(job)) {
     const Time start = owner_.now();
+    queued_service_ -= job.service;
+    job.service += charged_;
+    charged_ = Time{};
     // The unit is busy for the job's own service time; the job ends no earlier than
     // `not_before_end` (cut-through: the last byte has to arrive first), but the unit
     // may serve the next job meanwhile, as interleaved packets would share a link.
     const Time release = start + job.service;
     const Time end = std::max(release, job.not_before_end);
+    last_release_ = std::max(last_release_, release);
     ++busy_;
     busy_gauge_.set(start, busy_);
     queue_gauge_.set(start, static_cast<i64>(count_));

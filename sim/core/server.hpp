@@ -39,6 +39,14 @@ public:
   // Arbitration among `weights.size()` classes (weights used by the weighted policies).
   void set_arbitration(Arbitration policy, std::vector<int> weights);
   Arbitration arbitration() const { return policy_; }
+  // Work too small to schedule on its own (a control TLP slipping between data packets):
+  // it takes `service` of the server's time without an event. An idle unit absorbs it;
+  // otherwise the next job to start is delayed by it.
+  void charge(Time service);
+  // When a job queued now would start, were it served first come first served: the
+  // jobs in service and in the queue go first. Exact for one unit; with several, an
+  // upper bound (the latest-ending job in service stands for all of them).
+  Time drain_time() const;
   // Calls `fn` once the queue has room again (FIFO among waiters).
   void wait_for_space(Notify fn);
 
@@ -88,6 +96,9 @@ private:
   TimeWeighted busy_gauge_, queue_gauge_;
   Counter jobs_;
   Time busy_time_{};
+  Time charged_{};  // slipped-in work the next job to start waits for
+  Time queued_service_{};  // service of the jobs waiting
+  Time last_release_{};    // when the latest-started job frees its unit
   int trace_track_ = 0;
 };
 

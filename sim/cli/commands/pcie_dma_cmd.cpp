@@ -5,6 +5,7 @@
 
 #include "models/gpu/gpu.hpp"
 #include "models/host/dram.hpp"
+#include "models/pcie/dma_stream.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/topology.hpp"
@@ -41,22 +42,8 @@ void run(const DmaArgs& a) {
   if (a.copy_engine && host_copy && gpu) route.hops.insert(route.hops.begin(), gpu->copy_engine_hop());
   const DmaKind kind = a.kind == "read" ? DmaKind::read : DmaKind::write;
   RouteMover mover(ctx);
-  // `streams` transfers in flight at a time, `count` in all.
-  struct State {
-    RouteMover* mover;
-    const Route* route;
-    Bytes size;
-    DmaKind kind;
-    int left;
-  } st{&mover, &route, size, kind, a.count};
-  struct Issue {
-    static void next(State* s) {
-      if (s->left <= 0) return;
-      --s->left;
-      s->mover->send(*s->route, s->size, [s] { next(s); }, s->kind);
-    }
-  };
-  for (int i = 0; i < a.streams; ++i) Issue::next(&st);
+  DmaStream stream(mover, route, size, a.count, kind);
+  stream.start(a.streams);
   ctx.run();
   const double gbps = gb_per_s(size * a.count, ctx.now());
   const Hop* narrow = route.narrowest(size);

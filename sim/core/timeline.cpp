@@ -1,0 +1,72 @@
+#include "sim/core/timeline.hpp"
+
+#include <algorithm>
+
+namespace iowall {
+
+namespace {
+// Past intervals are dropped only once a unit holds this many: they cost a little
+// search time, and dropping them on every booking would cost more.
+constexpr std::size_t kPruneAt = 16;
+}  // namespace
+
+Timeline::Timeline(Component& owner, std::string name, int units)
+    : owner_(owner), name_(std::move(name)), units_(static_cast<std::size_t>(units < 1 ? 1 : units)) {
+  const std::string prefix = owner_.name() + "/" + name_;
+  auto& stats = owner_.ctx().stats();
+  stats.add(prefix + "/jobs", "jobs", "operations served", jobs_);
+  stats.add(prefix + "/busy_time", "ps", "time booked, summed over units", busy_ps_);
+  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(prefix);
+}
+
+void Timeline::forget_past(std::vector<Interval>& unit) const {
+  const Time now = owner_.now();
+  std::size_t n = 0;
+  while (n < unit.size() && unit[n].end <= now) ++n;
+  if (n > 0) unit.erase(unit.begin(), unit.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+std::pair<Time, std::size_t> Timeline::earliest_gap(const std::vector<Interval>& unit, Time arrival, Time duration) {
+  Time start = arrival;
+  // Bookings do not overlap, so their ends are sorted too: skip those that end before
+  // the arrival by bisection, then walk the gaps between the rest.
+  auto it = std::partition_point(unit.begin(), unit.end(), [start](const Interval& v) { return v.end <= start; });
+  std::size_t i = static_cast<std::size_t>(it - unit.begin());
+  for (; i < unit.size(); ++i) {
+    if (start + duration <= unit[i].start) break;
+    start = std::max(start, unit[i].end);
+  }
+  return {start, i};
+}
+
+Time Timeline::book(Time arrival, Time duration) {
+  std::size_t best_unit = 0, best_index = 0;
+  Time best = Time::max();
+  for (std::size_t u = 0; u < units_.size(); ++u) {
+    auto& unit = units_[u];
+    if (unit.size() > kPruneAt) forget_past(unit);
+    // Most requests arrive after everything booked: no gap to search.
+    const auto [start, index] = unit.empty() || unit.back().end <= arrival
+                                    ? std::pair<Time, std::size_t>{arrival, unit.size()}
+                                    : earliest_gap(unit, arrival, duration);
+    if (start < best) {
+      best = start;
+      best_unit = u;
+      best_index = index;
+    }
+  }
+  auto& unit = units_[best_unit];
+  unit.insert(unit.begin() + static_cast<std::ptrdiff_t>(best_index), Interval{best, best + duration});
+  jobs_.add();
+  busy_ps_.add(static_cast<std::uint64_t>(duration.ps));
+  if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", best, best + duration);
+  return best;
+}
+
+std::size_t Timeline::bookings() const {
+  std::size_t n = 0;
+  for (const auto& u : units_) n += u.size();
+  return n;
+}
+
+}  // namespace iowall

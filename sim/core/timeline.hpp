@@ -1,0 +1,46 @@
+// A resource booked ahead instead of queued: `units` identical units, each with a list
+// of the intervals it is booked for. A request arriving at a known time takes the
+// earliest gap on any unit that holds its whole duration. Requests that arrive in time
+// order are served first come first served, exactly as a FIFO Server would serve them,
+// but without an event per job; a request computed late for an earlier arrival (a page
+// whose sensing ended sooner) fills a gap if one fits, and otherwise goes after the
+// bookings already made. Used where a whole operation's timing can be computed when it
+// starts (the pages of one NAND command), so the operation costs one event, not two
+// per page.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/component.hpp"
+
+namespace iowall {
+
+class Timeline {
+public:
+  Timeline(Component& owner, std::string name, int units = 1);
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+
+  // Books `duration` arriving at `arrival` (not before now); returns when it starts.
+  Time book(Time arrival, Time duration);
+  std::uint64_t jobs() const { return jobs_.value(); }
+  Time busy_time() const { return Time(static_cast<i64>(busy_ps_.value())); }
+  std::size_t bookings() const;
+
+private:
+  struct Interval {
+    Time start, end;
+  };
+  // Drops intervals that ended before now: nothing can be booked in the past.
+  void forget_past(std::vector<Interval>& unit) const;
+  // Earliest start >= arrival on `unit` with room for `duration`, and the index to insert at.
+  static std::pair<Time, std::size_t> earliest_gap(const std::vector<Interval>& unit, Time arrival, Time duration);
+
+  Component& owner_;
+  std::string name_;
+  std::vector<std::vector<Interval>> units_;  // each sorted by start, non-overlapping
+  Counter jobs_, busy_ps_;
+  int trace_track_ = 0;
+};
+
+}  // namespace iowall
