@@ -4,7 +4,11 @@
 // target GPU would cross a root complex, cuFile stages the data instead through a
 // bounce buffer in a GPU that shares the drive's switch (64 x 1 MiB per GPU) and then
 // copies it GPU to GPU (over NVLink where the topology has it). An I/O whose offset or
-// size is not 4 KiB aligned goes to compatibility mode.
+// size is not 4 KiB aligned goes to compatibility mode. cuFile hands nvidia-fs at most
+// max_direct_io_size per request: a larger I/O becomes pieces, each with its own control
+// cost, up to max_request_parallelism at a time. With registration per I/O (a buffer
+// registered and deregistered around every call) the CPU also pays cuFileBufRegister:
+// a fixed cost plus a cost per 64 KiB GPU page.
 #include <fmt/format.h>
 
 #include <map>
@@ -24,6 +28,10 @@ public:
     std::string staging;
     i64 bounce_buffers;
     Bytes bounce_size;
+    Bytes max_direct_io_size;
+    i64 max_request_parallelism;
+    std::string registration;
+    Time register_fixed, register_per_page, deregister_cost;
   };
   static Config read_config(const Params& p) {
     return {p.get_time("control_cost", "8 us", "CPU time cuFile spends per I/O (submit, completion, bookkeeping)",
@@ -35,7 +43,21 @@ public:
                          "complex; never: always DMA directly",
                          "NVIDIA GDS configuration guide: cross-switch traffic is staged through a GPU near the drives"),
             p.get_int("bounce_buffers", 64, 1, 4096, "GDS bounce buffers per GPU", "GDS buffer pool: 64 x 1 MiB per GPU (figures.md)"),
-            p.get_bytes("bounce_size", "1 MiB", "size of one GDS bounce buffer", "figures.md")};
+            p.get_bytes("bounce_size", "1 MiB", "size of one GDS bounce buffer", "figures.md"),
+            p.get_bytes("max_direct_io_size", "16 MiB", "largest request cuFile hands nvidia-fs; larger I/Os split",
+                        "cufile.json properties.max_direct_io_size_kb = 16384 (figures.md)"),
+            p.get_int("max_request_parallelism", 4, 1, 1024, "pieces of one split I/O in flight at a time",
+                      "cufile.json execution.max_request_parallelism default 4"),
+            p.get_choice("registration", "once", {"once", "per_io"},
+                         "once: buffers registered before the I/Os (gdsio, frameworks); per_io: registered and "
+                         "deregistered around every I/O",
+                         "seed 001: registration persists for the CUDA context; per-I/O registration is the anti-pattern"),
+            p.get_time("register_fixed", "50 us", "cuFileBufRegister fixed cost (syscall, GPU page-table walk)",
+                       "seed 001 (claim, not measured): 20-50 us regardless of size"),
+            p.get_time("register_per_page", "10 ns", "cuFileBufRegister cost per 64 KiB GPU page",
+                       "seed 001 (claim): a 1 GB buffer registers in under 200 us, 16,384 pages"),
+            p.get_time("deregister_cost", "20 us", "cuFileBufDeregister cost (unpinning, invalidation)",
+                       "assumption: of the order of the fixed registration cost")};
   }
   GpuDirectPath(const Params& p, PathEnv& env)
       : PathBase(env), config_(read_config(p)), compat_(Params(Json::object(), p.where()), env) {}
@@ -52,12 +74,18 @@ public:
     const Route* route = r.write ? &env_.route(*r.target, *r.storage) : &env_.route(*r.storage, *r.target);
     Device* near = config_.staging == "auto" && crosses_root_complex(*route) ? staging_gpu(*r.storage) : nullptr;
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
+    const Time before = config_.control_cost / 2 + registration_cost(r.size);
     if (near && !r.write) {
       ++staged_;
-      cpu->spend(config_.control_cost / 2, [this, id] { stage(id); });
+      cpu->spend(before, [this, id] { stage(id); });
       return;
     }
-    cpu->spend(config_.control_cost / 2, [this, id] {
+    if (r.size > config_.max_direct_io_size) {
+      ++split_;
+      cpu->spend(before, [this, id] { split(id); });
+      return;
+    }
+    cpu->spend(before, [this, id] {
       storage_step(id, *io(id).first, [this, id] { complete(id); });
     });
   }
@@ -66,6 +94,9 @@ public:
     std::string s;
     if (unaligned_) s += fmt::format("{} I/Os were not 4 KiB aligned and took cuFile's compat path", unaligned_);
     if (staged_) s += fmt::format("{}{} I/Os were staged through a GPU on the drive's switch", s.empty() ? "" : "; ", staged_);
+    if (split_)
+      s += fmt::format("{}{} I/Os were larger than max_direct_io_size ({}) and went to nvidia-fs in pieces",
+                       s.empty() ? "" : "; ", split_, to_string(config_.max_direct_io_size));
     return s;
   }
 
@@ -90,8 +121,46 @@ private:
     }
     return best;
   }
+  Time registration_cost(Bytes size) const {
+    if (config_.registration != "per_io") return Time{};
+    const i64 pages = (size.n + kGpuPage - 1) / kGpuPage;
+    return config_.register_fixed + config_.register_per_page * pages;
+  }
   void complete(std::uint32_t id) {
-    io(id).cpu->spend(config_.control_cost / 2, [this, id] { finish(id); });
+    const Time after = config_.control_cost / 2 + (config_.registration == "per_io" ? config_.deregister_cost : Time{});
+    io(id).cpu->spend(after, [this, id] { finish(id); });
+  }
+  // An I/O above max_direct_io_size: pieces in order, max_request_parallelism at a time;
+  // each piece is one more call into nvidia-fs with its own control cost.
+  void split(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const i64 n = (r.size.n + config_.max_direct_io_size.n - 1) / config_.max_direct_io_size.n;
+    if (left_.size() <= id) left_.resize(id + 1, 0);
+    if (next_.size() <= id) next_.resize(id + 1, 0);
+    left_[id] = n;
+    next_[id] = 0;
+    for (i64 k = 0; k < std::min(n, config_.max_request_parallelism); ++k) issue_piece(id);
+  }
+  void issue_piece(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const i64 k = next_[id]++;
+    const Bytes offset = r.offset + config_.max_direct_io_size * k;
+    const Bytes size(std::min(config_.max_direct_io_size.n, r.size.n - config_.max_direct_io_size.n * k));
+    const std::uint32_t piece = pieces_.acquire({id, size, nullptr});
+    // Every piece after the first is its own nvidia-fs call: a whole control cost.
+    const Time cost = k == 0 ? Time{} : config_.control_cost;
+    io(id).cpu->spend(cost, [this, piece, offset] {
+      const Piece& p = pieces_[piece];
+      storage_part(io(p.io).io, offset, p.size, *io(p.io).first, [this, piece] { split_piece_done(piece); });
+    });
+  }
+  void split_piece_done(std::uint32_t piece) {
+    const std::uint32_t id = pieces_[piece].io;
+    pieces_.release(piece);
+    const IoRequest& r = io(id).io;
+    const i64 n = (r.size.n + config_.max_direct_io_size.n - 1) / config_.max_direct_io_size.n;
+    if (next_[id] < n) issue_piece(id);
+    if (--left_[id] == 0) complete(id);
   }
   // Reads staged through bounce buffers of the near GPU, one buffer per piece.
   void stage(std::uint32_t id) {
@@ -129,10 +198,11 @@ private:
 
   Config config_;
   CompatPath compat_;
-  std::uint64_t unaligned_ = 0, staged_ = 0;
+  static constexpr i64 kGpuPage = 64 * 1024;  // GPU pages registration pins
+  std::uint64_t unaligned_ = 0, staged_ = 0, split_ = 0;
   std::map<const Device*, std::unique_ptr<TokenPool>> bounce_;
   SlotPool<Piece> pieces_;
-  std::vector<i64> left_;
+  std::vector<i64> left_, next_;  // by I/O: pieces not yet done, the next piece to issue
 };
 
 IOWALL_REGISTER_PATH(GpuDirectPath, "gpu_direct", "cuFile with P2P DMA: storage DMAs straight into GPU memory");

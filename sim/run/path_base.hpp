@@ -27,14 +27,17 @@ protected:
   // The drive's queues live in the host memory nearest to it (a CPU-driven stack), so
   // doorbells, SQ entry fetches and CQ entries cross those routes.
   void storage_step(std::uint32_t id, const Route& route, NvmeSsd::Done then) {
-    const InFlight& f = ios_[id];
-    Dram& queue_memory = env_.dram_near(*f.io.storage);
-    NvmeIo nio{f.io.offset, -1,
-               {&env_.route(*f.io.storage, queue_memory), &env_.route(queue_memory, *f.io.storage), &env_.mover}};
-    if (f.io.write)
-      f.io.storage->write(f.io.size, route, env_.mover, then, nio);
+    const IoRequest& r = ios_[id].io;
+    storage_part(r, r.offset, r.size, route, then);
+  }
+  // The same for `size` bytes of `r` from `offset` (a piece of a split I/O).
+  void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then) {
+    Dram& queue_memory = env_.dram_near(*r.storage);
+    NvmeIo nio{offset, -1, {&env_.route(*r.storage, queue_memory), &env_.route(queue_memory, *r.storage), &env_.mover}};
+    if (r.write)
+      r.storage->write(size, route, env_.mover, then, nio);
     else
-      f.io.storage->read(f.io.size, route, env_.mover, then, nio);
+      r.storage->read(size, route, env_.mover, then, nio);
   }
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;

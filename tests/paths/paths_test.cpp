@@ -74,3 +74,33 @@ TEST_CASE("the page cache keeps the most recent blocks within its capacity", "[p
   int other = 0;
   CHECK_FALSE(cache.lookup(&other, Bytes(0), Bytes(1 << 20)));  // another device's data
 }
+
+TEST_CASE("registering the buffer around every I/O adds cuFileBufRegister's cost to each", "[paths]") {
+  // QD1, 64 KiB reads: per_io pays 50 us fixed + 1 GPU page x 10 ns, then 20 us to deregister.
+  const Json w = {{"size", "64 MiB"}, {"io_size", "64 KiB"}, {"threads", 1}, {"targets", "gpu0"}, {"storage", "nvme0"}};
+  const Json once = run(w, Json::array({Json{{"name", "gpu_direct"}}}));
+  const Json per_io = run(w, Json::array({Json{{"name", "gpu_direct"}, {"registration", "per_io"}}}));
+  const double added = per_io["metrics"]["gpu_direct"]["latency_mean_us"].get<double>() -
+                       once["metrics"]["gpu_direct"]["latency_mean_us"].get<double>();
+  CHECK(added == Approx(70.01).margin(2.0));
+  auto cpu_s = [](const Json& m) { return m["cpu_cores_busy"].get<double>() * m["last_done_s"].get<double>(); };
+  CHECK(cpu_s(per_io["metrics"]["gpu_direct"]) > 2 * cpu_s(once["metrics"]["gpu_direct"]));
+}
+
+TEST_CASE("an I/O above max_direct_io_size goes to nvidia-fs in pieces, a few at a time", "[paths]") {
+  const Json w = {{"size", "256 MiB"}, {"io_size", "64 MiB"}, {"threads", 1}, {"targets", "gpu0"}, {"storage", "nvme0"}};
+  auto run_with = [&w](const char* max, int parallel) {
+    return run(w, Json::array({Json{{"name", "gpu_direct"}, {"max_direct_io_size", max}, {"max_request_parallelism", parallel}}}))
+        ["metrics"]["gpu_direct"];
+  };
+  const Json whole = run_with("64 MiB", 1), serial = run_with("1 MiB", 1), parallel = run_with("1 MiB", 4);
+  CHECK(whole.value("note", "").empty());
+  CHECK(serial["note"].get<std::string>().find("4 I/Os were larger than max_direct_io_size (1 MiB)") !=
+        std::string::npos);
+  // One 1 MiB piece at a time leaves the drive mostly idle; four at a time recover most of it.
+  CHECK(serial["throughput_GBps"].get<double>() < 0.7 * whole["throughput_GBps"].get<double>());
+  CHECK(parallel["throughput_GBps"].get<double>() > 1.5 * serial["throughput_GBps"].get<double>());
+  // Each piece after the first is one more nvidia-fs call: 63 more control costs per I/O.
+  auto cpu_s = [](const Json& m) { return m["cpu_cores_busy"].get<double>() * m["last_done_s"].get<double>(); };
+  CHECK(cpu_s(serial) > cpu_s(whole) + 4 * 63 * 8e-6 * 0.9);
+}
