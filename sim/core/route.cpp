@@ -87,7 +87,7 @@ Time RouteMover::pass(const Route& route, Bytes bytes, DmaKind kind, Time depart
   for (std::size_t i = 0; i < route.hops.size(); ++i) {
     const Hop& hop = route.hops[i];
     const Time service = hop.service(bytes, kind);
-    const Time start = std::max(head, hop.server->drain_time());
+    const Time start = std::max(head, hop.server->drain_time(hop.class_by_tc ? 0 : hop.job_class));
     hop.server->charge(service);
     if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(bytes.n));
     tail_out = std::max(start + service, tail_in) + hop.latency;

@@ -43,6 +43,7 @@ void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
   if (weights_.empty()) weights_.push_back(1);
   for (int& w : weights_) w = std::max(w, 1);
   classes_.assign(weights_.size(), {});
+  class_service_.assign(weights_.size(), Time{});
   last_finish_.assign(weights_.size(), 0);
 }
 
@@ -58,6 +59,7 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
       job.finish_tag = last_finish_[c];
     }
     classes_[c].push_back(job);
+    class_service_[c] += service;
     ++count_;
     queued_service_ += service;
     queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
@@ -85,10 +87,25 @@ void Server::charge(Time service) {
     charged_ += service;
 }
 
-Time Server::drain_time() const {
+Time Server::drain_time(int job_class) const {
   const Time now = owner_.now();
   const Time free_at = busy_ < units_ ? now : std::max(now, last_release_);
-  return free_at + Time((queued_service_.ps + charged_.ps) / units_);
+  Time ahead = queued_service_;
+  if (policy_ != Arbitration::fifo && !classes_.empty()) {
+    const auto mine = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
+    ahead = Time{};
+    for (std::size_t c = 0; c < classes_.size(); ++c) {
+      if (classes_[c].empty()) continue;
+      if (policy_ == Arbitration::strict_priority) {
+        if (c >= mine) ahead += class_service_[c];  // its own class and the ones above
+      } else if (c == mine) {
+        ahead += class_service_[c];
+      } else {
+        ahead += classes_[c].front().service;  // round-robin: one job of each other class first
+      }
+    }
+  }
+  return free_at + Time((ahead.ps + charged_.ps) / units_);
 }
 
 void Server::wait_for_space(Notify fn) {
@@ -149,6 +166,7 @@ bool Server::pop_next(Job& job) {
   }
   job = classes_[pick].front();
   classes_[pick].pop_front();
+  class_service_[pick] -= job.service;
   return true;
 }
 

@@ -43,10 +43,12 @@ public:
   // it takes `service` of the server's time without an event. An idle unit absorbs it;
   // otherwise the next job to start is delayed by it.
   void charge(Time service);
-  // When a job queued now would start, were it served first come first served: the
-  // jobs in service and in the queue go first. Exact for one unit; with several, an
-  // upper bound (the latest-ending job in service stands for all of them).
-  Time drain_time() const;
+  // When a job of `job_class` queued now would start, had nothing else arrived: under
+  // fifo every queued job goes first; under strict priority those of its class and
+  // above; under the round-robin policies its own class's and one of each other class.
+  // Exact for one unit under fifo; with several units, an upper bound (the
+  // latest-ending job in service stands for all of them).
+  Time drain_time(int job_class = 0) const;
   // Calls `fn` once the queue has room again (FIFO among waiters).
   void wait_for_space(Notify fn);
 
@@ -85,6 +87,7 @@ private:
   std::size_t head_ = 0, count_ = 0;
   Arbitration policy_ = Arbitration::fifo;
   std::vector<std::deque<Job>> classes_;  // per-class queues (policies other than fifo)
+  std::vector<Time> class_service_;       // service queued per class
   std::vector<int> weights_;
   std::size_t rr_next_ = 0;
   int wrr_credit_ = 0;
