@@ -65,7 +65,8 @@ void NvmeQueues::submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& rou
 void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
   ++q.held;
   q.unrung.push_back(cmd);
-  if (static_cast<int>(q.unrung.size()) >= c_.doorbell_batch) {
+  const int batch = q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch;
+  if (static_cast<int>(q.unrung.size()) >= batch) {
     ring(queue);
   } else if (!q.flush_scheduled) {
     // Whatever the submitter placed by the end of this instant goes behind one doorbell.
@@ -114,7 +115,7 @@ void NvmeQueues::complete(std::uint32_t cmd) {
   const int queue = queue_of_[cmd];
   const Queue& q = queues_[static_cast<std::size_t>(queue)];
   const NvmeQueueRoutes& r = q.routes;
-  if (timed_ahead(r) && !c_.polling && c_.coalesce_count == 1) {
+  if (timed_ahead(r) && !c_.polling && !r.polled && c_.coalesce_count == 1) {
     // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
     // order, both posted) and the handler's start are timed together, one event.
     const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
@@ -138,7 +139,7 @@ void NvmeQueues::complete(std::uint32_t cmd) {
 
 void NvmeQueues::posted(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
-  if (c_.polling) {
+  if (c_.polling || q.routes.polled) {
     // A spinning poller notices the phase tag flip within one loop iteration.
     if (!q.irq_pending) {
       q.irq_pending = true;

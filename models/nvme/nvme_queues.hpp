@@ -24,6 +24,10 @@ struct NvmeQueueRoutes {
   const Route* to_queues = nullptr;    // SSD -> queue memory: CQ entries, MSI-X
   const Route* from_queues = nullptr;  // queue memory -> SSD: SQ entry fetches, doorbells
   RouteMover* mover = nullptr;
+  // Queues a GPU owns (GPU-initiated I/O): its threads poll the CQ instead of taking an
+  // interrupt, and a warp rings once for its batch. 0: the controller's setting.
+  bool polled = false;
+  int doorbell_batch = 0;
 };
 
 struct NvmeQueueConfig {

@@ -30,10 +30,15 @@ protected:
     const IoRequest& r = ios_[id].io;
     storage_part(r, r.offset, r.size, route, then);
   }
-  // The same for `size` bytes of `r` from `offset` (a piece of a split I/O).
-  void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then) {
+  // The same for `size` bytes of `r` from `offset` (a piece of a split I/O). `queues`:
+  // where the I/O queues live when not in the host memory near the drive.
+  void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then,
+                    const NvmeQueueRoutes* queues = nullptr, int queue = -1) {
     Dram& queue_memory = env_.dram_near(*r.storage);
-    NvmeIo nio{offset, -1, {&env_.route(*r.storage, queue_memory), &env_.route(queue_memory, *r.storage), &env_.mover}};
+    NvmeIo nio{offset, queue,
+               queues ? *queues
+                      : NvmeQueueRoutes{&env_.route(*r.storage, queue_memory), &env_.route(queue_memory, *r.storage),
+                                        &env_.mover}};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, nio);
     else

@@ -1,0 +1,85 @@
+// gpu_initiated: BaM-style I/O issued by GPU threads, no CPU at all. The I/O queue
+// pairs live in GPU memory: the SSD fetches SQ entries from and posts CQ entries to
+// the GPU peer-to-peer, the GPU writes the SQ tail doorbell into the SSD's BAR, and its
+// threads poll the CQ (no MSI-X). A warp batches its commands behind one doorbell. The
+// cost the GPU pays is command-ID allocation: partitioned per warp (warp_id << 10 |
+// local_cid) it is a local operation; from one global atomic counter every command of
+// every thread serializes on it (seed 000's synchronization challenge).
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "models/gpu/gpu.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/run/path_base.hpp"
+
+namespace iowall {
+
+class GpuInitiatedPath final : public PathBase {
+public:
+  struct Config {
+    std::string cid_allocation;
+    Time global_atomic_cost, local_cid_cost;
+    i64 queues, warp_batch;
+  };
+  static Config read_config(const Params& p) {
+    return {p.get_choice("cid_allocation", "warp_partition", {"warp_partition", "global_atomic"},
+                         "warp_partition: each warp owns a CID range (warp_id << 10 | local_cid); global_atomic: "
+                         "every command takes its CID from one GPU-wide atomic counter",
+                         "seed 000: CID allocation as a serialization point and the per-warp partition"),
+            p.get_time("global_atomic_cost", "20 ns",
+                       "GPU time one command holds the global CID counter (contended atomic with retry)",
+                       "assumption: same-address atomics serialize at one L2 slice; calibrate on the machine"),
+            p.get_time("local_cid_cost", "1 ns", "GPU time for a warp-local CID (shared-memory counter)",
+                       "assumption: a few cycles"),
+            p.get_int("queues", 32, 1, 65535, "GPU-owned I/O queue pairs per SSD (warp-per-queue mapping)",
+                      "BaM: one queue pair per group of warps, up to the controller's queues"),
+            p.get_int("warp_batch", 32, 1, 65536, "commands a warp places before one thread rings the doorbell",
+                      "seed 000: 32 commands, 1 doorbell write")};
+  }
+  GpuInitiatedPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
+
+  void submit(const IoRequest& r, Done done) override {
+    auto* gpu = dynamic_cast<Gpu*>(r.target);
+    if (!gpu)
+      throw InputError(env_.file, env_.pointer,
+                       fmt::format("gpu_initiated issues I/O from GPU threads; the target {} is not a GPU",
+                                   r.target->name()));
+    const Route* route = r.write ? &env_.route(*gpu, *r.storage) : &env_.route(*r.storage, *gpu);
+    const std::uint32_t id = begin({r, done, nullptr, route, nullptr});
+    const i64 commands = (r.size.n + r.storage->mdts.n - 1) / r.storage->mdts.n;
+    if (config_.cid_allocation == "global_atomic") {
+      // Every command's CID comes from one counter: the commands queue on it.
+      cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {}, [this, id] { issue(id); });
+      return;
+    }
+    env_.ctx.at(env_.ctx.now() + config_.local_cid_cost * commands, [this, id] { issue(id); });
+  }
+
+  std::string note() const override { return "no CPU: GPU threads submit, ring doorbells and poll completions"; }
+
+private:
+  Server& cid_counter(Gpu& gpu) {
+    auto& s = counters_[&gpu];
+    if (!s) s = std::make_unique<Server>(gpu, "cid_counter");
+    return *s;
+  }
+  void issue(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    Device& gpu = *r.target;
+    NvmeQueueRoutes queues{&env_.route(*r.storage, gpu), &env_.route(gpu, *r.storage), &env_.mover, true,
+                           static_cast<int>(config_.warp_batch)};
+    const int queue = static_cast<int>(next_queue_++ % config_.queues);
+    storage_part(r, r.offset, r.size, *io(id).first, [this, id] { finish(id); }, &queues, queue);
+  }
+
+  Config config_;
+  std::map<const Gpu*, std::unique_ptr<Server>> counters_;
+  std::uint64_t next_queue_ = 0;
+};
+
+IOWALL_REGISTER_PATH(GpuInitiatedPath, "gpu_initiated",
+                     "BaM-style: GPU threads submit NVMe commands from queues in GPU memory and poll completions");
+
+}  // namespace iowall
