@@ -114,8 +114,8 @@ done
 echo
 echo "Busiest resource with 8 GPUs: \`$lim\`. Reading: the single-GPU figure is one Gen5 drive's"
 echo "media rate (14 GB/s), not a Gen5 x16 link (58 GB/s). With eight GPUs the per-GPU rate is"
-echo "the shared uplink divided by eight: a Gen5 x16 uplink gives about 7.1 GB/s (51%), a"
-echo "400 Gb/s port 6.16 GB/s (44%), close to the claim's 6.3 GB/s. The claim's mechanism -"
+echo "the shared uplink divided by eight: a Gen5 x16 uplink gives about 7.2 GB/s (51%), a"
+echo "400 Gb/s port 6.25 GB/s (45%), close to the claim's 6.3 GB/s. The claim's mechanism -"
 echo "TLP interleaving and a 50-100 ns crossbar 'context switch' - does not follow: interleaving"
 echo "TLPs costs nothing beyond their own framing (a 256 B TLP takes 4.4 ns on Gen5 x16), and"
 echo "the arbitration rows show the policy moves the shares between GPUs while the total stays"
