@@ -4,6 +4,7 @@
 #include "models/gpu/gpu.hpp"
 #include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
+#include "models/host/io_stack.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/run/path_base.hpp"
 
@@ -12,15 +13,17 @@ namespace iowall {
 class CpuGpuPath final : public PathBase {
 public:
   struct Config {
-    Time submit_cost, complete_cost, copy_launch_cost;
+    HostIoStack stack;
+    Time copy_launch_cost;
   };
   static Config read_config(const Params& p) {
-    return {p.get_time("submit_cost", "2 us", "CPU time to submit one O_DIRECT I/O", "as cpu_only"),
-            p.get_time("complete_cost", "2 us", "CPU time to complete one I/O", "as cpu_only"),
+    return {read_host_io_stack(p),
             p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpyAsync",
                        "order of magnitude of CUDA API overhead; calibrate with `iowall calibrate`")};
   }
-  CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
+  CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {
+    poll_completions_ = config_.stack.polled;
+  }
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);
@@ -35,7 +38,7 @@ public:
       f.second = &env_.route(dram, *gpu, {gpu->copy_engine_hop()});  // host -> device copy
     }
     const std::uint32_t id = begin(f);
-    f.cpu->spend(r.write ? config_.copy_launch_cost : config_.submit_cost, [this, id] { stage_one(id); });
+    f.cpu->spend(r.write ? config_.copy_launch_cost : config_.stack.submit, [this, id] { stage_one(id); });
   }
 
 private:
@@ -43,10 +46,10 @@ private:
   void stage_one(std::uint32_t id) {
     if (io(id).io.write) {
       env_.mover.send(*io(id).first, io(id).io.size,
-                      [this, id] { io(id).cpu->spend(config_.submit_cost, [this, id] { stage_two(id); }); });
+                      [this, id] { io(id).cpu->spend(config_.stack.submit, [this, id] { stage_two(id); }); });
     } else {
       storage_step(id, *io(id).first, [this, id] {
-        io(id).cpu->spend(config_.complete_cost + config_.copy_launch_cost, [this, id] { stage_two(id); });
+        io(id).cpu->spend(config_.stack.complete + config_.copy_launch_cost, [this, id] { stage_two(id); });
       });
     }
   }
@@ -54,7 +57,7 @@ private:
   void stage_two(std::uint32_t id) {
     if (io(id).io.write)
       storage_step(id, *io(id).second,
-                   [this, id] { io(id).cpu->spend(config_.complete_cost, [this, id] { finish(id); }); });
+                   [this, id] { io(id).cpu->spend(config_.stack.complete, [this, id] { finish(id); }); });
     else
       // The GPU's copy engine reads host memory: completions carry the data.
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);

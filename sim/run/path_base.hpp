@@ -38,7 +38,7 @@ protected:
     NvmeIo nio{offset, queue,
                queues ? *queues
                       : NvmeQueueRoutes{&env_.route(*r.storage, queue_memory), &env_.route(queue_memory, *r.storage),
-                                        &env_.mover}};
+                                        &env_.mover, poll_completions_}};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, nio);
     else
@@ -51,6 +51,7 @@ protected:
   }
 
   PathEnv& env_;
+  bool poll_completions_ = false;  // the host stack polls its queues (no MSI-X)
 
 private:
   SlotPool<InFlight> ios_;

@@ -1,0 +1,40 @@
+// Host I/O stacks: per-I/O CPU cost and interrupt or polled completion.
+#include <catch2/catch.hpp>
+
+#include "sim/config/json_file.hpp"
+#include "sim/config/scenario.hpp"
+#include "sim/run/runner.hpp"
+
+using namespace iowall;
+
+namespace {
+// DGX-H100 with one core per socket and eight Micron 9550 (26 M IOPS in all): the cores limit.
+Json run_stack(const char* stack) {
+  JsonDocument topo = load_json("topologies/dgx-h100.json", IOWALL_SOURCE_DIR);
+  for (Json& d : topo.json["devices"]) {
+    if (d["model"] == "cpu_socket") d["cores"] = 1;
+    if (d["model"] == "nvme_ssd") d["preset"] = "micron_9550";
+  }
+  const Json doc = {{"name", "io"},
+                    {"topology", topo.json},
+                    {"workload",
+                     {{"kind", "random_read"}, {"size", "512 MiB"}, {"io_size", "4 KiB"}, {"threads", 64}, {"qd", 32},
+                      {"targets", "dram0,dram1"}, {"storage", "all"}}},
+                    {"paths", Json::array({Json{{"name", "cpu_only"}, {"io_stack", stack}}})}};
+  return run_scenario(scenario_from_json(doc, "io.json", IOWALL_SOURCE_DIR));
+}
+}  // namespace
+
+TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core; psync a fortieth of that", "[paths][iostack]") {
+  const Json poll = run_stack("io_uring_poll"), spdk = run_stack("spdk"), psync = run_stack("psync");
+  const Json& p = poll["metrics"]["cpu_only"];
+  // figures.md: 10 M IOPS per core (Axboe, io_uring polled); SPDK 10.39 M per thread.
+  CHECK(p["iops_per_cpu_core"].get<double>() == Approx(10e6).epsilon(0.01));
+  CHECK(spdk["metrics"]["cpu_only"]["iops_per_cpu_core"].get<double>() == Approx(10.42e6).epsilon(0.01));
+  // 4 us of CPU per psync I/O: 250 k IOPS per core, both cores saturated.
+  CHECK(psync["metrics"]["cpu_only"]["iops_per_cpu_core"].get<double>() == Approx(250e3).epsilon(0.01));
+  CHECK(psync["metrics"]["cpu_only"]["iops"].get<double>() == Approx(500e3).epsilon(0.01));
+  // Polled stacks take no interrupts; psync one per command.
+  CHECK(poll["stats"]["cpu_only"]["nvme0/nvme/interrupts"]["value"].get<double>() == 0);
+  CHECK(psync["stats"]["cpu_only"]["nvme0/nvme/interrupts"]["value"].get<double>() > 0);
+}
