@@ -6,6 +6,7 @@
 // hop fed by a slow one serves other chunks meanwhile, as interleaved packets would.
 // Every hop is a Server: chunks queue and arbitrate; the narrowest hop sets the pace.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,23 @@ struct Hop {
   bool store_and_forward = false;    // the device before this hop forwards only whole packets
 
   Time service(Bytes bytes, DmaKind kind = DmaKind::write) const {
+    // A transfer's size repeats (queue entries, doorbells, commands): remember the last
+    // few answers, saving the 128-bit division on the hot path.
+    const i64 key = bytes.n * 2 + (kind == DmaKind::read ? 1 : 0);
+    ServiceMemo& m = memo_[static_cast<std::size_t>(key) % memo_.size()];
+    if (m.key != key) m = {key, compute_service(bytes, kind)};
+    return m.service;
+  }
+  // Public only to keep Hop an aggregate; not part of its meaning.
+  struct ServiceMemo {
+    i64 key = -1;
+    Time service;
+  };
+  Time compute_service(Bytes bytes, DmaKind kind) const {
     const WireFormat* w = kind == DmaKind::read && wire_read ? wire_read : wire;
     return transfer_time(w ? w->wire_bytes(bytes) : bytes, bandwidth);
   }
+  mutable std::array<ServiceMemo, 8> memo_{};
 };
 
 struct Route {
