@@ -62,7 +62,8 @@ std::string plan_section(const ResultDoc& doc, Charts& charts) {
   const json& st = r.value("state", json::object());
   const json& f = r.value("failures", json::object());
   std::string settings;
-  for (const auto& [k, v] : r.value("settings", json::object()).items())
+  const json request = r.value("settings", json::object());  // items() must not outlive it
+  for (const auto& [k, v] : request.items())
     settings += (settings.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   std::string s = fmt::format("<h2>Checkpoint plan: {}</h2>\n", html::escape(r.value("name", "checkpoint")));
   s += html::facts({{"result file", doc.file},

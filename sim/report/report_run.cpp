@@ -23,7 +23,8 @@ std::string topology_text(const json& r) {
   if (!r.contains("topology_summary")) return s;
   const json& t = r["topology_summary"];
   std::vector<std::string> models;
-  for (const auto& [model, n] : t.value("devices", json::object()).items()) models.push_back(fmt::format("{} {}", n.dump(), model));
+  const json devices = t.value("devices", json::object());  // items() must not outlive it
+  for (const auto& [model, n] : devices.items()) models.push_back(fmt::format("{} {}", n.dump(), model));
   return fmt::format("{}: {} devices ({}), {} links", s, t.value("device_count", 0), fmt::join(models, ", "),
                      t.value("links", 0));
 }
@@ -83,7 +84,7 @@ std::string links_part(const json& r, const std::vector<std::string>& paths, Cha
   const double width = 0.8 / static_cast<double>(paths.size());
   c.settings = fmt::format(
       "set boxwidth {:.4f}\nset style fill solid 0.75 border -1\nset yrange [0:105]\nset xrange [-0.6:{}]\n"
-      "set xtics rotate by 30 right font ',9'\nset bmargin 10\n",
+      "set xtics rotate by 30 right font ',9'\nset bmargin 10\nset lmargin 16\n",
       width, static_cast<double>(ranked.size()) - 0.4);
   for (std::size_t j = 0; j < paths.size(); ++j) {
     Series s{paths[j], "boxes", j == 0 ? "1:2:xtic(3)" : "1:2", {}};

@@ -53,7 +53,7 @@ ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxi
     c.log_x = true;
   } else {
     c.xlabel = "sweep point";
-    c.settings = fmt::format("set xrange [-0.5:{}]\nset xtics rotate by 30 right font ',9'\nset bmargin 10\n",
+    c.settings = fmt::format("set xrange [-0.5:{}]\nset xtics rotate by 30 right font ',9'\nset bmargin 10\nset lmargin 16\n",
                              static_cast<double>(ax.x.size()) - 0.5);
   }
   if (!log_y) c.settings += "set yrange [0:*]\n";
