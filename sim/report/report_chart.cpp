@@ -41,12 +41,11 @@ std::string gp_field(const std::string& text) {
 }
 
 std::string chart_script(const ChartSpec& spec) {
-  std::string s =
-      "set terminal svg size 900,460 dynamic font 'sans,12' background rgb 'white'\n"
+  std::string s = fmt::format("set terminal svg size 900,{} dynamic font 'sans,12' background rgb 'white'\n", spec.height) +
       "set termoption noenhanced\n"
-      "set grid\nset key outside right top\n";
-  s += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", gp_quote(spec.title), gp_quote(spec.xlabel),
-                   gp_quote(spec.ylabel));
+      "set grid\n";
+  s += fmt::format("set key {}\nset title {}\nset xlabel {}\nset ylabel {}\n", spec.key, gp_quote(spec.title),
+                   gp_quote(spec.xlabel), gp_quote(spec.ylabel));
   if (spec.log_x) s += "set logscale x\n";
   if (spec.log_y) s += "set logscale y\n";
   s += spec.settings;

@@ -18,6 +18,8 @@ struct Series {
 struct ChartSpec {
   std::string title, xlabel, ylabel;  // labels carry units, e.g. "I/O size (KiB)"
   bool log_x = false, log_y = false;
+  int height = 460;                        // pixels (the width is 900)
+  std::string key = "outside right top";  // where the legend goes (gnuplot `set key`)
   std::string settings;               // further gnuplot `set` lines
   std::vector<Series> series;
 };

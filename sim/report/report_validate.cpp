@@ -29,7 +29,9 @@ ChartSpec measured_vs_predicted(const json& points) {
   c.xlabel = "measured point";
   c.ylabel = "throughput (GB/s, log scale)";
   c.log_y = true;
-  c.settings = fmt::format("set xrange [-0.5:{}]\nset xtics rotate by 45 right font ',8'\nset bmargin 13\n",
+  c.key = "inside top left box";  // long legend texts would squeeze the plot beside it
+  c.height = 620;                         // room for the rotated point names below the plot
+  c.settings = fmt::format("set xrange [-0.5:{}]\nset xtics rotate by 35 right font ',9'\nset bmargin 12\nset lmargin 12\n",
                            static_cast<double>(points.size()) - 0.5);
   Series measured{"measured: median, bar = min-max of the repeats", "yerrorbars pt 7 ps 0.8", "1:2:3:4:xtic(5)", {}};
   Series held{"simulated, held out", "points pt 5 ps 1.1", "1:2", {}};

@@ -114,3 +114,21 @@ TEST_CASE("one report from several results keeps a section per result", "[report
   CHECK(html.find("<title>iowall report: 2 results</title>") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("validate --report FILE.html writes the HTML report and the JSON reads back", "[report][validate]") {
+  const std::string dir = scratch_dir("validate");
+  const std::string m = "reports/calibration/cpu-machine";
+  const CliResult v = run_iowall("validate " + m + "/profile.json " + m + "/sweep/cpu_only-*-qd1-t*.json --fit-subset "
+                                 "threads=1 --report " + dir + "/v.html --output-format json --output " + dir + "/v.json");
+  INFO(v.output());
+  REQUIRE(v.code == 0);
+  const std::string html = slurp(dir + "/v.html");
+  CHECK(html.find("<h2>Validation: ") != std::string::npos);
+  CHECK(html.find("measured min - max (GB/s)") != std::string::npos);
+  CHECK(count_of(html, "<figure class=\"chart\"") == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/v.html/validation.md"));
+  // The JSON it wrote is a result `iowall report` reads.
+  const CliResult rep = run_iowall("report " + dir + "/v.json -o " + dir + "/r.html");
+  CHECK(rep.code == 0);
+  std::filesystem::remove_all(dir);
+}
