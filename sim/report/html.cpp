@@ -18,6 +18,14 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+namespace {
+// Numbers (with their unit, as in "1.2 GB/s" or "-3.1") align right; names and notes left.
+bool numeric(const std::string& cell) {
+  std::size_t i = cell[0] == '+' || cell[0] == '-' ? 1 : 0;
+  return i < cell.size() && cell[i] >= '0' && cell[i] <= '9';
+}
+}  // namespace
+
 std::string table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows,
                   std::size_t left_columns) {
   std::string s = "<table>\n<thead><tr>";
@@ -26,7 +34,7 @@ std::string table(const std::vector<std::string>& headers, const std::vector<std
   for (const auto& row : rows) {
     s += "<tr>";
     for (std::size_t i = 0; i < row.size(); ++i)
-      s += (i < left_columns ? "<td>" : "<td class=\"num\">") + escape(row[i]) + "</td>";
+      s += (i < left_columns || row[i].empty() || !numeric(row[i]) ? "<td>" : "<td class=\"num\">") + escape(row[i]) + "</td>";
     s += "</tr>\n";
   }
   return s + "</tbody>\n</table>\n";

@@ -8,7 +8,8 @@ namespace iowall::html {
 
 std::string escape(const std::string& text);
 // A table; headers carry their units ("throughput (GB/s)"); cells are escaped.
-// Columns whose header is in `left` are left-aligned (names), the others right-aligned (numbers).
+// The first `left_columns` columns are names (left-aligned); other cells that start with a
+// number are right-aligned.
 std::string table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows,
                   std::size_t left_columns = 1);
 // A definition list of (label, value) pairs, escaped.
