@@ -8,6 +8,7 @@
 #include "measure/calibrate_topology.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/result_file.hpp"
 #include "sim/run/runner.hpp"
 
 namespace iowall::calib {
@@ -109,15 +110,21 @@ json validation_json(const ValidationResult& v, const Profile& full) {
                 {"measured_median", bandwidth_text(r.measured_bw)},
                 {"measured_min", bandwidth_text(r.group->min_bw())},
                 {"measured_max", bandwidth_text(r.group->max_bw())},
-                {"spread", r.spread}};
+                {"spread", r.spread},
+                {"measured_median_Bps", r.measured_bw},
+                {"measured_min_Bps", r.group->min_bw()},
+                {"measured_max_Bps", r.group->max_bw()}};
     if (r.predicted_bw > 0) {
       row["predicted"] = bandwidth_text(r.predicted_bw);
+      row["predicted_Bps"] = r.predicted_bw;
       row["error"] = r.error;
       row["limited_by"] = r.limited_by;
     }
     rows.push_back(std::move(row));
   }
-  return {{"fit_subset", v.fit.subset},
+  return {{"iowall_result", result_marker("validate")},
+          {"fidelity", "chunk"},  // each point is simulated at the scenario default, chunk
+          {"fit_subset", v.fit.subset},
           {"fit", profile_to_json(v.fit)},
           {"full_profile", full.name},
           {"held_out", summary(v.held_out)},

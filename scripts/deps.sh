@@ -5,7 +5,8 @@ set -eu
 required=(g++ cmake make ninja-build pkg-config libboost-graph-dev libeigen3-dev
   nlohmann-json3-dev libcli11-dev catch2 libvalijson-dev libfmt-dev libspdlog-dev
   liburing-dev)
-optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin)
+# chromium: the report's browser test (headless) renders the HTML report.
+optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin chromium)
 want=("${required[@]}")
 [ "${1:-}" = "--with-optional" ] && want+=("${optional[@]}")
 missing=()

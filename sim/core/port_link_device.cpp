@@ -49,6 +49,7 @@ Device::Device(const Params& params, SimContext& ctx)
     : Component(ctx, params.id()), params_(params) {
   const auto it = params_.json().find("model");
   model_ = it != params_.json().end() && it->is_string() ? it->get<std::string>() : "";
+  if (auto* t = ctx.trace()) t->device(name());  // a track even for devices with no resource
 }
 
 Device::~Device() = default;

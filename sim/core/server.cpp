@@ -33,7 +33,7 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
   stats.add(prefix + "/busy", "units", "time-weighted busy servers (utilization x units)", busy_gauge_, units_);
   stats.add(prefix + "/queue", "jobs", "time-weighted jobs waiting", queue_gauge_);
   stats.add(prefix + "/jobs", "jobs", "jobs served", jobs_);
-  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(prefix);
+  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(owner_.name(), name_);
   if (owner_.ctx().series_period().ps > 0) busy_gauge_.enable_series(owner_.ctx().series_period());
 }
 

@@ -4,9 +4,14 @@
 
 namespace iowall {
 
-int Trace::track(const std::string& device) {
-  auto [it, inserted] = tracks_.emplace(device, static_cast<int>(tracks_.size()) + 1);
-  return it->second;
+void Trace::device(const std::string& device) { devices_.emplace(device, static_cast<int>(devices_.size()) + 1); }
+
+int Trace::track(const std::string& device, const std::string& resource) {
+  this->device(device);
+  const int pid = devices_.at(device);
+  auto [it, inserted] = track_ids_.emplace(device + "\n" + resource, static_cast<int>(tracks_.size()));
+  if (inserted) tracks_.push_back({pid, static_cast<int>(tracks_.size()) + 1, resource});
+  return it->second + 1;  // 0 stays free for "no track"
 }
 
 void Trace::span(int track, const char* name, Time start, Time end) {
@@ -19,17 +24,22 @@ void Trace::span(int track, const char* name, Time start, Time end) {
 
 std::string Trace::to_json() const {
   using nlohmann::json;
+  // Metadata events carry ts 0 and a tid too: some trace readers require every field.
   json events = json::array();
-  events.push_back({{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "iowall"}}}});
-  for (const auto& [name, id] : tracks_)
-    events.push_back({{"ph", "M"}, {"pid", 1}, {"tid", id}, {"name", "thread_name"}, {"args", {{"name", name}}}});
-  for (const Event& e : events_)
+  for (const auto& [name, pid] : devices_)
+    events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", 0}, {"ts", 0}, {"name", "process_name"}, {"args", {{"name", name}}}});
+  for (const Track& t : tracks_)
+    events.push_back(
+        {{"ph", "M"}, {"pid", t.pid}, {"tid", t.tid}, {"ts", 0}, {"name", "thread_name"}, {"args", {{"name", t.name}}}});
+  for (const Event& e : events_) {
+    const Track& t = tracks_[static_cast<std::size_t>(e.track - 1)];
     events.push_back({{"ph", "X"},
-                      {"pid", 1},
-                      {"tid", e.track},
+                      {"pid", t.pid},
+                      {"tid", t.tid},
                       {"name", e.name},
                       {"ts", static_cast<double>(e.start_ps) / 1e6},  // microseconds
                       {"dur", static_cast<double>(e.end_ps - e.start_ps) / 1e6}});
+  }
   json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
   if (dropped_) doc["otherData"] = {{"dropped_events", dropped_}};
   return doc.dump();

@@ -13,24 +13,42 @@
 #include "sim/plan/checkpoint_planner.hpp"
 
 namespace iowall::plan {
-std::string chart_script(const PlanRequest& q) {
+OverheadCurve overhead_curve(const PlanRequest& q) {
   const PlanInput& base = q.input;
-  const bool per_node = !(base.storage.write_bw > 0);
-  const double now = per_node ? base.storage.node_write_bw : base.storage.write_bw;
+  OverheadCurve c;
+  c.per_node = !(base.storage.write_bw > 0);
+  c.current_Bps = c.per_node ? base.storage.node_write_bw : base.storage.write_bw;
   const checkpoint::ShardPlan sh = checkpoint::shard(base.state, base.par);
+  c.total_bytes = static_cast<double>(sh.total_bytes);
   const PhaseLoads loads = phase_loads(base, sh);
-  std::string data;
   constexpr int kPoints = 48;
   for (int i = 0; i <= kPoints; ++i) {
-    const double bw = now / 30.0 * std::pow(900.0, static_cast<double>(i) / kPoints);
+    const double bw = c.current_Bps / 30.0 * std::pow(900.0, static_cast<double>(i) / kPoints);
     PlanInput in = with_storage_bandwidth(base, bw);
     in.async = false;
     in.path = IoPath::gds;
     const double gds = plan_with(in, sh, loads).overhead;
     in.path = IoPath::bounce;
     const double bounce = plan_with(in, sh, loads).overhead;
-    data += fmt::format("{:.6g} {:.6g} {:.6g}\n", bw / 1e9, 100 * gds, 100 * bounce);
+    c.points.push_back({bw, gds, bounce});
   }
+  return c;
+}
+
+nlohmann::json overhead_curve_json(const OverheadCurve& c) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : c.points)
+    points.push_back({{"bandwidth_Bps", p.bandwidth_Bps}, {"gds_overhead", p.gds}, {"bounce_overhead", p.bounce}});
+  return {{"per_node", c.per_node}, {"current_bandwidth_Bps", c.current_Bps}, {"points", points}};
+}
+
+std::string chart_script(const PlanRequest& q) {
+  const PlanInput& base = q.input;
+  const OverheadCurve curve = overhead_curve(q);
+  const bool per_node = curve.per_node;
+  std::string data;
+  for (const auto& p : curve.points)
+    data += fmt::format("{:.6g} {:.6g} {:.6g}\n", p.bandwidth_Bps / 1e9, 100 * p.gds, 100 * p.bounce);
   return fmt::format(
       "set terminal svg size 800,500 dynamic font 'sans,12'\n"
       "set title \"{}: checkpoint overhead vs storage bandwidth ({} GPUs, {:.3g} TB)\" noenhanced\n"
@@ -38,7 +56,7 @@ std::string chart_script(const PlanRequest& q) {
       "set logscale x\nset grid\nset key top right\n"
       "$d << EOD\n{}EOD\n"
       "plot $d using 1:2 with lines lw 2 title 'GDS', $d using 1:3 with lines lw 2 dt 2 title 'bounce (via host memory)'\n",
-      q.name, base.par.gpus, static_cast<double>(sh.total_bytes) / 1e12, per_node ? "per-node" : "aggregate", data);
+      q.name, base.par.gpus, curve.total_bytes / 1e12, per_node ? "per-node" : "aggregate", data);
 }
 
 std::string render_chart(const PlanRequest& q, const std::string& svg_path) {

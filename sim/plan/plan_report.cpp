@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "sim/core/units.hpp"
+#include "sim/plan/plan_chart.hpp"
+#include "sim/report/result_file.hpp"
 
 namespace iowall::plan {
 namespace {
@@ -97,6 +99,7 @@ nlohmann::json plan_json(const PlanRequest& q, const PlanAnswer& a) {
   const PlanResult& r = a.result;
   const auto& b = r.bytes_per_param;
   nlohmann::json j;
+  j["iowall_result"] = result_marker("plan_checkpoint");
   j["name"] = q.name;
   j["fidelity"] = q.fidelity;
   j["settings"] = q.settings;
@@ -140,6 +143,8 @@ nlohmann::json plan_json(const PlanRequest& q, const PlanAnswer& a) {
     j["inverse_window"] = {{"window_s", *q.window}, {"params", a.window->params}, {"total_bytes", a.window->bytes},
                            {"save_s", a.window->save_time},
                            {"training_state_per_gpu_bytes", a.window->training_state_per_gpu}};
+  // The chart's data, so that `iowall report` can draw it from the JSON alone.
+  j["overhead_vs_bandwidth"] = overhead_curve_json(overhead_curve(q));
   if (!a.chart.empty()) j["chart"] = a.chart;
   return j;
 }

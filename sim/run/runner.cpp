@@ -5,6 +5,7 @@
 #include "sim/config/registry.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/report/result_file.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/data_path.hpp"
 #include "sim/run/io_workload.hpp"
@@ -102,6 +103,20 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
   return {{"path", choice.name}, {"metrics", metrics}, {"stats", stats_to_json(ctx.stats(), last_done)}};
 }
 
+// Device counts by model and the number of links, for the report's topology line.
+Json topology_summary(const Json& topology) {
+  Json models = Json::object();
+  std::size_t devices = 0, links = 0;
+  if (topology.contains("devices") && topology["devices"].is_array())
+    for (const Json& d : topology["devices"]) {
+      const std::string model = d.is_object() ? d.value("model", "?") : "?";
+      models[model] = models.value(model, 0) + 1;
+      ++devices;
+    }
+  if (topology.contains("links") && topology["links"].is_array()) links = topology["links"].size();
+  return {{"device_count", devices}, {"devices", models}, {"links", links}};
+}
+
 }  // namespace
 
 Json run_scenario(const Scenario& sc, const RunOptions& options) {
@@ -113,10 +128,12 @@ Json run_scenario(const Scenario& sc, const RunOptions& options) {
     metrics[sc.paths[i].name] = std::move(r["metrics"]);
     stats[sc.paths[i].name] = std::move(r["stats"]);
   }
-  return {{"iowall_version", "0.1.0"},
+  return {{"iowall_result", result_marker("run")},
+          {"iowall_version", "0.1.0"},
           {"scenario", sc.name},
           {"description", sc.description},
           {"topology", sc.topology.value("name", "")},
+          {"topology_summary", topology_summary(sc.topology)},
           {"seed", sc.seed},
           {"fidelity", sc.fidelity},
           {"workload", sc.workload},

@@ -13,8 +13,8 @@ struct RunOptions {
   Time series_period{};    // when set, utilization time series of every resource
 };
 
-// The result document: {"iowall_version", "scenario", "seed", "fidelity", "topology",
-// "workload", "paths": [...], "metrics": {path: {...}}, "stats": {path: {...}}}.
+// The result document: {"iowall_result": {"kind": "run", "version"}, "iowall_version",
+// "scenario", "seed", "fidelity", "topology", "topology_summary", "workload", "paths": [...], "metrics": {path: {...}}, "stats": {path: {...}}}.
 Json run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
 }  // namespace iowall

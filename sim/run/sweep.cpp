@@ -11,6 +11,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/report/progress.hpp"
+#include "sim/report/result_file.hpp"
 
 namespace iowall {
 
@@ -73,7 +74,8 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
   worker();
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  Json out = {{"iowall_version", "0.1.0"}, {"scenario", sc.name}, {"points", results}};
+  Json out = {{"iowall_result", result_marker("sweep")}, {"iowall_version", "0.1.0"}, {"scenario", sc.name},
+              {"points", results}};
   if (shard.count > 1) out["shard"] = fmt::format("{}/{}", shard.index, shard.count);
   return out;
 }
@@ -97,7 +99,10 @@ Json merge_sweeps(const std::vector<Json>& parts, const std::string& where) {
     if (i != expect++) throw InputError(where, "", fmt::format("point {} is missing: merge every shard", expect - 1));
     list.push_back(std::move(pt));
   }
-  return {{"iowall_version", parts[0]["iowall_version"]}, {"scenario", parts[0]["scenario"]}, {"points", list}};
+  return {{"iowall_result", result_marker("sweep")},
+          {"iowall_version", parts[0]["iowall_version"]},
+          {"scenario", parts[0]["scenario"]},
+          {"points", list}};
 }
 
 }  // namespace iowall

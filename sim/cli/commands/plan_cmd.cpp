@@ -11,6 +11,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/cli/report_option.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/plan/plan_chart.hpp"
@@ -34,6 +35,7 @@ struct PlanArgs {
   std::map<std::string, std::string> values;
   std::map<std::string, bool> flags;
   std::string chart;
+  ReportOption report;
   OutputOptions out;
 };
 
@@ -78,15 +80,19 @@ void setup(CLI::App& root, CliState&) {
     }
   }
   cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here; default: beside --output");
+  args->report.add_to(*cmd);
   args->out.add_to(*cmd, false);
   cmd->callback([args] {
+    args->report.check();
     const plan::PlanRequest q = read_request(*args);
     plan::PlanAnswer a = plan::answer(q);
     std::string svg = args->chart;
     if (svg.empty() && !args->out.file.empty())
       svg = std::filesystem::path(args->out.file).replace_extension(".svg").string();
     if (!svg.empty()) a.chart = plan::render_chart(q, svg);
-    emit(args->out, [&] { return plan::plan_table(q, a); }, plan::plan_json(q, a));
+    const json result = plan::plan_json(q, a);
+    args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));
+    emit(args->out, [&] { return plan::plan_table(q, a); }, result);
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/cli/report_option.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/run_chart.hpp"
 #include "sim/report/run_table.hpp"
@@ -20,6 +21,7 @@ struct RunArgs {
   std::string series;
   bool stats = false;
   std::string chart;
+  ReportOption report;
   OutputOptions out;
 };
 
@@ -33,8 +35,10 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
   cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)");
+  args->report.add_to(*cmd);
   args->out.add_to(*cmd);
   cmd->callback([args] {
+    args->report.check();
     std::vector<std::string> sets = args->sets;
     if (args->seed >= 0) sets.push_back(fmt::format("/seed={}", args->seed));
     const Scenario sc = load_scenario(args->scenario, sets);
@@ -46,6 +50,7 @@ void setup(CLI::App& root, CliState&) {
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
     const Json result = run_scenario(sc, options);
+    args->report.write(result, "iowall run " + args->scenario);
     const std::string chart_note = args->chart.empty() ? std::string() : render_run_chart(result, args->chart);
     emit(
         args->out,

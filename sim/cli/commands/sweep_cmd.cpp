@@ -7,6 +7,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/cli/report_option.hpp"
 #include "sim/core/error.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/run/mpi_ranks.hpp"
@@ -36,6 +37,7 @@ void setup(CLI::App& root, CliState&) {
     std::vector<std::string> axes, sets, merge;
     std::string shard;
     int jobs = 1;
+    ReportOption report;
     OutputOptions out;
   };
   auto args = std::make_shared<Args>();
@@ -47,12 +49,15 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--shard", args->shard, "run only shard i/N of the points (a Slurm array task: i = task id)");
   cmd->add_option("--merge", args->merge, "join shard outputs (JSON files) into the serial run's output")
       ->check(CLI::ExistingFile);
+  args->report.add_to(*cmd);
   args->out.add_to(*cmd, false);
   cmd->callback([args] {
+    args->report.check();
     if (!args->merge.empty()) {
       std::vector<Json> parts;
       for (const auto& f : args->merge) parts.push_back(load_json(f).json);
       const Json r = merge_sweeps(parts, args->merge.front());
+      args->report.write(r, "iowall sweep --merge");
       emit(args->out, [&] { return sweep_table(r); }, r);
       return;
     }
@@ -103,6 +108,7 @@ void setup(CLI::App& root, CliState&) {
       mpi::finalize(world);
       if (world.rank != 0) return;
     }
+    args->report.write(r, "iowall sweep " + args->scenario);
     emit(args->out, [&] { return sweep_table(r); }, r);
   });
 }

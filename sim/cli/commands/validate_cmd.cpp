@@ -5,6 +5,7 @@
 #include "measure/validate_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/cli/report_option.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 
@@ -26,10 +27,17 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure`");
   cmd->add_option("--fit-subset", a->subset, "points to fit on, e.g. \"threads=1\" or \"io_size<=64KiB\" (default threads=1)");
   cmd->add_option("--topology", a->topology, "the measured machine's topology (default: the profile's)");
-  cmd->add_option("--report", a->report, "write validation.md, .json and .svg into this folder");
+  cmd->add_option("--report", a->report,
+                  "FILE.html: write the HTML report there; any other path: a folder for validation.md, .json and .svg");
   cmd->add_option("--title", a->title, "report title");
   a->out.add_to(*cmd, false);
   cmd->callback([a] {
+    // A path ending in .html is the HTML report every command writes; others keep
+    // their meaning of a markdown report folder.
+    const bool html = a->report.size() > 5 && a->report.compare(a->report.size() - 5, 5, ".html") == 0;
+    ReportOption html_report;
+    if (html) html_report.file = a->report;
+    html_report.check();
     const calib::Profile full = calib::read_profile(a->profile);
     if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
     const std::string topo_file = a->topology.empty() ? full.topology : a->topology;
@@ -38,7 +46,7 @@ void setup(CLI::App& root, CliState&) {
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
     const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file);
-    if (!a->report.empty()) {
+    if (!a->report.empty() && !html) {
       calib::ReportContext ctx;
       ctx.dir = a->report;
       ctx.title = a->title.empty() ? fmt::format("Validation of {} (fit on {})", full.name, a->subset) : a->title;
@@ -49,7 +57,9 @@ void setup(CLI::App& root, CliState&) {
       ctx.measurement_files = a->files;
       calib::write_validation_report(v, full, ctx);
     }
-    emit(a->out, [&] { return calib::validation_table(v); }, calib::validation_json(v, full));
+    const Json result = calib::validation_json(v, full);
+    html_report.write(result, "iowall validate " + a->profile);
+    emit(a->out, [&] { return calib::validation_table(v); }, result);
   });
 }
 

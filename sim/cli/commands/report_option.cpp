@@ -1,0 +1,18 @@
+#include "sim/cli/report_option.hpp"
+
+#include "sim/report/html_report.hpp"
+
+namespace iowall {
+
+void ReportOption::add_to(CLI::App& cmd, const std::string& help) { cmd.add_option("--report", file, help); }
+
+void ReportOption::check() const {
+  if (!file.empty()) check_report_path(file, "--report");
+}
+
+void ReportOption::write(const nlohmann::json& result, const std::string& source) const {
+  if (file.empty()) return;
+  write_html_report(file, {result_from_json(result, source)}, "--report");
+}
+
+}  // namespace iowall

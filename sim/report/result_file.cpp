@@ -1,0 +1,48 @@
+#include "sim/report/result_file.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/config/json_file.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+namespace {
+const char* const kKinds[] = {"run", "sweep", "plan_checkpoint", "validate"};
+const char* const kWriters = "`iowall run`, `sweep`, `plan checkpoint` or `validate` with --output-format json";
+}  // namespace
+
+nlohmann::json result_marker(const std::string& kind) { return {{"kind", kind}, {"version", kResultVersion}}; }
+
+ResultDoc result_from_json(nlohmann::json j, const std::string& file) {
+  if (!j.is_object() || !j.contains("iowall_result") || !j["iowall_result"].is_object())
+    throw InputError(file, "/iowall_result", fmt::format("not an iowall result (expected a file written by {})", kWriters));
+  const nlohmann::json& m = j["iowall_result"];
+  if (!m.contains("version") || !m["version"].is_number_integer())
+    throw InputError(file, "/iowall_result/version", "missing or not an integer");
+  const int version = m["version"].get<int>();
+  if (version != kResultVersion)
+    throw InputError(file, "/iowall_result/version",
+                     fmt::format("result format version {} is not the one this iowall reads ({}); re-run the command "
+                                 "that wrote it with this iowall",
+                                 version, kResultVersion));
+  const std::string kind = m.value("kind", "");
+  bool known = false;
+  for (const char* k : kKinds) known = known || kind == k;
+  if (!known)
+    throw InputError(file, "/iowall_result/kind",
+                     fmt::format("\"{}\" is not a kind of result this iowall reports (run, sweep, plan_checkpoint, "
+                                 "validate)",
+                                 kind));
+  return {file, kind, std::move(j)};
+}
+
+ResultDoc read_result(const std::string& path) {
+  // Only files on disk: an embedded scenario of the same name is never a result.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, "", "no such file");
+  return result_from_json(load_json(path).json, path);
+}
+
+}  // namespace iowall
