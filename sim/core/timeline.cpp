@@ -16,7 +16,7 @@ Timeline::Timeline(Component& owner, std::string name, int units)
   auto& stats = owner_.ctx().stats();
   stats.add(prefix + "/jobs", "jobs", "operations served", jobs_);
   stats.add(prefix + "/busy_time", "ps", "time booked, summed over units", busy_ps_);
-  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(prefix);
+  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(owner_.name(), name_);
 }
 
 void Timeline::forget_past(std::vector<Interval>& unit) const {

@@ -69,7 +69,11 @@ TEST_CASE("a signal waits behind queued chunks and takes one event", "[engine]")
   Owner owner(ctx, "dev");
   Server link(owner, "link");
   Route r;
-  r.hops.push_back(Hop{&link, Bandwidth(8'000'000'000LL), nullptr, nullptr, ns(100)});  // 1 GB/s
+  Hop hop;
+  hop.server = &link;
+  hop.bandwidth = Bandwidth(8'000'000'000LL);  // 1 GB/s
+  hop.latency = ns(100);
+  r.hops.push_back(hop);
   RouteMover mover(ctx);
   Time chunk_done, signal_done;
   mover.send(r, Bytes(1000), [&] { chunk_done = ctx.now(); });          // 1 us on the link
