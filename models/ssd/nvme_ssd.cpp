@@ -47,6 +47,11 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
   controller_ = std::make_unique<Server>(*this, "controller");
   controller_->set_arbitration(arbitration == "wrr" ? Arbitration::weighted_round_robin : Arbitration::round_robin,
                                parse_weights(p, wrr_weights, static_cast<int>(io_queues)));
+  if (!p.describing() && urgent_queues > 0 && arbitration != "wrr")
+    p.fail("urgent_queues", "the urgent priority class exists only under weighted round-robin (\"arbitration\": \"wrr\")");
+  if (!p.describing() && urgent_queues > io_queues)
+    p.fail("urgent_queues", fmt::format("{} urgent queues but only {} I/O queues", urgent_queues, io_queues));
+  controller_->set_urgent_classes(static_cast<int>(urgent_queues));
   read_path_ = std::make_unique<Server>(*this, "media_read");
   write_path_ = std::make_unique<Server>(*this, "media_write");
   if (media == "nand") {

@@ -53,6 +53,9 @@ public:
   IOWALL_PARAM_CHOICE(arbitration, "rr", (std::vector<std::string>{"rr", "wrr"}),
                       "arbitration among submission queues (CC.AMS): round-robin or weighted round-robin",
                       "NVMe base spec 2.0, 3.4.4");
+  IOWALL_PARAM_INT(urgent_queues, 0, 0, 65535,
+                   "I/O queues (the first ones) in the urgent priority class, served before all others under wrr",
+                   "NVMe base spec 2.0, 3.4.4: weighted round robin with urgent priority class");
   IOWALL_PARAM(std::string, wrr_weights, "", "comma-separated weight per I/O queue under wrr (default 1 each)",
                "NVMe base spec 2.0, 3.4.4 (high/medium/low priority weights)");
   // Queues (the host creates io_queues of queue_entries within the controller's limits).

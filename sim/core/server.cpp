@@ -126,6 +126,17 @@ bool Server::pop_next(Job& job) {
   }
   const std::size_t n = classes_.size();
   std::size_t pick = 0;
+  const std::size_t urgent = std::min(static_cast<std::size_t>(std::max(urgent_, 0)), n);
+  for (std::size_t i = 1; i <= urgent; ++i) {
+    const std::size_t c = (urgent_next_ + i) % urgent;
+    if (!classes_[c].empty()) {
+      urgent_next_ = c;
+      job = classes_[c].front();
+      classes_[c].pop_front();
+      class_service_[c] -= job.service;
+      return true;
+    }
+  }
   switch (policy_) {
     case Arbitration::strict_priority:
       for (std::size_t c = n; c-- > 0;)

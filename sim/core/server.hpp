@@ -39,6 +39,9 @@ public:
   // Arbitration among `weights.size()` classes (weights used by the weighted policies).
   void set_arbitration(Arbitration policy, std::vector<int> weights);
   Arbitration arbitration() const { return policy_; }
+  // Classes [0, n) form an urgent class served before all others (round-robin among
+  // themselves), as NVMe's weighted round-robin with urgent priority class does.
+  void set_urgent_classes(int n) { urgent_ = n; }
   // Work too small to schedule on its own (a control TLP slipping between data packets):
   // it takes `service` of the server's time without an event. An idle unit absorbs it;
   // otherwise the next job to start is delayed by it.
@@ -90,6 +93,8 @@ private:
   std::vector<Time> class_service_;       // service queued per class
   std::vector<int> weights_;
   std::size_t rr_next_ = 0;
+  int urgent_ = 0;
+  std::size_t urgent_next_ = 0;
   int wrr_credit_ = 0;
   std::vector<i64> last_finish_;
   i64 virtual_time_ = 0;
