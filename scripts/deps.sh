@@ -5,7 +5,7 @@ set -eu
 required=(g++ cmake make ninja-build pkg-config libboost-graph-dev libeigen3-dev
   nlohmann-json3-dev libcli11-dev catch2 libvalijson-dev libfmt-dev libspdlog-dev
   liburing-dev)
-optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin)
+optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin clang-14 libclang-rt-14-dev)
 want=("${required[@]}")
 [ "${1:-}" = "--with-optional" ] && want+=("${optional[@]}")
 missing=()
