@@ -51,7 +51,7 @@ void check_interrupted(const std::vector<std::string>& args, const OutputDir& di
 }
 
 // Large enough that no machine finishes before the signal arrives.
-const std::string kHugeRestore = "/workload/size=\"64 TiB\"";
+const std::string kHugeRestore = "/workload/size=\"8 TiB\"";
 
 }  // namespace
 
