@@ -41,10 +41,11 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
   s.description = doc.value("description", "");
   s.fidelity = doc.value("fidelity", "chunk");
   if (doc.contains("seed")) {
-    // The schema's "integer" also admits 1e30; only a JSON unsigned integer fits 64 bits.
-    if (!doc["seed"].is_number_unsigned())
-      throw InputError(file, "/seed", fmt::format("{} is not a whole number from 0 to 2^64-1", doc["seed"].dump()));
-    s.seed = doc["seed"].get<std::uint64_t>();
+    // The schema's "integer" (minimum 0) also admits 1e30, a double; an integer fits.
+    const Json& seed = doc["seed"];
+    if (!seed.is_number_integer() || (!seed.is_number_unsigned() && seed.get<std::int64_t>() < 0))
+      throw InputError(file, "/seed", fmt::format("{} is not a whole number from 0 to 2^64-1", seed.dump()));
+    s.seed = seed.get<std::uint64_t>();
   }
   const Json& topo = doc.at("topology");
   if (topo.is_string()) {
