@@ -39,6 +39,9 @@ inline InterruptedChild interrupt_iowall(const std::vector<std::string>& args, c
                                          std::chrono::seconds grace = std::chrono::seconds(60)) {
   const pid_t pid = ::fork();
   if (pid == 0) {
+    // Until execv this is a copy of the test program, whose framework catches SIGINT:
+    // back to the default, so that "catches SIGINT" below means iowall's own handler.
+    ::signal(SIGINT, SIG_DFL);
     const int err = ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
