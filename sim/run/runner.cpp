@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/registry.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/report/stats_writers.hpp"
