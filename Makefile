@@ -2,8 +2,9 @@
 # Debian bookworm machine: they install the packages they need first.
 BUILD ?= build/release
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 30
 
-.PHONY: run test deps build build-asan test-asan bench clean
+.PHONY: run test deps build build-asan test-asan fuzz-smoke bench clean
 
 deps:
 	@scripts/deps.sh --with-optional
@@ -25,6 +26,10 @@ build-asan: deps
 
 test-asan: build-asan
 	@ctest --preset asan -j $(JOBS)
+
+# Each libFuzzer target for FUZZ_SECONDS on its committed corpus; fails on any finding.
+fuzz-smoke: deps
+	@JOBS=$(JOBS) scripts/fuzz-campaign.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall::calib {
@@ -22,11 +23,7 @@ nlohmann::json read_json(const std::string& path) {
   if (!in) throw InputError(path, "", "cannot be read");
   std::stringstream ss;
   ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, "", "is not valid JSON");
-  }
+  return parse_json_text(ss.str(), path).json;  // InputError with line and column
 }
 
 double number_at(const nlohmann::json& j, const std::string& path, const std::string& ptr) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -36,7 +37,9 @@ public:
   }
   std::uint64_t count(const json& obj, const std::string& ptr, const char* key) const {
     const double d = number(obj, ptr, key);
-    if (d < 0 || d != std::floor(d)) fail(ptr + "/" + key, fmt::format("expected a whole number >= 0, found {}", d));
+    // 2^64 and above do not fit (and converting them would be undefined behaviour).
+    if (d < 0 || d != std::floor(d) || d >= 18446744073709551616.0)
+      fail(ptr + "/" + key, fmt::format("expected a whole number from 0 to 2^64-1, found {}", d));
     return member(obj, ptr, key).is_number_unsigned() ? member(obj, ptr, key).get<std::uint64_t>()
                                                        : static_cast<std::uint64_t>(d);
   }
@@ -44,6 +47,12 @@ public:
     const json& v = member(obj, ptr, key);
     if (!v.is_string()) fail(ptr + "/" + key, fmt::format("expected a string, found {}", v.type_name()));
     return v.get<std::string>();
+  }
+  // A count that must fit an int (threads, queue depth, repeat number).
+  int small_count(const json& obj, const std::string& ptr, const char* key) const {
+    const std::uint64_t n = count(obj, ptr, key);
+    if (n > static_cast<std::uint64_t>(INT32_MAX)) fail(ptr + "/" + key, fmt::format("{} is too large", n));
+    return static_cast<int>(n);
   }
   Bytes bytes(const json& obj, const std::string& ptr, const char* key) const {
     Bytes b;
@@ -64,7 +73,8 @@ public:
       const std::string kp = ptr + "/percentile/" + key;
       char* end = nullptr;
       const double pct = std::strtod(key.c_str(), &end);
-      if (end == key.c_str() || *end != '\0' || pct < 0 || pct > 100) fail(kp, "the key is not a percentage");
+      // Written so that NaN fails too: it would break the sort below.
+      if (end == key.c_str() || *end != '\0' || !(pct >= 0 && pct <= 100)) fail(kp, "the key is not a percentage");
       if (!value.is_number_unsigned()) fail(kp, "expected a whole number of nanoseconds");
       l.percentiles_ns.emplace_back(pct, value.get<std::uint64_t>());
     }
@@ -92,10 +102,10 @@ public:
     o.engine = text(j, ptr, "engine");
     o.size = bytes(j, ptr, "size");
     o.io_size = bytes(j, ptr, "io_size");
-    o.threads = static_cast<int>(count(j, ptr, "threads"));
-    o.qd = static_cast<int>(count(j, ptr, "qd"));
-    o.rwmixread = static_cast<int>(count(j, ptr, "rwmixread"));
-    o.gpu = static_cast<int>(count(j, ptr, "gpu"));
+    o.threads = small_count(j, ptr, "threads");
+    o.qd = small_count(j, ptr, "qd");
+    o.rwmixread = small_count(j, ptr, "rwmixread");
+    o.gpu = small_count(j, ptr, "gpu");
     const std::string rt = text(j, ptr, "runtime");
     if (!rt.empty()) {
       Time t;
@@ -140,7 +150,7 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     const std::string ptr = fmt::format("/iowall/repeats/{}", i);
     MeasurementPoint p;
     p.options = opts;
-    p.repeat = static_cast<int>(rd.count(reps[i], ptr, "repeat"));
+    p.repeat = rd.small_count(reps[i], ptr, "repeat");
     p.first_done_s = rd.number(reps[i], ptr, "first_done_s");
     p.last_done_s = rd.number(reps[i], ptr, "last_done_s");
     p.read = rd.direction(rd.member(reps[i], ptr, "read"), ptr + "/read");
@@ -148,6 +158,10 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     f.points.push_back(std::move(p));
   }
   return f;
+}
+
+MeasurementFile parse_measurement_text(const std::string& text, const std::string& path) {
+  return parse_measurement_json(parse_json_text(text, path).json, path);
 }
 
 MeasurementFile read_measurement_file(const std::string& path) {

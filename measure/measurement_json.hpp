@@ -53,5 +53,7 @@ struct MeasurementFile {
 MeasurementFile read_measurement_file(const std::string& path);
 // The same for JSON already in memory; `path` is used in messages.
 MeasurementFile parse_measurement_json(const nlohmann::json& j, const std::string& path);
+// The same for the file's text (malformed JSON is an InputError with line and column).
+MeasurementFile parse_measurement_text(const std::string& text, const std::string& path);
 
 }  // namespace iowall::measure

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "measure/cuda_runtime.hpp"
-#include "measure/interrupt.hpp"
+#include "sim/core/interrupt.hpp"
 #include "measure/worker.hpp"
 #include "sim/core/error.hpp"
 
@@ -93,7 +93,7 @@ RunInfo run_measurement(const MeasureOptions& o) {
   InterruptGuard guard;
   PreparedTarget prepared(o, info.target);
   auto interrupted = [&] {
-    return RunError(fmt::format("interrupted{}", prepared.created() && !o.keep
+    return Interrupted(fmt::format("interrupted{}", prepared.created() && !o.keep
                                                      ? fmt::format("; removed {}, which it had created", o.file)
                                                      : ""));
   };

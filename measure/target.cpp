@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "measure/aligned_buffer.hpp"
-#include "measure/interrupt.hpp"
+#include "sim/core/interrupt.hpp"
 #include "measure/mounts.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"

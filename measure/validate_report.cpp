@@ -7,6 +7,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/gnuplot.hpp"
 
 namespace iowall::calib {
 namespace {
@@ -73,18 +74,18 @@ std::string draw_chart(const ValidationResult& v, const ReportContext& ctx) {
   const std::string dat = ctx.dir + "/validation-chart.dat", gp = ctx.dir + "/validation-chart.gp";
   const std::string svg = ctx.dir + "/validation.svg";
   write_file_atomically(dat, data);
-  write_file_atomically(
-      gp, fmt::format("set terminal svg size 1100,560 dynamic background rgb 'white'\n"
-                      "set output '{}'\n"
-                      "set title '{}: measured (median, min-max of repeats) vs simulated read throughput'\n"
+  const std::string terminal = "set terminal svg size 1100,560 dynamic background rgb 'white'\n";
+  const std::string plot = fmt::format("set title '{}: measured (median, min-max of repeats) vs simulated read throughput'\n"
                       "set ylabel 'GB/s'\nset logscale y\nset grid ytics\nset key top left\n"
                       "set xtics rotate by 60 right font ',8'\nset bmargin 14\n"
                       "plot '{}' using 1:2:3:4:xtic(7) with yerrorbars pt 7 lc rgb '#1f77b4' title 'measured', \\\n"
                       "     '' using 1:($6==0?$5:1/0) with points pt 5 ps 1.2 lc rgb '#d62728' title 'simulated, held out', \\\n"
                       "     '' using 1:($6==1?$5:1/0) with points pt 4 ps 1.2 lc rgb '#2ca02c' title 'simulated, fitted'\n",
-                      svg, ctx.title, dat));
-  if (std::system(fmt::format("gnuplot '{}' 2>/dev/null", gp).c_str()) != 0) return "";
-  return svg;
+                      ctx.title, dat);
+  // The committed script names its output so that running gnuplot on it redraws the
+  // chart; here gnuplot writes to a pipe and the SVG is written atomically.
+  write_file_atomically(gp, terminal + fmt::format("set output '{}'\n", svg) + plot);
+  return render_svg(terminal + plot, svg) == svg ? svg : "";
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include "measure/aligned_buffer.hpp"
 #include "measure/engine.hpp"
-#include "measure/interrupt.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"
 

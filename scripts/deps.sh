@@ -5,8 +5,9 @@ set -eu
 required=(g++ cmake make ninja-build pkg-config libboost-graph-dev libeigen3-dev
   nlohmann-json3-dev libcli11-dev catch2 libvalijson-dev libfmt-dev libspdlog-dev
   liburing-dev)
-# chromium: the report's browser test (headless) renders the HTML report.
-optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin chromium)
+# chromium: the report's browser test (headless) renders the HTML report; clang-14 and
+# libclang-rt-14-dev: the libFuzzer targets (make fuzz-smoke).
+optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin chromium clang-14 libclang-rt-14-dev)
 want=("${required[@]}")
 [ "${1:-}" = "--with-optional" ] && want+=("${optional[@]}")
 missing=()

@@ -1,5 +1,6 @@
 // The `iowall` executable: subcommands register themselves; this file turns errors
-// into one line and an exit code (0 ok, 1 failure while running, 2 bad input or usage).
+// into one line and an exit code (0 ok, 1 failure while running, 2 bad input or usage,
+// 130 interrupted by SIGINT or SIGTERM).
 #include <cstdio>
 #include <exception>
 
@@ -7,8 +8,11 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 
 int main(int argc, char** argv) {
+  // From the start, so SIGINT at any moment ends in the same clean way (exit 130).
+  const iowall::InterruptGuard interrupt_guard;
   iowall::CliState state;
   CLI::App app{"iowall: a discrete-event simulator and capacity planner for GPU-direct storage pipelines"};
   app.require_subcommand(1);
@@ -28,12 +32,20 @@ int main(int argc, char** argv) {
   } catch (const iowall::InputError& e) {
     fmt::print(stderr, "iowall: {}\n", e.what());
     return 2;
+  } catch (const iowall::Interrupted& e) {
+    fmt::print(stderr, "iowall: {}\n", e.what());
+    return 130;
   } catch (const iowall::RunError& e) {
     fmt::print(stderr, "iowall: {}\n", e.what());
     return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "iowall: internal error: {}\n", e.what());
     return 1;
+  }
+  if (iowall::stop_requested()) {
+    // The command finished a step that does not poll, but the user asked it to stop.
+    fmt::print(stderr, "iowall: interrupted\n");
+    return 130;
   }
   return state.exit_code;
 }

@@ -21,26 +21,44 @@ const EmbeddedFile* find_embedded(const std::string& path) {
   return nullptr;
 }
 
+namespace {
+// "line L, column C" of the byte at `offset` (0-based), for a person to find it.
+std::string line_column(const std::string& text, std::size_t offset) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return fmt::format("line {}, column {}", line, col);
+}
+}  // namespace
+
 JsonDocument parse_json_text(const std::string& text, const std::string& name) {
   JsonDocument doc;
   doc.name = name;
   try {
     doc.json = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    // Turn the byte offset into a line and column a person can find.
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
     std::string what = e.what();
     const auto pos = what.find("parse error");
     if (pos != std::string::npos) what = what.substr(pos);
-    throw InputError(name, "", fmt::format("line {}, column {}: malformed JSON ({})", line, col, what));
+    throw InputError(name, "", fmt::format("{}: malformed JSON ({})", line_column(text, e.byte ? e.byte - 1 : 0), what));
+  } catch (const Json::out_of_range& e) {
+    // A number too large for a double ("1e400"): the message quotes it, so find it.
+    std::string what = e.what();
+    const auto pos = what.find("number overflow");
+    if (pos != std::string::npos) what = what.substr(pos);
+    const auto open = what.find('\''), close = what.rfind('\'');
+    const std::size_t at = open != std::string::npos && close > open
+                               ? text.find(what.substr(open + 1, close - open - 1))
+                               : std::string::npos;
+    throw InputError(name, "",
+                     fmt::format("{}malformed JSON ({}: a number must fit a double)",
+                                 at == std::string::npos ? "" : line_column(text, at) + ": ", what));
   }
   return doc;
 }
@@ -76,7 +94,7 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
   Json value;
   try {
     value = Json::parse(text);
-  } catch (const Json::parse_error&) {
+  } catch (const Json::exception&) {  // not JSON, or a number beyond a double
     value = text;  // `--set /workload/io_size=1 MiB` means the string "1 MiB"
   }
   try {

@@ -40,7 +40,13 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
   s.name = doc.at("name");
   s.description = doc.value("description", "");
   s.fidelity = doc.value("fidelity", "chunk");
-  s.seed = doc.value("seed", std::uint64_t{1});
+  if (doc.contains("seed")) {
+    // The schema's "integer" (minimum 0) also admits 1e30, a double; an integer fits.
+    const Json& seed = doc["seed"];
+    if (!seed.is_number_integer() || (!seed.is_number_unsigned() && seed.get<std::int64_t>() < 0))
+      throw InputError(file, "/seed", fmt::format("{} is not a whole number from 0 to 2^64-1", seed.dump()));
+    s.seed = seed.get<std::uint64_t>();
+  }
   const Json& topo = doc.at("topology");
   if (topo.is_string()) {
     JsonDocument t = load_json(topo.get<std::string>(), directory);
@@ -82,10 +88,22 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
   return s;
 }
 
+namespace {
+Scenario scenario_from_document(JsonDocument d, const std::vector<std::string>& overrides) {
+  for (const auto& o : overrides) apply_override(d.json, o, d.name);
+  return scenario_from_json(std::move(d.json), d.name, d.directory);
+}
+}  // namespace
+
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  JsonDocument d = load_json(path);
-  for (const auto& o : overrides) apply_override(d.json, o, path);
-  return scenario_from_json(std::move(d.json), path, d.directory);
+  return scenario_from_document(load_json(path), overrides);
+}
+
+Scenario parse_scenario_text(const std::string& text, const std::string& name,
+                             const std::vector<std::string>& overrides, const std::string& directory) {
+  JsonDocument d = parse_json_text(text, name);
+  d.directory = directory;
+  return scenario_from_document(std::move(d), overrides);
 }
 
 }  // namespace iowall

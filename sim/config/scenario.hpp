@@ -36,6 +36,10 @@ struct Scenario {
 
 // Reads and validates a scenario; `overrides` are --set POINTER=VALUE assignments.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// The same for a scenario already in memory; `name` stands for the file in messages and
+// relative topology references resolve against `directory` ("" for the working one).
+Scenario parse_scenario_text(const std::string& text, const std::string& name,
+                             const std::vector<std::string>& overrides = {}, const std::string& directory = {});
 // Validates an already-parsed scenario document (used for sweep points).
 Scenario scenario_from_json(Json doc, const std::string& file, const std::string& directory);
 

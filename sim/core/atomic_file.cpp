@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 
 namespace iowall {
 
@@ -21,6 +22,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw InputError(path, "", fmt::format("cannot write: directory {} does not exist", dir.string()));
+  throw_if_interrupted();
   std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = mkstemp(tmpl.data());
   if (fd < 0) throw InputError(path, "", fmt::format("cannot write: {}", std::strerror(errno)));
@@ -38,6 +40,12 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
   ::fchmod(fd, 0644);
   ::close(fd);
+  // A signal that arrived while the content was computed or written: the file would be
+  // complete, but the command as a whole was stopped, so nothing is left behind.
+  if (stop_requested()) {
+    ::unlink(tmpl.c_str());
+    throw Interrupted(fmt::format("interrupted; {} not written", path));
+  }
   if (::rename(tmpl.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());

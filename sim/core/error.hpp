@@ -1,6 +1,8 @@
 // Typed errors. InputError is bad input (exit code 2) and carries where it was found:
 // a file and a JSON pointer, or a command-line option. RunError is a failure while
-// running (exit code 1). Library code throws; only the CLI decides how to exit.
+// running (exit code 1). Interrupted is a run stopped by SIGINT/SIGTERM (exit code 130,
+// as a shell reports a process ended by SIGINT). Library code throws; only the CLI
+// decides how to exit.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -30,6 +32,11 @@ private:
 class RunError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+class Interrupted : public RunError {
+public:
+  using RunError::RunError;
 };
 
 }  // namespace iowall

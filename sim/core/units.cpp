@@ -88,12 +88,21 @@ ParseResult parse_quantity(std::string_view text, const std::array<UnitFactor, N
     if (u.name == s) unit = &u;
   if (!unit) return fail("");
   if (d.negative && !allow_negative) return fail(": it must not be negative");
-  // value = mantissa * 10^exp10 * factor, rounded to the nearest integer.
+  // value = mantissa * 10^exp10 * factor, rounded to the nearest integer. Digits past
+  // the 21st move a 64-bit result by less than one base unit, so they are dropped
+  // rather than let the 128-bit product overflow.
+  const i128 limit = (static_cast<i128>(1) << 126) / unit->factor;
+  while (d.mantissa > limit) {
+    d.mantissa /= 10;
+    ++d.exp10;
+  }
   i128 num = d.mantissa * unit->factor;
-  if (d.exp10 >= 0) {
+  if (d.exp10 < -38) {
+    num = 0;  // below half a base unit: 10^38 exceeds any product above
+  } else if (d.exp10 >= 0) {
     for (int e = 0; e < d.exp10; ++e) {
-      num *= 10;
       if (num > static_cast<i128>(INT64_MAX)) return fail(": out of range");
+      num *= 10;
     }
   } else {
     const i128 den = k10(-d.exp10);

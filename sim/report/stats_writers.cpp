@@ -68,7 +68,10 @@ std::string stats_text(const nlohmann::json& stats) {
 
 std::string stats_csv(const nlohmann::json& stats, const std::string& prefix_columns, const std::string& prefix_values) {
   std::string out = prefix_columns + "stat,unit,value,mean,max,count,p50,p99\n";
-  for (const auto& [path, v] : stats.items()) {
+  for (const auto& item : stats.items()) {
+    // Named references, not a structured binding: clang before 16 cannot capture those.
+    const std::string& path = item.key();
+    const nlohmann::json& v = item.value();
     auto field = [&](const char* k) { return v.contains(k) ? v[k].dump() : std::string(); };
     const bool hist = v.contains("percentile");
     out += fmt::format("{}{},{},{},{},{},{},{},{}\n", prefix_values, path, v["unit"].get<std::string>(), field("value"),

@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/registry.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/report/result_file.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/data_path.hpp"
 #include "sim/run/io_workload.hpp"
+#include "sim/run/path_simulation.hpp"
 
 namespace iowall {
 namespace {
@@ -35,26 +35,11 @@ Json limiting_resource(const StatRegistry& stats, Time end) {
 }
 
 Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, bool trace_this) {
-  SimContext ctx(sc.seed);
   Trace trace;
-  if (trace_this) ctx.set_trace(&trace);
-  ctx.set_series_period(options.series_period);
-  ctx.set_fidelity(sc.fidelity == "tlp" ? Fidelity::tlp : Fidelity::chunk);
-  Topology topology(ctx, sc.topology, sc.topology_file, sc.topology_pointer);
-  RouteMover mover(ctx);
-  const ModelEntry* entry = ModelRegistry::instance().find("path", choice.name);
-  if (!entry)
-    throw InputError(sc.file, choice.pointer,
-                     fmt::format("unknown path \"{}\" (known: {})", choice.name,
-                                 fmt::join(ModelRegistry::instance().names("path"), ", ")));
-  PathEnv env{ctx, topology, mover, sc.file, choice.pointer};
-  const Params path_params(choice.params, JsonLocation{sc.file, choice.pointer});
-  auto path = entry->path(path_params, env);
-  path_params.check_all_used({});
-  const Params workload_params(sc.workload, JsonLocation{sc.file, "/workload"});
-  const WorkloadConfig config = read_workload(workload_params);
-  workload_params.check_all_used({});
-  IoWorkload workload(config, topology, *path, ctx, sc.file, "/workload");
+  PathSimulation sim(sc, choice, options.series_period, trace_this ? &trace : nullptr);
+  SimContext& ctx = sim.ctx;
+  DataPath* path = sim.path.get();
+  IoWorkload& workload = *sim.workload;
   workload.start();
   ctx.run();
   if (const std::string left = workload.pending(); !left.empty())

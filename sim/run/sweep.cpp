@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/report/result_file.hpp"
 
@@ -60,6 +61,7 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
   auto worker = [&] {
     for (std::size_t i = next++; i < points.size(); i = next++) {
       try {
+        throw_if_interrupted();
         const Scenario point = scenario_from_json(points[i].doc, sc.file, directory);
         results[i] = {{"index", index[i]}, {"values", points[i].values}, {"result", run_scenario(point)}};
         progress.advance();

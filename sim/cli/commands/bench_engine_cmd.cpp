@@ -10,6 +10,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/event_queue.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/rng.hpp"
 
 namespace iowall {
@@ -64,7 +65,10 @@ void setup(CLI::App& root, CliState&) {
     const auto t0 = std::chrono::steady_clock::now();
     for (std::int64_t done = 0; done < *events;) {
       const std::int64_t stop = std::min(*events, done + every);
-      for (; done < stop; ++done) model->queue.step();
+      for (; done < stop; ++done) {
+        model->queue.step();
+        if ((done & 0xFFFF) == 0) throw_if_interrupted();
+      }
       samples.push_back({{"events", done},
                          {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()},
                          {"rss_bytes", current_rss_bytes()}});

@@ -82,7 +82,7 @@ void setup(CLI::App& root, CliState&) {
         while (std::getline(ss, item, ',')) {
           try {
             axis.values.push_back(Json::parse(item));
-          } catch (const Json::parse_error&) {
+          } catch (const Json::exception&) {  // not JSON, or a number beyond a double
             axis.values.push_back(item);
           }
         }

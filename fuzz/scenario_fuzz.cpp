@@ -1,0 +1,21 @@
+// Fuzzes the scenario loader from memory, then builds every data path's simulation
+// (topology, path, workload) as `iowall run` does, stopping before the event loop.
+// Bad input must end in an InputError; any other exception escapes and libFuzzer
+// reports it.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/run/path_simulation.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const iowall::Scenario s = iowall::parse_scenario_text(text, "fuzz.json");
+    for (const iowall::PathChoice& choice : s.paths) const iowall::PathSimulation sim(s, choice);
+  } catch (const iowall::InputError&) {
+  }
+  return 0;
+}
