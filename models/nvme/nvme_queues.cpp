@@ -22,6 +22,11 @@ NvmeQueues::NvmeQueues(Component& owner, const NvmeQueueConfig& c, Execute execu
   stats.add(p + "blocked_submits", "commands", "submissions that waited for an SQ slot or a CID", blocked_);
 }
 
+i64 NvmeQueues::queues_per_vector() const {
+  if (c_.msix_vectors <= 0 || c_.msix_vectors >= c_.io_queues) return 1;
+  return (c_.io_queues + c_.msix_vectors - 1) / c_.msix_vectors;
+}
+
 i64 NvmeQueues::queue_limit() const {
   const i64 cids = c_.cid_bits >= 62 ? INT64_MAX : (i64{1} << c_.cid_bits);
   return std::min(c_.queue_entries - 1, cids);
@@ -119,14 +124,14 @@ void NvmeQueues::complete(std::uint32_t cmd) {
     // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
     // order, both posted) and the handler's start are timed together, one event.
     const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
-    const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + c_.interrupt_latency;
+    const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + handler_delay();
     // The entry is in memory from `posted_at`: a handler that runs sooner for another
     // entry reaps it too, as a real one reaps everything the phase tags show.
     cq_entries_.add();
     completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
     owner_.ctx().at(handler, [this, queue] {
       interrupts_.add();
-      reap(queue);
+      handle_interrupt(queue);
     });
     return;
   }
@@ -164,7 +169,22 @@ void NvmeQueues::interrupt(int queue) {
   q.unsignalled = 0;
   interrupts_.add();
   send(q.routes.to_queues, kMsix, q.routes,
-       [this, queue] { owner_.ctx().at(owner_.now() + c_.interrupt_latency, [this, queue] { reap(queue); }); });
+       [this, queue] { owner_.ctx().at(owner_.now() + handler_delay(), [this, queue] { handle_interrupt(queue); }); });
+}
+
+Time NvmeQueues::handler_delay() const {
+  // The handler's own CQ is part of the interrupt latency; a shared vector adds a
+  // phase-tag check of every other CQ on it.
+  return c_.interrupt_latency + c_.cq_scan_cost * (queues_per_vector() - 1);
+}
+
+void NvmeQueues::handle_interrupt(int queue) {
+  if (c_.msix_vectors <= 0 || c_.msix_vectors >= c_.io_queues) {
+    reap(queue);
+    return;
+  }
+  // The vector is shared: the handler cannot tell which CQ raised it, so it checks each.
+  for (int q = queue % c_.msix_vectors; q < c_.io_queues; q += c_.msix_vectors) reap(q);
 }
 
 void NvmeQueues::reap(int queue) {

@@ -40,6 +40,8 @@ struct NvmeQueueConfig {
   Time interrupt_latency;  // MSI-X write -> the handler runs
   int coalesce_count = 1;  // aggregation threshold (Set Features, Interrupt Coalescing)
   Time coalesce_time;      // aggregation time; zero: none
+  int msix_vectors = 0;    // interrupt vectors; queues share them round-robin (0: one per queue)
+  Time cq_scan_cost;       // the handler checking one CQ's phase tag
 };
 
 class NvmeQueues {
@@ -54,6 +56,7 @@ public:
   void complete(std::uint32_t cmd);
   // Outstanding commands a queue can hold: SQ slots (entries - 1) or CIDs, the fewer.
   i64 queue_limit() const;
+  i64 queues_per_vector() const;  // CQs one interrupt vector serves
   std::size_t outstanding() const;
   int queue_of(std::uint32_t cmd) const { return queue_of_[cmd]; }
   const NvmeQueueConfig& config() const { return c_; }
@@ -76,6 +79,10 @@ private:
   void posted(int queue);
   void interrupt(int queue);
   void reap(int queue);
+  // An interrupt's handler: it scans every CQ on the queue's vector and reaps them all.
+  void handle_interrupt(int queue);
+  // From the MSI-X write to the handler having scanned its vector's CQs.
+  Time handler_delay() const;
   // At chunk fidelity a chain of queue messages is timed when it starts (one event);
   // at tlp fidelity every message travels as packets.
   bool timed_ahead(const NvmeQueueRoutes& r) const;

@@ -77,6 +77,8 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
   q.interrupt_latency = interrupt_latency;
   q.coalesce_count = static_cast<int>(coalesce_count);
   q.coalesce_time = coalesce_time;
+  q.msix_vectors = static_cast<int>(msix_vectors);
+  q.cq_scan_cost = cq_scan_cost;
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);

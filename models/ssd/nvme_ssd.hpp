@@ -76,6 +76,12 @@ public:
                "seed 000: CPU + MSI-X completion 1-5 us (lower end; handler CPU time is the host stack's)");
   IOWALL_PARAM(Time, poll_delay, "100 ns", "CQ entry landing to a spinning poller seeing its phase tag",
                "seed 000: GPU polling completion ~100 ns");
+  IOWALL_PARAM_INT(msix_vectors, 0, 0, 2048,
+                   "MSI-X vectors the host allocates; fewer than io_queues makes queues share them (0: one per queue)",
+                   "PCIe base spec: an MSI-X table holds at most 2,048 entries; Linux: one vector per CPU");
+  IOWALL_PARAM(Time, cq_scan_cost, "100 ns",
+               "the interrupt handler checking one completion queue's phase tag (a cache miss on the CQ head)",
+               "assumption: one DRAM access per CQ scanned");
   IOWALL_PARAM_INT(coalesce_count, 1, 1, 256, "interrupt aggregation threshold (completions per interrupt)",
                    "NVMe base spec 2.0, Interrupt Coalescing feature (FID 08h)");
   IOWALL_PARAM(Time, coalesce_time, "0 us", "interrupt aggregation time (spec unit 100 us); 0: none",

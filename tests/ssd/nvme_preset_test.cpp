@@ -91,3 +91,18 @@ TEST_CASE("polling sees completions sooner than MSI-X", "[nvme]") {
   CHECK(saved > 0.9);
   CHECK(saved < 1.5);
 }
+
+TEST_CASE("queues sharing an MSI-X vector: the handler scans every CQ on it and reaps them all", "[nvme]") {
+  // 32 queues: one vector each, or all on one vector (32 CQs to scan, 31 beyond its own).
+  const Json own = run("optane_p5800x", 1, 1, {{"io_queues", 32}});
+  const Json shared = run("optane_p5800x", 1, 1, {{"io_queues", 32}, {"msix_vectors", 1}, {"cq_scan_cost", "100 ns"}});
+  const double added = shared["latency_mean_us"].get<double>() - own["latency_mean_us"].get<double>();
+  CHECK(added == Approx(3.1).margin(0.2));
+  // Two vectors: 16 CQs each, 15 beyond the handler's own.
+  const Json two = run("optane_p5800x", 1, 1, {{"io_queues", 32}, {"msix_vectors", 2}, {"cq_scan_cost", "100 ns"}});
+  CHECK(two["latency_mean_us"].get<double>() - own["latency_mean_us"].get<double>() == Approx(1.5).margin(0.2));
+}
+
+TEST_CASE("more MSI-X vectors than the PCIe table holds is bad input", "[nvme]") {
+  CHECK_THROWS_WITH(run("pm1743", 1, 1, {{"msix_vectors", 4096}}), Catch::Contains("msix_vectors"));
+}
