@@ -4,13 +4,13 @@
 
 #include "sim/core/component.hpp"
 #include "sim/core/server.hpp"
+#include "tests/support/test_owner.hpp"
 
 using namespace iowall;
 
+using iowall::testing::Owner;
+
 namespace {
-struct Owner : Component {
-  using Component::Component;
-};
 
 // Backlogs every class with `per_class` equal jobs, runs, and returns the order served.
 std::vector<int> served_order(Arbitration policy, std::vector<int> weights, int per_class, std::vector<Time> service = {}) {

@@ -4,15 +4,12 @@
 #include "sim/core/error.hpp"
 #include "sim/core/route.hpp"
 #include "sim/core/server.hpp"
+#include "tests/support/test_owner.hpp"
 
 using namespace iowall;
 using namespace iowall::literals;
 
-namespace {
-struct Owner : Component {
-  using Component::Component;
-};
-}  // namespace
+using iowall::testing::Owner;
 
 TEST_CASE("a server with k units serves FIFO and reports utilization", "[engine]") {
   SimContext ctx(1);

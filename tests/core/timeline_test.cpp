@@ -5,15 +5,12 @@
 #include "sim/core/route.hpp"
 #include "sim/core/server.hpp"
 #include "sim/core/timeline.hpp"
+#include "tests/support/test_owner.hpp"
 
 using namespace iowall;
 using namespace iowall::literals;
 
-namespace {
-struct Owner : Component {
-  using Component::Component;
-};
-}  // namespace
+using iowall::testing::Owner;
 
 TEST_CASE("a timeline booked in arrival order starts jobs when a FIFO server would", "[engine]") {
   // The same random jobs, all arriving now, through a 3-unit server and a 3-unit timeline.
