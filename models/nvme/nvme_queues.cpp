@@ -179,7 +179,7 @@ Time NvmeQueues::handler_delay() const {
 }
 
 void NvmeQueues::handle_interrupt(int queue) {
-  if (c_.msix_vectors <= 0 || c_.msix_vectors >= c_.io_queues) {
+  if (queues_per_vector() == 1) {
     reap(queue);
     return;
   }

@@ -66,16 +66,21 @@ private:
       return;
     }
     // A miss reads the whole readahead window around the request from storage.
-    const i64 b = config_.block.n;
-    const Bytes start((r.offset.n / b) * b);
-    const Bytes window(((r.offset.n + r.size.n + b - 1) / b) * b - start.n);
-    r.storage->read(window, *io(id).first, env_.mover, [this, id] {
+    r.storage->read(readahead(r).size, *io(id).first, env_.mover, [this, id] {
       const IoRequest& q = io(id).io;
-      const i64 blk = config_.block.n;
-      const Bytes first((q.offset.n / blk) * blk);
-      cache_.insert(q.storage, first, Bytes(((q.offset.n + q.size.n + blk - 1) / blk) * blk - first.n));
+      const Window w = readahead(q);
+      cache_.insert(q.storage, w.start, w.size);
       copy_to_user(id);
     });
+  }
+  // The readahead blocks that cover a request.
+  struct Window {
+    Bytes start, size;
+  };
+  Window readahead(const IoRequest& r) const {
+    const i64 b = config_.block.n;
+    const Bytes start((r.offset.n / b) * b);
+    return {start, Bytes(((r.offset.n + r.size.n + b - 1) / b) * b - start.n)};
   }
   void copy_to_user(std::uint32_t id) {
     env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {

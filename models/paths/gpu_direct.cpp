@@ -123,8 +123,7 @@ private:
   }
   Time registration_cost(Bytes size) const {
     if (config_.registration != "per_io") return Time{};
-    const i64 pages = (size.n + kGpuPage - 1) / kGpuPage;
-    return config_.register_fixed + config_.register_per_page * pages;
+    return config_.register_fixed + config_.register_per_page * pieces_of(size, Bytes(kGpuPage));
   }
   void complete(std::uint32_t id) {
     const Time after = config_.control_cost / 2 + (config_.registration == "per_io" ? config_.deregister_cost : Time{});
@@ -132,9 +131,9 @@ private:
   }
   // An I/O above max_direct_io_size: pieces in order, max_request_parallelism at a time;
   // each piece is one more call into nvidia-fs with its own control cost.
+  static i64 pieces_of(Bytes size, Bytes piece) { return (size.n + piece.n - 1) / piece.n; }
   void split(std::uint32_t id) {
-    const IoRequest& r = io(id).io;
-    const i64 n = (r.size.n + config_.max_direct_io_size.n - 1) / config_.max_direct_io_size.n;
+    const i64 n = pieces_of(io(id).io.size, config_.max_direct_io_size);
     if (left_.size() <= id) left_.resize(id + 1, 0);
     if (next_.size() <= id) next_.resize(id + 1, 0);
     left_[id] = n;
@@ -157,16 +156,14 @@ private:
   void split_piece_done(std::uint32_t piece) {
     const std::uint32_t id = pieces_[piece].io;
     pieces_.release(piece);
-    const IoRequest& r = io(id).io;
-    const i64 n = (r.size.n + config_.max_direct_io_size.n - 1) / config_.max_direct_io_size.n;
-    if (next_[id] < n) issue_piece(id);
+    if (next_[id] < pieces_of(io(id).io.size, config_.max_direct_io_size)) issue_piece(id);
     if (--left_[id] == 0) complete(id);
   }
   // Reads staged through bounce buffers of the near GPU, one buffer per piece.
   void stage(std::uint32_t id) {
     const IoRequest& r = io(id).io;
     Device* near = staging_gpu(*r.storage);
-    const i64 n = (r.size.n + config_.bounce_size.n - 1) / config_.bounce_size.n;
+    const i64 n = pieces_of(r.size, config_.bounce_size);
     if (left_.size() <= id) left_.resize(id + 1, 0);
     left_[id] = n;
     auto& pool = bounce_[near];

@@ -36,6 +36,8 @@ Time FlashMedia::sensing_time() {
   return t;
 }
 
+Timeline& FlashMedia::channel_of(int die) { return *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)]; }
+
 Time FlashMedia::channel_time(Bytes page_bytes) const {
   return page_bytes == g_.page ? full_page_transfer_ : transfer_time(page_bytes, g_.channel_bandwidth);
 }
@@ -56,7 +58,7 @@ void FlashMedia::read(Bytes offset, Bytes bytes, Done done) {
     const Time sensing = sensing_time();
     const Time sensed = dies_[static_cast<std::size_t>(die)]->book(owner_.now(), sensing) + sensing;
     const Time transfer = channel_time(page_bytes);
-    Timeline& channel = *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)];
+    Timeline& channel = channel_of(die);
     last = std::max(last, channel.book(sensed, transfer) + transfer);
   });
   finish_at(last, done);
@@ -67,7 +69,7 @@ void FlashMedia::program(Bytes offset, Bytes bytes, Done done) {
   Time last = owner_.now();
   for_each_page(offset, bytes, [this, &last](int die, Bytes page_bytes) {
     const Time transfer = channel_time(page_bytes);
-    Timeline& channel = *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)];
+    Timeline& channel = channel_of(die);
     const Time loaded = channel.book(owner_.now(), transfer) + transfer;
     last = std::max(last, dies_[static_cast<std::size_t>(die)]->book(loaded, g_.program_time) + g_.program_time);
   });

@@ -46,6 +46,7 @@ private:
   void for_each_page(Bytes offset, Bytes bytes, F&& page_fn);
   void finish_at(Time end, Done done);
   Time channel_time(Bytes page_bytes) const;  // a page's transfer over its channel
+  Timeline& channel_of(int die);              // the channel a die sits on
   Time sensing_time();
 
   Component& owner_;

@@ -82,9 +82,9 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
 
 void Server::charge(Time service) {
   if (busy_ < units_ && count_ == 0)
-    busy_time_ += service;  // the next job's start accounts for deferred work
+    busy_time_ += service;  // an idle unit absorbs it
   else
-    charged_ += service;
+    charged_ += service;    // the next job to start takes it on (and its busy time)
 }
 
 Time Server::drain_time(int job_class) const {
@@ -124,19 +124,29 @@ bool Server::pop_next(Job& job) {
     head_ = (head_ + 1) % ring_.size();
     return true;
   }
-  const std::size_t n = classes_.size();
   std::size_t pick = 0;
-  const std::size_t urgent = std::min(static_cast<std::size_t>(std::max(urgent_, 0)), n);
+  if (!pick_urgent(pick)) pick = pick_by_policy();
+  job = classes_[pick].front();
+  classes_[pick].pop_front();
+  class_service_[pick] -= job.service;
+  return true;
+}
+
+bool Server::pick_urgent(std::size_t& pick) {
+  const std::size_t urgent = std::min(static_cast<std::size_t>(std::max(urgent_, 0)), classes_.size());
   for (std::size_t i = 1; i <= urgent; ++i) {
     const std::size_t c = (urgent_next_ + i) % urgent;
     if (!classes_[c].empty()) {
-      urgent_next_ = c;
-      job = classes_[c].front();
-      classes_[c].pop_front();
-      class_service_[c] -= job.service;
+      urgent_next_ = pick = c;
       return true;
     }
   }
+  return false;
+}
+
+std::size_t Server::pick_by_policy() {
+  const std::size_t n = classes_.size();
+  std::size_t pick = 0;
   switch (policy_) {
     case Arbitration::strict_priority:
       for (std::size_t c = n; c-- > 0;)
@@ -175,10 +185,7 @@ bool Server::pop_next(Job& job) {
       wrr_credit_ = weights_[pick] - 1;
       break;
   }
-  job = classes_[pick].front();
-  classes_[pick].pop_front();
-  class_service_[pick] -= job.service;
-  return true;
+  return pick;
 }
 
 void Server::start_next() {

@@ -78,6 +78,8 @@ private:
   };
   void start_next();
   bool pop_next(Job& job);  // the next job by the arbitration policy
+  bool pick_urgent(std::size_t& pick);  // a waiting class of the urgent class, round-robin
+  std::size_t pick_by_policy();         // a waiting class by the arbitration policy
   void finish_one(std::uint32_t in_service);
   Job& slot(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
 

@@ -34,15 +34,16 @@ protected:
   // where the I/O queues live when not in the host memory near the drive.
   void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then,
                     const NvmeQueueRoutes* queues = nullptr, int queue = -1) {
-    Dram& queue_memory = env_.dram_near(*r.storage);
-    NvmeIo nio{offset, queue,
-               queues ? *queues
-                      : NvmeQueueRoutes{&env_.route(*r.storage, queue_memory), &env_.route(queue_memory, *r.storage),
-                                        &env_.mover, poll_completions_}};
+    NvmeIo nio{offset, queue, queues ? *queues : host_queues(*r.storage)};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, nio);
     else
       r.storage->read(size, route, env_.mover, then, nio);
+  }
+  // The drive's queues in the host memory nearest to it, driven by this path's host stack.
+  NvmeQueueRoutes host_queues(NvmeSsd& storage) {
+    Dram& queue_memory = env_.dram_near(storage);
+    return {&env_.route(storage, queue_memory), &env_.route(queue_memory, storage), &env_.mover, poll_completions_};
   }
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;

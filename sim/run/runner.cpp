@@ -67,8 +67,9 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
   for (const StatEntry& e : ctx.stats().entries())
     if (e.kind == StatKind::gauge && e.path.find("/cores/busy") != std::string::npos)
       cpu_busy += static_cast<const TimeWeighted*>(e.stat)->mean(Time(0), last_done);
+  const double iops = static_cast<double>(ios) / last_done.seconds();
   Json metrics = {{"throughput_GBps", round_to(gb_per_s(bytes, last_done), 4)},
-                  {"iops", round_to(static_cast<double>(ios) / last_done.seconds(), 1)},
+                  {"iops", round_to(iops, 1)},
                   {"latency_mean_us", round_to(latency.mean() / 1e3, 3)},
                   {"latency_p50_us", round_to(static_cast<double>(latency.percentile(50)) / 1e3, 3)},
                   {"latency_p99_us", round_to(static_cast<double>(latency.percentile(99)) / 1e3, 3)},
@@ -82,7 +83,7 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
                   {"limited_by", limiting_resource(ctx.stats(), std::max(last_done, ctx.now()))},
                   {"jobs", jobs}};
   // The host stack's efficiency (figures.md: 10 M IOPS per core, polled io_uring).
-  if (cpu_busy > 0) metrics["iops_per_cpu_core"] = round_to(static_cast<double>(ios) / last_done.seconds() / cpu_busy, 1);
+  if (cpu_busy > 0) metrics["iops_per_cpu_core"] = round_to(iops / cpu_busy, 1);
   if (const std::string note = path->note(); !note.empty()) metrics["note"] = note;
   if (trace_this) write_file_atomically(options.trace_file, trace.to_json());
   return {{"path", choice.name}, {"metrics", metrics}, {"stats", stats_to_json(ctx.stats(), last_done)}};
