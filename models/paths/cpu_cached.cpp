@@ -65,8 +65,10 @@ private:
       copy_to_user(id);
       return;
     }
-    // A miss reads the whole readahead window around the request from storage.
-    r.storage->read(readahead(r).size, *io(id).first, env_.mover, [this, id] {
+    // A miss reads the whole readahead window around the request from storage, through
+    // the drive's queues like any block-layer read.
+    const Window w = readahead(r);
+    storage_part(r, w.start, w.size, *io(id).first, [this, id] {
       const IoRequest& q = io(id).io;
       const Window w = readahead(q);
       cache_.insert(q.storage, w.start, w.size);

@@ -105,6 +105,7 @@ private:
     std::uint32_t io;
     Bytes size;
     Device* near;
+    Bytes offset;  // in the file
   };
   bool crosses_root_complex(const Route& r) const {
     for (std::size_t i = 1; i + 1 < r.devices.size(); ++i)
@@ -145,12 +146,12 @@ private:
     const i64 k = next_[id]++;
     const Bytes offset = r.offset + config_.max_direct_io_size * k;
     const Bytes size(std::min(config_.max_direct_io_size.n, r.size.n - config_.max_direct_io_size.n * k));
-    const std::uint32_t piece = pieces_.acquire({id, size, nullptr});
+    const std::uint32_t piece = pieces_.acquire({id, size, nullptr, offset});
     // Every piece after the first is its own nvidia-fs call: a whole control cost.
     const Time cost = k == 0 ? Time{} : config_.control_cost;
-    io(id).cpu->spend(cost, [this, piece, offset] {
+    io(id).cpu->spend(cost, [this, piece] {
       const Piece& p = pieces_[piece];
-      storage_part(io(p.io).io, offset, p.size, *io(p.io).first, [this, piece] { split_piece_done(piece); });
+      storage_part(io(p.io).io, p.offset, p.size, *io(p.io).first, [this, piece] { split_piece_done(piece); });
     });
   }
   void split_piece_done(std::uint32_t piece) {
@@ -170,14 +171,15 @@ private:
     if (!pool) pool = std::make_unique<TokenPool>(static_cast<int>(config_.bounce_buffers));
     for (i64 c = 0; c < n; ++c) {
       const Bytes size(std::min(config_.bounce_size.n, r.size.n - c * config_.bounce_size.n));
-      const std::uint32_t piece = pieces_.acquire({id, size, near});
+      const std::uint32_t piece = pieces_.acquire({id, size, near, r.offset + config_.bounce_size * c});
       pool->acquire([this, piece] { stage_piece(piece); });
     }
   }
   void stage_piece(std::uint32_t piece) {
     const Piece& p = pieces_[piece];
     const IoRequest& r = io(p.io).io;
-    r.storage->read(p.size, env_.route(*r.storage, *p.near), env_.mover, [this, piece] {
+    // The drive DMAs into the near GPU's bounce buffer, through its host-driven queues.
+    storage_part(r, p.offset, p.size, env_.route(*r.storage, *p.near), [this, piece] {
       io(pieces_[piece].io).cpu->spend(config_.peer_copy_cost, [this, piece] {
         const Piece& q = pieces_[piece];
         auto* near = static_cast<Gpu*>(q.near);
