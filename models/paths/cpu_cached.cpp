@@ -49,7 +49,7 @@ public:
     if (r.write) {
       write_from_gpu(id);
     } else {
-      f.cpu->spend(config_.syscall_cost, [this, id] { read_into_cache(id); });
+      thread_spend(id, config_.syscall_cost, [this, id] { read_into_cache(id); });
     }
   }
 
@@ -86,7 +86,7 @@ private:
   }
   void copy_to_user(std::uint32_t id) {
     env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
-      io(id).cpu->spend(config_.copy_launch_cost, [this, id] {
+      thread_spend(id, config_.copy_launch_cost, [this, id] {
         // The driver stages pageable memory through its pinned buffer: a second copy.
         env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
           env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);
@@ -96,10 +96,10 @@ private:
   }
   // Writes: GPU -> staging -> user buffer -> page cache; writeback to storage later.
   void write_from_gpu(std::uint32_t id) {
-    io(id).cpu->spend(config_.copy_launch_cost, [this, id] {
+    thread_spend(id, config_.copy_launch_cost, [this, id] {
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] {
         env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
-          io(id).cpu->spend(config_.syscall_cost, [this, id] {
+          thread_spend(id, config_.syscall_cost, [this, id] {
             env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
           });
         });

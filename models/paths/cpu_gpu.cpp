@@ -38,7 +38,7 @@ public:
       f.second = &env_.route(dram, *gpu, {gpu->copy_engine_hop()});  // host -> device copy
     }
     const std::uint32_t id = begin(f);
-    f.cpu->spend(r.write ? config_.copy_launch_cost : config_.stack.submit, [this, id] { stage_one(id); });
+    thread_spend(id, r.write ? config_.copy_launch_cost : config_.stack.submit, [this, id] { stage_one(id); });
   }
 
 private:
@@ -46,10 +46,10 @@ private:
   void stage_one(std::uint32_t id) {
     if (io(id).io.write) {
       env_.mover.send(*io(id).first, io(id).io.size,
-                      [this, id] { io(id).cpu->spend(config_.stack.submit, [this, id] { stage_two(id); }); });
+                      [this, id] { thread_spend(id, config_.stack.submit, [this, id] { stage_two(id); }); });
     } else {
       storage_step(id, *io(id).first, [this, id] {
-        io(id).cpu->spend(config_.stack.complete + config_.copy_launch_cost, [this, id] { stage_two(id); });
+        thread_spend(id, config_.stack.complete + config_.copy_launch_cost, [this, id] { stage_two(id); });
       });
     }
   }
@@ -57,7 +57,7 @@ private:
   void stage_two(std::uint32_t id) {
     if (io(id).io.write)
       storage_step(id, *io(id).second,
-                   [this, id] { io(id).cpu->spend(config_.stack.complete, [this, id] { finish(id); }); });
+                   [this, id] { thread_spend(id, config_.stack.complete, [this, id] { finish(id); }); });
     else
       // The GPU's copy engine reads host memory: completions carry the data.
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);

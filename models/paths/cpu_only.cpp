@@ -21,9 +21,9 @@ public:
     CpuSocket* cpu = &env_.cpu_near(dram);
     const Route* route = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
-    cpu->spend(stack_.submit, [this, id] {
+    thread_spend(id, stack_.submit, [this, id] {
       storage_step(id, *io(id).first,
-                   [this, id] { io(id).cpu->spend(stack_.complete, [this, id] { finish(id); }); });
+                   [this, id] { thread_spend(id, stack_.complete, [this, id] { finish(id); }); });
     });
   }
 

@@ -77,15 +77,15 @@ public:
     const Time before = config_.control_cost / 2 + registration_cost(r.size);
     if (near && !r.write) {
       ++staged_;
-      cpu->spend(before, [this, id] { stage(id); });
+      thread_spend(id, before, [this, id] { stage(id); });
       return;
     }
     if (r.size > config_.max_direct_io_size) {
       ++split_;
-      cpu->spend(before, [this, id] { split(id); });
+      thread_spend(id, before, [this, id] { split(id); });
       return;
     }
-    cpu->spend(before, [this, id] {
+    thread_spend(id, before, [this, id] {
       storage_step(id, *io(id).first, [this, id] { complete(id); });
     });
   }
@@ -128,7 +128,7 @@ private:
   }
   void complete(std::uint32_t id) {
     const Time after = config_.control_cost / 2 + (config_.registration == "per_io" ? config_.deregister_cost : Time{});
-    io(id).cpu->spend(after, [this, id] { finish(id); });
+    thread_spend(id, after, [this, id] { finish(id); });
   }
   // An I/O above max_direct_io_size: pieces in order, max_request_parallelism at a time;
   // each piece is one more call into nvidia-fs with its own control cost.

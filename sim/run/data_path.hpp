@@ -23,6 +23,7 @@ struct IoRequest {
   bool write = false;
   NvmeSsd* storage = nullptr;
   Device* target = nullptr;  // a GPU, or host memory (a dram device)
+  int thread = -1;           // the workload thread that issued it (-1: none)
 };
 
 // What a path needs from the simulation it runs in.

@@ -134,7 +134,8 @@ void IoWorkload::issue(std::uint32_t t) {
   const auto& devices = storage_[th.job];
   // Stripe by offset: consecutive I/Os of a thread land on consecutive devices.
   const auto stripe = static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices.size()));
-  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), devices[stripe], targets_[th.job]};
+  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), devices[stripe], targets_[th.job],
+               static_cast<int>(t)};
   const Time started = ctx_.now();
   path_.submit(io, [this, t, started] { completed(t, started); });
 }

@@ -1,6 +1,9 @@
 // What the data paths share: a pool of in-flight I/O records, the storage step (a
 // read DMAs from the SSD along a route, a write DMAs to it) and completion.
 #pragma once
+#include <deque>
+#include <vector>
+
 #include "models/host/dram.hpp"
 #include "models/ssd/nvme_ssd.hpp"
 #include "sim/core/slot_pool.hpp"
@@ -45,6 +48,10 @@ protected:
     Dram& queue_memory = env_.dram_near(storage);
     return {&env_.route(storage, queue_memory), &env_.route(queue_memory, storage), &env_.mover, poll_completions_};
   }
+  // CPU time the I/O's own thread spends (system calls, cuFile's control plane, copy
+  // launches): a thread runs on one core at a time, so its steps queue behind each other
+  // even while other cores are idle. I/Os without a thread only queue for the cores.
+  void thread_spend(std::uint32_t id, Time cost, InlineFunction<void()> then);
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;
     ios_.release(id);
@@ -55,7 +62,20 @@ protected:
   bool poll_completions_ = false;  // the host stack polls its queues (no MSI-X)
 
 private:
+  struct Step {
+    Time cost;
+    CpuSocket* cpu;
+    InlineFunction<void()> then;
+  };
+  struct ThreadCpu {
+    std::deque<Step> waiting;
+    InlineFunction<void()> running;  // the step on a core now
+    bool busy = false;
+  };
+  void run_next(int thread);
+
   SlotPool<InFlight> ios_;
+  std::vector<ThreadCpu> threads_;
 };
 
 }  // namespace iowall
