@@ -38,3 +38,24 @@ TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core; psync a fort
   CHECK(poll["stats"]["cpu_only"]["nvme0/nvme/interrupts"]["value"].get<double>() == 0);
   CHECK(psync["stats"]["cpu_only"]["nvme0/nvme/interrupts"]["value"].get<double>() > 0);
 }
+
+TEST_CASE("one thread runs on one core at a time: its I/Os' CPU steps queue even with idle cores", "[paths][iostack]") {
+  // An Optane P5800X (1.5 M IOPS) and 56 cores; io_uring's 0.5 us submit + 0.5 us complete.
+  auto run = [](int threads, int qd) {
+    Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
+    doc.erase("sweep");
+    doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
+    doc["workload"]["threads"] = threads;
+    doc["workload"]["qd"] = qd;
+    doc["workload"]["size"] = "64 MiB";
+    doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
+    return run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR))["metrics"]["cpu_only"];
+  };
+  const Json one = run(1, 64), many = run(64, 1);
+  // 1 us of CPU per I/O on one thread: at most 1 M IOPS however deep its queue.
+  CHECK(one["iops"].get<double>() <= 1.0e6 * 1.001);
+  CHECK(one["iops"].get<double>() > 0.9e6);
+  // The same depth spread over 64 threads reaches the drive's ceiling.
+  CHECK(many["iops"].get<double>() == Approx(1.5e6).epsilon(0.02));
+  CHECK(many["limited_by"]["resource"] == "nvme0/controller");
+}
