@@ -12,7 +12,7 @@ constexpr Bytes kSqEntry{64}, kCqEntry{16}, kDoorbell{4}, kMsix{4};
 
 NvmeQueues::NvmeQueues(Component& owner, const NvmeQueueConfig& c, Execute execute, Reaped reaped)
     : owner_(owner), c_(c), execute_(execute), reaped_(reaped), queues_(static_cast<std::size_t>(c.io_queues)),
-      completed_(static_cast<std::size_t>(c.io_queues)) {
+      completed_(static_cast<std::size_t>(c.io_queues)), doorbell_writes_(owner, c.doorbells) {
   auto& stats = owner.ctx().stats();
   const std::string p = owner.name() + "/nvme/";
   stats.add(p + "doorbells", "writes", "SQ tail and CQ head doorbell writes (posted MMIO)", doorbells_);
@@ -87,28 +87,57 @@ void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
 void NvmeQueues::ring(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   const auto k = static_cast<std::uint32_t>(q.unrung.size());
+  // With shadow doorbells, a controller still working on this queue polls its shadow
+  // tail; one that went idle set its EventIdx, so the host rings the register as well.
+  const bool controller_polls = c_.doorbells.shadow && (q.at_controller > 0 || !q.rung.empty());
   for (std::uint32_t cmd : q.unrung) q.rung.push_back(cmd);
   q.unrung.clear();
-  doorbells_.add();
   fetches_.add();
-  const NvmeQueueRoutes& r = q.routes;
+  Time start = owner_.now();
+  if (c_.doorbells.shadow) start = doorbell_writes_.store_shadow(queue, false, start);
+  if (!controller_polls) {
+    doorbells_.add();
+    start = doorbell_writes_.write_mmio(start);
+  }
+  charge_host(q.routes, owner_.now(), start);
+  if (controller_polls) start = doorbell_writes_.next_poll(start);
+  if (start == owner_.now()) {
+    fetch(queue, k, !controller_polls, start);
+  } else {
+    const bool mmio = !controller_polls;
+    owner_.ctx().at(start, [this, queue, k, mmio] { fetch(queue, k, mmio, owner_.now()); });
+  }
+}
+
+void NvmeQueues::charge_host(const NvmeQueueRoutes& r, Time from, Time to) {
+  if (r.host_cores && to > from) r.host_cores->submit(to - from, Time(0), {});
+}
+
+void NvmeQueues::fetch(int queue, std::uint32_t k, bool mmio, Time start) {
+  const NvmeQueueRoutes& r = queues_[static_cast<std::size_t>(queue)].routes;
+  // A doorbell register write, or the polling controller's read of the shadow tail.
+  const DmaKind doorbell = mmio ? DmaKind::write : DmaKind::read;
   if (timed_ahead(r)) {
-    // The doorbell write, then the controller's read of the k entries (one DMA), timed
+    // The doorbell, then the controller's read of the k entries (one DMA), timed
     // together: one event when the entries arrive.
-    const Time rung = pass(r.from_queues, kDoorbell, r, DmaKind::write, owner_.now());
+    const Time rung = pass(r.from_queues, kDoorbell, r, doorbell, start);
     const Time fetched_at = pass(r.from_queues, kSqEntry * static_cast<i64>(k), r, DmaKind::read, rung);
     owner_.ctx().at(fetched_at, [this, queue, k] { fetched(queue, k); });
     return;
   }
-  send(r.from_queues, kDoorbell, r, [this, queue, k] {
-    const Queue& qq = queues_[static_cast<std::size_t>(queue)];
-    send(qq.routes.from_queues, kSqEntry * static_cast<i64>(k), qq.routes, [this, queue, k] { fetched(queue, k); },
-         DmaKind::read);
-  });
+  send(
+      r.from_queues, kDoorbell, r,
+      [this, queue, k] {
+        const Queue& qq = queues_[static_cast<std::size_t>(queue)];
+        send(qq.routes.from_queues, kSqEntry * static_cast<i64>(k), qq.routes, [this, queue, k] { fetched(queue, k); },
+             DmaKind::read);
+      },
+      doorbell);
 }
 
 void NvmeQueues::fetched(int queue, std::size_t count) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
+  q.at_controller += static_cast<int>(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t cmd = q.rung.front();
     q.rung.pop_front();
@@ -118,7 +147,8 @@ void NvmeQueues::fetched(int queue, std::size_t count) {
 
 void NvmeQueues::complete(std::uint32_t cmd) {
   const int queue = queue_of_[cmd];
-  const Queue& q = queues_[static_cast<std::size_t>(queue)];
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  --q.at_controller;
   const NvmeQueueRoutes& r = q.routes;
   if (timed_ahead(r) && !c_.polling && !r.polled && c_.coalesce_count == 1) {
     // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
@@ -195,9 +225,15 @@ void NvmeQueues::reap(int queue) {
   while (n < done.size() && done[n].at <= owner_.now()) ++n;
   if (n == 0) return;  // an earlier handler reaped this interrupt's entry
   q.held -= static_cast<i64>(n);
-  // One CQ head doorbell releases every entry reaped; it is posted, nobody waits for it.
-  doorbells_.add();
-  send(q.routes.from_queues, kDoorbell, q.routes, {});
+  // One CQ head doorbell releases every entry reaped; nobody waits for it. A shadow CQ
+  // head is a store the controller reads when it needs CQ space.
+  if (c_.doorbells.shadow) {
+    charge_host(q.routes, owner_.now(), doorbell_writes_.store_shadow(queue, true, owner_.now()));
+  } else {
+    doorbells_.add();
+    charge_host(q.routes, owner_.now(), doorbell_writes_.write_mmio(owner_.now()));
+    send(q.routes.from_queues, kDoorbell, q.routes, {});
+  }
   // Freed CIDs let blocked submitters in, before the completions run.
   while (!q.backlog.empty() && q.held < queue_limit()) {
     const std::uint32_t cmd = q.backlog.front();

@@ -12,9 +12,11 @@
 #include <deque>
 #include <vector>
 
+#include "models/nvme/doorbell_writes.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
 #include "sim/core/route.hpp"
+#include "sim/core/server.hpp"
 
 namespace iowall {
 
@@ -28,6 +30,9 @@ struct NvmeQueueRoutes {
   // interrupt, and a warp rings once for its batch. 0: the controller's setting.
   bool polled = false;
   int doorbell_batch = 0;
+  // The cores of the CPU that writes the doorbells (host-driven queues): their time on
+  // doorbell writes counts as CPU busy. Null for GPU-owned queues.
+  Server* host_cores = nullptr;
 };
 
 struct NvmeQueueConfig {
@@ -42,6 +47,7 @@ struct NvmeQueueConfig {
   Time coalesce_time;      // aggregation time; zero: none
   int msix_vectors = 0;    // interrupt vectors; queues share them round-robin (0: one per queue)
   Time cq_scan_cost;       // the handler checking one CQ's phase tag
+  DoorbellCosts doorbells;  // MMIO or shadow (DBBUF) doorbell writes
 };
 
 class NvmeQueues {
@@ -71,11 +77,16 @@ private:
     int posted = 0;                        // CQ entries in memory the host has not reaped
     int unsignalled = 0;                   // posted since the last interrupt
     bool timer_armed = false, irq_pending = false;
+    int at_controller = 0;                 // fetched, not yet completed
     NvmeQueueRoutes routes;
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
   void ring(int queue);
+  // The doorbell, then the controller's read of `k` new entries (one DMA), from `start`.
+  void fetch(int queue, std::uint32_t k, bool mmio, Time start);
   void fetched(int queue, std::size_t count);
+  // Counts the submitter's time on a doorbell write, from `from` to `to`, as CPU busy.
+  void charge_host(const NvmeQueueRoutes& r, Time from, Time to);
   void posted(int queue);
   void interrupt(int queue);
   void reap(int queue);
@@ -102,6 +113,7 @@ private:
     Time at;  // when the CQ entry lands in memory
   };
   std::vector<std::deque<Posted>> completed_;  // per queue: CQ entries posted, in order
+  DoorbellWrites doorbell_writes_;
   Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_;
 };
 

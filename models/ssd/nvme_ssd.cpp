@@ -43,6 +43,12 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
     if (mdts.n <= 0 || mdts.n % lba_size.n != 0)
       p.fail("mdts", fmt::format("{} is not a positive multiple of the LBA size {}", to_string(mdts), to_string(lba_size)));
     if (!p.json().contains("media") && p.json().contains("read_latency")) media = "lumped";
+    if (doorbell_stride.n < 4 || doorbell_stride.n > (i64{4} << 15) || (doorbell_stride.n & (doorbell_stride.n - 1)) != 0)
+      p.fail("doorbell_stride", fmt::format("{} is not 4 << CAP.DSTRD: a power of two from 4 B to 128 KiB",
+                                            to_string(doorbell_stride)));
+    if (shadow_doorbells && !dbbuf_supported)
+      p.fail("shadow_doorbells", "the controller does not support Doorbell Buffer Config (\"dbbuf_supported\": true; "
+                                 "emulated controllers do, physical SSDs rarely)");
   }
   controller_ = std::make_unique<Server>(*this, "controller");
   controller_->set_arbitration(arbitration == "wrr" ? Arbitration::weighted_round_robin : Arbitration::round_robin,
@@ -79,6 +85,8 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
   q.coalesce_time = coalesce_time;
   q.msix_vectors = static_cast<int>(msix_vectors);
   q.cq_scan_cost = cq_scan_cost;
+  q.doorbells = {shadow_doorbells, doorbell_stride, mmio_doorbell_cost, shadow_store_cost, cache_line_transfer,
+                 shadow_poll_interval};
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);

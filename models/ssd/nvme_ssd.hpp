@@ -70,6 +70,26 @@ public:
                     "seed 000 (proposal, not in the spec)");
   IOWALL_PARAM_INT(doorbell_batch, 1, 1, 65536, "SQ entries the host writes before ringing the SQ tail doorbell",
                    "1: one per command; 32: a warp's batch (seed 000)");
+  // Doorbell writes (models/nvme/doorbell_writes.hpp).
+  IOWALL_PARAM(Bytes, doorbell_stride, "4 B", "distance between doorbell registers, 4 << CAP.DSTRD (a capability of the device)",
+               "NVMe base spec 2.0, 3.1.2 (CAP.DSTRD); most drives report 0, i.e. 4 B");
+  IOWALL_PARAM(Time, mmio_doorbell_cost, "0 ns",
+               "submitter time for one MMIO doorbell write; 0: folded into the host stack's submit cost (bare metal). "
+               "In a VM an emulated controller's register write exits to the hypervisor",
+               "assumption: a posted store on bare metal; a VM exit round trip is microseconds");
+  IOWALL_PARAM_BOOL(dbbuf_supported, false, "the controller supports Doorbell Buffer Config (OACS bit 8)",
+                    "NVMe 1.3+: meant for emulated controllers, rarely on physical SSDs (seed 000)");
+  IOWALL_PARAM_BOOL(shadow_doorbells, false,
+                    "the host stores doorbell values in a shadow buffer the controller polls (DBBUF), ringing the "
+                    "register only when the controller's EventIdx asks",
+                    "NVMe base spec 2.0, 5.8 Doorbell Buffer Config");
+  IOWALL_PARAM(Time, shadow_store_cost, "5 ns", "a store to a shadow-buffer cache line the submitter's core owns",
+               "assumption: an L1/L2 store hit");
+  IOWALL_PARAM(Time, cache_line_transfer, "100 ns",
+               "taking a shadow-buffer cache line another core wrote last (false sharing between adjacent queues)",
+               "assumption: core-to-core cache line transfer on one socket, 50-150 ns");
+  IOWALL_PARAM(Time, shadow_poll_interval, "1 us", "an active controller re-reads the shadow doorbells this often",
+               "assumption: an emulated controller's polling loop");
   IOWALL_PARAM_CHOICE(completion, "msix", (std::vector<std::string>{"msix", "polling"}),
                       "how the host learns of completions", "NVMe base spec 2.0, 3.5");
   IOWALL_PARAM(Time, interrupt_latency, "1 us", "MSI-X write to the completion handler running (delivery, IRQ entry)",

@@ -4,6 +4,7 @@
 #include <deque>
 #include <vector>
 
+#include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
 #include "models/ssd/nvme_ssd.hpp"
 #include "sim/core/slot_pool.hpp"
@@ -37,6 +38,8 @@ protected:
   // where the I/O queues live when not in the host memory near the drive.
   void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then,
                     const NvmeQueueRoutes* queues = nullptr, int queue = -1) {
+    // blk-mq maps the submitting CPU to a queue: a thread keeps to one queue pair.
+    if (queue < 0) queue = r.thread;
     NvmeIo nio{offset, queue, queues ? *queues : host_queues(*r.storage)};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, nio);
@@ -46,7 +49,8 @@ protected:
   // The drive's queues in the host memory nearest to it, driven by this path's host stack.
   NvmeQueueRoutes host_queues(NvmeSsd& storage) {
     Dram& queue_memory = env_.dram_near(storage);
-    return {&env_.route(storage, queue_memory), &env_.route(queue_memory, storage), &env_.mover, poll_completions_};
+    return {&env_.route(storage, queue_memory), &env_.route(queue_memory, storage), &env_.mover, poll_completions_, 0,
+            &env_.cpu_near(queue_memory).core_server()};
   }
   // CPU time the I/O's own thread spends (system calls, cuFile's control plane, copy
   // launches): a thread runs on one core at a time, so its steps queue behind each other

@@ -33,6 +33,9 @@ TEST_CASE("bad NVMe input: one line with file and pointer, exit 2", "[nvme][erro
       {"--set /topology/devices/3/cid_bits=20", "/topology/devices/3/cid_bits: 20-bit CIDs need the 32-bit CID extension"},
       {"--set '/topology/devices/3/preset=\"optane_p9999\"'", "/topology/devices/3"},
       {"--set '/workload/io_size=\"6 KiB\"'", "/workload/io_size: 6 KiB is not a multiple of nvme0's LBA size 4 KiB"},
+      {"--set '/topology/devices/3/doorbell_stride=\"12 B\"'", "/topology/devices/3/doorbell_stride: 12 B is not 4 << CAP.DSTRD"},
+      {"--set /topology/devices/3/shadow_doorbells=true",
+       "/topology/devices/3/shadow_doorbells: the controller does not support Doorbell Buffer Config"},
   };
   for (const Case& c : cases) {
     const auto [code, err] = run_with(c.sets);
