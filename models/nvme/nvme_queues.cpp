@@ -19,6 +19,7 @@ NvmeQueues::NvmeQueues(Component& owner, const NvmeQueueConfig& c, Execute execu
   stats.add(p + "sq_fetches", "DMA reads", "SQ entry fetches (one per doorbell, k x 64 B)", fetches_);
   stats.add(p + "cq_entries", "entries", "16 B CQ entries posted", cq_entries_);
   stats.add(p + "interrupts", "interrupts", "MSI-X interrupts raised", interrupts_);
+  stats.add(p + "cq_entry_reads", "reads", "CQ entries GPU threads read looking for their own (scan lookup)", cq_reads_);
   stats.add(p + "blocked_submits", "commands", "submissions that waited for an SQ slot or a CID", blocked_);
 }
 
@@ -138,9 +139,11 @@ void NvmeQueues::fetch(int queue, std::uint32_t k, bool mmio, Time start) {
 void NvmeQueues::fetched(int queue, std::size_t count) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   q.at_controller += static_cast<int>(count);
+  const bool ordered = q.routes.cq_lookup == CqLookup::in_order;
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t cmd = q.rung.front();
     q.rung.pop_front();
+    if (ordered) q.in_order.push_back(cmd);
     execute_(cmd);
   }
 }
@@ -149,6 +152,24 @@ void NvmeQueues::complete(std::uint32_t cmd) {
   const int queue = queue_of_[cmd];
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   --q.at_controller;
+  if (q.routes.cq_lookup != CqLookup::in_order) {
+    post(cmd);
+    return;
+  }
+  // In submission order: this entry, and any finished behind it, once all before are out.
+  if (finished_.size() <= cmd) finished_.resize(cmd + 1, false);
+  finished_[cmd] = true;
+  while (!q.in_order.empty() && finished_[q.in_order.front()]) {
+    const std::uint32_t next = q.in_order.front();
+    q.in_order.pop_front();
+    finished_[next] = false;
+    post(next);
+  }
+}
+
+void NvmeQueues::post(std::uint32_t cmd) {
+  const int queue = queue_of_[cmd];
+  const Queue& q = queues_[static_cast<std::size_t>(queue)];
   const NvmeQueueRoutes& r = q.routes;
   if (timed_ahead(r) && !c_.polling && !r.polled && c_.coalesce_count == 1) {
     // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
@@ -174,6 +195,10 @@ void NvmeQueues::complete(std::uint32_t cmd) {
 
 void NvmeQueues::posted(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
+  if ((c_.polling || q.routes.polled) && q.routes.cq_lookup == CqLookup::scan) {
+    scan_for(queue);
+    return;
+  }
   if (c_.polling || q.routes.polled) {
     // A spinning poller notices the phase tag flip within one loop iteration.
     if (!q.irq_pending) {
@@ -224,6 +249,16 @@ void NvmeQueues::reap(int queue) {
   std::size_t n = 0;
   while (n < done.size() && done[n].at <= owner_.now()) ++n;
   if (n == 0) return;  // an earlier handler reaped this interrupt's entry
+  release(queue, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t cmd = done.front().cmd;
+    done.pop_front();
+    reaped_(cmd);
+  }
+}
+
+void NvmeQueues::release(int queue, std::size_t n) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
   q.held -= static_cast<i64>(n);
   // One CQ head doorbell releases every entry reaped; nobody waits for it. A shadow CQ
   // head is a store the controller reads when it needs CQ space.
@@ -240,11 +275,24 @@ void NvmeQueues::reap(int queue) {
     q.backlog.pop_front();
     place(q, queue, cmd);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t cmd = done.front().cmd;
-    done.pop_front();
+}
+
+void NvmeQueues::scan_for(int queue) {
+  // The entry just posted: its thread reads CQ entries from the head up to its own.
+  // The head moves only past a prefix of found entries, so one slow lookup keeps every
+  // entry behind it in the window that later lookups read through.
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  const std::uint32_t cmd = completed_[static_cast<std::size_t>(queue)].back().cmd;
+  completed_[static_cast<std::size_t>(queue)].pop_back();
+  while (!q.window.empty() && q.window.front() <= owner_.now()) q.window.pop_front();
+  const Time found =
+      owner_.now() + c_.poll_delay + q.routes.cq_check_cost * static_cast<i64>(q.window.size() + 1);
+  q.window.push_back(found);
+  cq_reads_.add(q.window.size());
+  owner_.ctx().at(found, [this, queue, cmd] {
+    release(queue, 1);
     reaped_(cmd);
-  }
+  });
 }
 
 }  // namespace iowall

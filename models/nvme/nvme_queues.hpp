@@ -20,6 +20,16 @@
 
 namespace iowall {
 
+// How a polling host finds its command's completion among the CQ entries (NVMe CQ
+// entries are posted in completion order, each carrying its CID and a phase tag).
+//   reap_all: one poller consumes every new entry from the head (SPDK, io_uring IOPOLL):
+//             O(1) per entry.
+//   scan:     each waiting GPU thread looks for its own CID from the head: the i-th new
+//             entry is found after reading i + 1 entries (O(N) per lookup).
+//   in_order: the controller posts entries in submission order, so a thread knows its
+//             slot (O(1)); a command that finished early waits for the ones before it.
+enum class CqLookup { reap_all, scan, in_order };
+
 // Where the queues live, seen from the SSD: routes to and from queue memory and the
 // route doorbells take from the host. Null routes cost nothing (queue traffic unmodelled).
 struct NvmeQueueRoutes {
@@ -33,6 +43,8 @@ struct NvmeQueueRoutes {
   // The cores of the CPU that writes the doorbells (host-driven queues): their time on
   // doorbell writes counts as CPU busy. Null for GPU-owned queues.
   Server* host_cores = nullptr;
+  CqLookup cq_lookup = CqLookup::reap_all;  // polled queues only
+  Time cq_check_cost;                       // reading one CQ entry (scan)
 };
 
 struct NvmeQueueConfig {
@@ -78,6 +90,8 @@ private:
     int unsignalled = 0;                   // posted since the last interrupt
     bool timer_armed = false, irq_pending = false;
     int at_controller = 0;                 // fetched, not yet completed
+    std::deque<std::uint32_t> in_order;    // fetched, in submission order (in_order lookup)
+    std::deque<Time> window;               // posted entries from the CQ head on: when each is found (scan)
     NvmeQueueRoutes routes;
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
@@ -90,6 +104,12 @@ private:
   void posted(int queue);
   void interrupt(int queue);
   void reap(int queue);
+  // Frees `n` reaped entries' CIDs (one CQ head doorbell) and admits blocked submitters.
+  void release(int queue, std::size_t n);
+  // A scan lookup for the entry just posted on `queue`.
+  void scan_for(int queue);
+  // Posts the CQ entry of `cmd` (complete() decides when).
+  void post(std::uint32_t cmd);
   // An interrupt's handler: it scans every CQ on the queue's vector and reaps them all.
   void handle_interrupt(int queue);
   // From the MSI-X write to the handler having scanned its vector's CQs.
@@ -107,6 +127,7 @@ private:
   Reaped reaped_;
   std::vector<Queue> queues_;
   std::vector<std::uint16_t> queue_of_;  // by command index
+  std::vector<bool> finished_;           // by command index: done, held back (in_order)
   std::vector<std::uint32_t> cq_;        // reap order scratch
   struct Posted {
     std::uint32_t cmd;
@@ -114,7 +135,7 @@ private:
   };
   std::vector<std::deque<Posted>> completed_;  // per queue: CQ entries posted, in order
   DoorbellWrites doorbell_writes_;
-  Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_;
+  Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_, cq_reads_;
 };
 
 }  // namespace iowall

@@ -22,6 +22,8 @@ public:
     std::string cid_allocation;
     Time global_atomic_cost, local_cid_cost;
     i64 queues, warp_batch;
+    std::string cq_lookup;
+    Time cq_check_cost;
   };
   static Config read_config(const Params& p) {
     return {p.get_choice("cid_allocation", "warp_partition", {"warp_partition", "global_atomic"},
@@ -36,7 +38,14 @@ public:
             p.get_int("queues", 32, 1, 65535, "GPU-owned I/O queue pairs per SSD (warp-per-queue mapping)",
                       "BaM: one queue pair per group of warps, up to the controller's queues"),
             p.get_int("warp_batch", 32, 1, 65536, "commands a warp places before one thread rings the doorbell",
-                      "seed 000: 32 commands, 1 doorbell write")};
+                      "seed 000: 32 commands, 1 doorbell write"),
+            p.get_choice("cq_lookup", "reap_all", {"reap_all", "scan", "in_order"},
+                         "how a thread finds its completion: reap_all (a polling warp consumes every new entry), "
+                         "scan (each thread reads from the CQ head to its CID: O(N)), in_order (entries posted in "
+                         "submission order: O(1), but a command waits for the ones before it)",
+                         "seed 000: phase-tag scanning of out-of-order completions vs in-order completion"),
+            p.get_time("cq_check_cost", "500 ns", "a GPU thread reading one CQ entry from GPU memory (scan)",
+                       "assumption: a global-memory load that misses L2, 400-600 ns on H100-class GPUs")};
   }
   GpuInitiatedPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
 
@@ -70,6 +79,10 @@ private:
     Device& gpu = *r.target;
     NvmeQueueRoutes queues{&env_.route(*r.storage, gpu), &env_.route(gpu, *r.storage), &env_.mover, true,
                            static_cast<int>(config_.warp_batch)};
+    queues.cq_lookup = config_.cq_lookup == "scan"       ? CqLookup::scan
+                       : config_.cq_lookup == "in_order" ? CqLookup::in_order
+                                                          : CqLookup::reap_all;
+    queues.cq_check_cost = config_.cq_check_cost;
     const int queue = static_cast<int>(next_queue_++ % config_.queues);
     storage_part(r, r.offset, r.size, *io(id).first, [this, id] { finish(id); }, &queues, queue);
   }
