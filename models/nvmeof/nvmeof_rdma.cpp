@@ -1,0 +1,199 @@
+// nvmeof_rdma: NVMe over Fabrics on RDMA (RoCEv2 or InfiniBand: the network link's
+// protocol). One read:
+//   1. the initiator posts the 64 B command capsule as a SEND on its queue pair;
+//   2. the target HCA lands it in a receive buffer, writes a CQE; the target CPU
+//      (polling) parses it and submits the read to its NVMe SSD, which DMAs the data
+//      into the target's host memory;
+//   3. the target posts an RDMA WRITE of the data into the client's registered buffer
+//      chained with a SEND of the 16 B response capsule (one doorbell, two WQEs);
+//   4. the client HCA places the data: straight into GPU memory through the BAR
+//      (GPUDirect RDMA, "buffer": "gpu") or into a host bounce buffer ("host") that a
+//      cudaMemcpy then copies to the GPU; the response's CQE completes the I/O.
+// Every post goes through models/rdma's queue pair and HCA: doorbell, WQE fetch,
+// translation lookups (a miss is a PCIe read), the engine, the data DMA and the CQE.
+#include <fmt/format.h>
+
+#include "models/gpu/gpu.hpp"
+#include "models/nvmeof/nvmeof_path.hpp"
+#include "models/rdma/queue_pair.hpp"
+#include "models/rdma/registration.hpp"
+#include "sim/config/registry.hpp"
+
+namespace iowall::nvmeof {
+
+class NvmeofRdmaPath final : public NvmeofPath {
+public:
+  struct Config {
+    CommonConfig common;
+    std::string buffer, registration;
+    i64 qp_depth;
+    Bytes registered_memory;
+  };
+  static Config read_config(const Params& p) {
+    return {CommonConfig::read(p),
+            p.get_choice("buffer", "gpu", {"gpu", "host"},
+                         "where the client HCA places read data: gpu (GPUDirect RDMA through the BAR) or host (a "
+                         "bounce buffer, then cudaMemcpy)",
+                         "NVIDIA GPUDirect RDMA documentation; seed 001"),
+            p.get_choice("registration", "once", {"once", "per_io"},
+                         "once: the client's I/O buffers are registered before the run; per_io: each I/O registers "
+                         "and deregisters its buffer (ibv_reg_mr / ibv_dereg_mr) on the client CPU",
+                         "seed 001: persistent registration vs registration per I/O"),
+            p.get_int("qp_depth", 128, 1, 65536, "send queue depth of each queue pair (max_send_wr)",
+                      "Linux nvme-rdma: default queue_size 128"),
+            p.get_bytes("registered_memory", "1 GiB",
+                        "client memory registered for I/O buffers; I/Os land at offset mod this size, so it sets "
+                        "how many translation lines the HCA must cache",
+                        "assumption: a data loader's buffer pool")};
+  }
+  NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(read_config(p), env) {}
+  NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
+    direct_to_gpu_ = c.buffer == "gpu";
+    if (c.registered_memory.n <= 0)
+      throw InputError(env.file, env.pointer + "/registered_memory", "the registered memory must be positive");
+  }
+
+  void submit(const IoRequest& r, Done done) override {
+    const Endpoints& e = endpoints(r);
+    Connection& c = connection(e, r);
+    const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
+    if (conns_.size() <= id) conns_.resize(id + 1);
+    conns_[id] = &c;
+    const Time reg = config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
+    e.client_cpu->spend(common_.initiator_submit + reg, [this, id] { send_command(id); });
+  }
+
+private:
+  struct Connection {
+    const Endpoints* e;
+    rdma::Hca *client_hca, *target_hca;
+    std::unique_ptr<rdma::QueuePair> client_qp, target_qp;
+    Route command, data, response;
+    rdma::RegistrationCost registration;  // of the memory the data lands in
+  };
+  static constexpr Bytes kCommand{64}, kResponse{16};  // NVMe SQE and CQE in capsules
+  static constexpr Bytes kTargetPool{i64{1} << 30};     // the target's registered data buffers
+  enum Region : std::uint32_t { kCapsules = 1, kTargetData, kTargetCapsules, kClientData };
+
+  rdma::Hca& hca(Nic& nic, Dram& queues) {
+    auto& slot = hcas_[&nic];
+    if (!slot)
+      slot = std::make_unique<rdma::Hca>(nic, env_.mover, nic.hca_config(), env_.route(queues, nic),
+                                         env_.route(nic, queues));
+    return *slot;
+  }
+
+  Connection& connection(const Endpoints& e, const IoRequest& r) {
+    auto& slot = connections_[&e];
+    if (slot) return *slot;
+    auto c = std::make_unique<Connection>();
+    c->e = &e;
+    Device& land = landing(e, r);
+    check_registration(land);
+    c->registration = rdma::RegistrationCost::read(
+        Params(Json::object(), {env_.file, env_.pointer}),
+        land.model() == "gpu" ? rdma::MemoryKind::gpu : rdma::MemoryKind::host);
+    c->client_hca = &hca(*e.client_nic, *e.client_queues);
+    c->target_hca = &hca(*e.target_nic, *e.target_queues);
+    c->client_qp = std::make_unique<rdma::QueuePair>(*c->client_hca, config_.qp_depth);
+    c->target_qp = std::make_unique<rdma::QueuePair>(*c->target_hca, config_.qp_depth);
+    const Route& to_target = wire_route(env_, *e.client_nic, *e.target_nic);
+    const Route& to_client = wire_route(env_, *e.target_nic, *e.client_nic);
+    const Time cl = e.client_nic->pipeline_latency, tl = e.target_nic->pipeline_latency;
+    c->command = join_routes({{&env_.route(*e.client_queues, *e.client_nic), true, cl},
+                              {&to_target, false, tl},
+                              {&env_.route(*e.target_nic, *e.target_queues)}});
+    c->data = join_routes({{&env_.route(*e.target_data, *e.target_nic), true, tl},
+                           {&to_client, false, cl},
+                           {&env_.route(*e.client_nic, land)}});
+    c->response = join_routes({{&env_.route(*e.target_queues, *e.target_nic), true, tl},
+                               {&to_client, false, cl},
+                               {&env_.route(*e.client_nic, *e.client_queues)}});
+    slot = std::move(c);
+    return *slot;
+  }
+
+  // Registering more memory than the device holds is bad input.
+  void check_registration(const Device& land) const {
+    const Bytes have = land.model() == "gpu" ? static_cast<const Gpu&>(land).hbm_capacity
+                                             : static_cast<const Dram&>(land).capacity;
+    if (config_.registered_memory > have)
+      throw InputError(env_.file, env_.pointer + "/registered_memory",
+                       fmt::format("cannot register {}: {} has only {}", to_string(config_.registered_memory),
+                                   land.name(), to_string(have)));
+  }
+
+  rdma::MemoryRef client_buffer(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Connection& c = *conns_[id];
+    // Registration per I/O makes a new region (a new MPT entry) every time.
+    const std::uint32_t region = config_.registration == "per_io" ? kClientData + 1 + (per_io_regions_++) : kClientData;
+    return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
+  }
+
+  void send_command(std::uint32_t id) {
+    Connection& c = *conns_[id];
+    const Bytes slot((id % 1024) * kCommand.n);
+    const rdma::WorkRequest wr{.bytes = kCommand,
+                               .data = &c.command,
+                               .local = {kCapsules, slot},
+                               .remote = c.target_hca,
+                               .remote_ref = {kTargetCapsules, slot}};
+    c.client_qp->post(wr, [this, id] { command_arrived(id); });
+  }
+
+  void command_arrived(std::uint32_t id) {
+    Connection& c = *conns_[id];
+    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
+      conns_[id]->e->target_cpu->spend(common_.target_cost / 2, [this, id] { read_ssd(id); });
+    });
+  }
+
+  void read_ssd(std::uint32_t id) {
+    const Endpoints& e = *conns_[id]->e;
+    storage_step(id, env_.route(*io(id).io.storage, *e.target_data), [this, id] {
+      conns_[id]->e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
+    });
+  }
+
+  void send_data(std::uint32_t id) {
+    Connection& c = *conns_[id];
+    const IoRequest& r = io(id).io;
+    // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
+    const rdma::MemoryRef source{kTargetData, Bytes(r.offset.n % kTargetPool.n), Bytes(2 << 20)};
+    const rdma::WorkRequest wr{.bytes = r.size,
+                               .data = &c.data,
+                               .local = source,
+                               .remote = c.client_hca,
+                               .remote_ref = client_buffer(id),
+                               .followup = kResponse,
+                               .followup_route = &c.response,
+                               .wqes = 2};
+    c.target_qp->post(wr, [this, id] { response_arrived(id); });
+  }
+
+  void response_arrived(std::uint32_t id) {
+    Connection& c = *conns_[id];
+    env_.mover.call_at(c.client_hca->receive_cqe(env_.ctx.now()), [this, id] {
+      Connection& cc = *conns_[id];
+      const Time dereg = config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
+      cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id]->e); });
+    });
+  }
+
+  Config config_;
+  std::map<const Nic*, std::unique_ptr<rdma::Hca>> hcas_;
+  std::map<const Endpoints*, std::unique_ptr<Connection>> connections_;
+  std::vector<Connection*> conns_;  // by I/O
+  std::uint32_t per_io_regions_ = 0;
+};
+
+IOWALL_REGISTER_PATH(NvmeofRdmaPath, "nvmeof_rdma",
+                     "NVMe-oF over RDMA from a remote target: GPUDirect RDMA into GPU memory or a host bounce buffer");
+
+}  // namespace iowall::nvmeof
+
+namespace iowall::nvmeof {
+std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofRdmaPath>(p, env); }
+void describe_rdma_path(const Params& p) { (void)NvmeofRdmaPath::read_config(p); }
+}  // namespace iowall::nvmeof
