@@ -6,6 +6,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
@@ -31,6 +32,27 @@ struct CommonConfig {
   std::string nic;                 // "nearest" or a NIC id
   Time initiator_submit, initiator_complete, target_cost, copy_launch_cost;
   static CommonConfig read(const Params& p);
+};
+
+// A transport's per-connection state (queue pairs, joined routes), built once per
+// endpoints, and which one each in-flight I/O uses.
+template <typename Connection>
+class ConnectionTable {
+public:
+  Connection* find(const Endpoints& e) {
+    const auto it = built_.find(&e);
+    return it == built_.end() ? nullptr : it->second.get();
+  }
+  Connection& add(const Endpoints& e, std::unique_ptr<Connection> c) { return *(built_[&e] = std::move(c)); }
+  void bind(std::uint32_t io, Connection& c) {
+    if (by_io_.size() <= io) by_io_.resize(io + 1);
+    by_io_[io] = &c;
+  }
+  Connection& operator[](std::uint32_t io) const { return *by_io_[io]; }
+
+private:
+  std::map<const Endpoints*, std::unique_ptr<Connection>> built_;
+  std::vector<Connection*> by_io_;
 };
 
 class NvmeofPath : public PathBase {

@@ -57,8 +57,7 @@ public:
     const Endpoints& e = endpoints(r);
     Connection& c = connection(e, r);
     const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
-    if (conns_.size() <= id) conns_.resize(id + 1);
-    conns_[id] = &c;
+    conns_.bind(id, c);
     const Time reg = config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
     e.client_cpu->spend(common_.initiator_submit + reg, [this, id] { send_command(id); });
   }
@@ -84,8 +83,7 @@ private:
   }
 
   Connection& connection(const Endpoints& e, const IoRequest& r) {
-    auto& slot = connections_[&e];
-    if (slot) return *slot;
+    if (Connection* built = conns_.find(e)) return *built;
     auto c = std::make_unique<Connection>();
     c->e = &e;
     Device& land = landing(e, r);
@@ -109,8 +107,7 @@ private:
     c->response = join_routes({{&env_.route(*e.target_queues, *e.target_nic), true, tl},
                                {&to_client, false, cl},
                                {&env_.route(*e.client_nic, *e.client_queues)}});
-    slot = std::move(c);
-    return *slot;
+    return conns_.add(e, std::move(c));
   }
 
   // Registering more memory than the device holds is bad input.
@@ -125,14 +122,14 @@ private:
 
   rdma::MemoryRef client_buffer(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    const Connection& c = *conns_[id];
+    const Connection& c = conns_[id];
     // Registration per I/O makes a new region (a new MPT entry) every time.
     const std::uint32_t region = config_.registration == "per_io" ? kClientData + 1 + (per_io_regions_++) : kClientData;
     return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
   }
 
   void send_command(std::uint32_t id) {
-    Connection& c = *conns_[id];
+    Connection& c = conns_[id];
     const Bytes slot((id % 1024) * kCommand.n);
     const rdma::WorkRequest wr{.bytes = kCommand,
                                .data = &c.command,
@@ -143,21 +140,21 @@ private:
   }
 
   void command_arrived(std::uint32_t id) {
-    Connection& c = *conns_[id];
+    Connection& c = conns_[id];
     env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      conns_[id]->e->target_cpu->spend(common_.target_cost / 2, [this, id] { read_ssd(id); });
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { read_ssd(id); });
     });
   }
 
   void read_ssd(std::uint32_t id) {
-    const Endpoints& e = *conns_[id]->e;
+    const Endpoints& e = *conns_[id].e;
     storage_step(id, env_.route(*io(id).io.storage, *e.target_data), [this, id] {
-      conns_[id]->e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
     });
   }
 
   void send_data(std::uint32_t id) {
-    Connection& c = *conns_[id];
+    Connection& c = conns_[id];
     const IoRequest& r = io(id).io;
     // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
     const rdma::MemoryRef source{kTargetData, Bytes(r.offset.n % kTargetPool.n), Bytes(2 << 20)};
@@ -173,27 +170,23 @@ private:
   }
 
   void response_arrived(std::uint32_t id) {
-    Connection& c = *conns_[id];
+    Connection& c = conns_[id];
     env_.mover.call_at(c.client_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      Connection& cc = *conns_[id];
+      Connection& cc = conns_[id];
       const Time dereg = config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
-      cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id]->e); });
+      cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id].e); });
     });
   }
 
   Config config_;
   std::map<const Nic*, std::unique_ptr<rdma::Hca>> hcas_;
-  std::map<const Endpoints*, std::unique_ptr<Connection>> connections_;
-  std::vector<Connection*> conns_;  // by I/O
+  ConnectionTable<Connection> conns_;
   std::uint32_t per_io_regions_ = 0;
 };
 
 IOWALL_REGISTER_PATH(NvmeofRdmaPath, "nvmeof_rdma",
                      "NVMe-oF over RDMA from a remote target: GPUDirect RDMA into GPU memory or a host bounce buffer");
 
-}  // namespace iowall::nvmeof
-
-namespace iowall::nvmeof {
 std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofRdmaPath>(p, env); }
 void describe_rdma_path(const Params& p) { (void)NvmeofRdmaPath::read_config(p); }
 }  // namespace iowall::nvmeof

@@ -52,11 +52,10 @@ public:
     const Endpoints& e = endpoints(r);
     Connection& c = connection(e, r);
     const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
-    if (conns_.size() <= id) conns_.resize(id + 1);
     if (arrivals_.size() <= id) arrivals_.resize(id + 1);
-    conns_[id] = &c;
+    conns_.bind(id, c);
     e.client_cpu->spend(common_.initiator_submit, [this, id] {
-      env_.mover.send(conns_[id]->command, kCommandPdu, [this, id] { command_arrived(id); });
+      env_.mover.send(conns_[id].command, kCommandPdu, [this, id] { command_arrived(id); });
     });
   }
 
@@ -88,8 +87,7 @@ private:
   }
 
   Connection& connection(const Endpoints& e, const IoRequest& r) {
-    auto& slot = connections_[&e];
-    if (slot) return *slot;
+    if (Connection* built = conns_.find(e)) return *built;
     auto c = std::make_unique<Connection>();
     c->e = &e;
     Dram& user = static_cast<Dram&>(landing(e, r));
@@ -109,21 +107,20 @@ private:
     c->response = join_routes({{&env_.route(*e.target_queues, *e.target_nic), true, tl},
                                {&c->wire_to_client, false, cl},
                                {&env_.route(*e.client_nic, *e.client_queues)}});
-    slot = std::move(c);
-    return *slot;
+    return conns_.add(e, std::move(c));
   }
 
   void command_arrived(std::uint32_t id) {
-    const Endpoints& e = *conns_[id]->e;
+    const Endpoints& e = *conns_[id].e;
     e.target_cpu->spend(common_.target_cost / 2, [this, id] {
-      storage_step(id, env_.route(*io(id).io.storage, *conns_[id]->e->target_data), [this, id] {
-        conns_[id]->e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
+      storage_step(id, env_.route(*io(id).io.storage, *conns_[id].e->target_data), [this, id] {
+        conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
       });
     });
   }
 
   void send_data(std::uint32_t id) {
-    const Connection& c = *conns_[id];
+    const Connection& c = conns_[id];
     arrivals_[id] = 2;
     env_.mover.send(c.data, io(id).io.size, [this, id] { arrived(id); });
     env_.mover.send(c.response, kResponsePdu, [this, id] { arrived(id); });
@@ -131,22 +128,19 @@ private:
 
   // The I/O completes once its data is in the user buffer and its response is in.
   void arrived(std::uint32_t id) {
-    if (--arrivals_[id] == 0) client_completes(id, *conns_[id]->e);
+    if (--arrivals_[id] == 0) client_completes(id, *conns_[id].e);
   }
 
   Config config_;
   WireFormat segments_;
-  std::map<const Endpoints*, std::unique_ptr<Connection>> connections_;
-  std::vector<Connection*> conns_;  // by I/O
+  ConnectionTable<Connection> conns_;
   std::vector<int> arrivals_;       // by I/O: data and response not yet in
 };
 
 IOWALL_REGISTER_PATH(NvmeofTcpPath, "nvmeof_tcp",
                      "NVMe-oF over TCP from a remote target: CPU per byte on both ends, a copy, then cudaMemcpy");
 
-}  // namespace iowall::nvmeof
 
-namespace iowall::nvmeof {
 std::unique_ptr<DataPath> make_tcp_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofTcpPath>(p, env); }
 void describe_tcp_path(const Params& p) { (void)NvmeofTcpPath::read_config(p); }
 }  // namespace iowall::nvmeof

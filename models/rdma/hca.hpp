@@ -31,20 +31,20 @@ struct HcaConfig {
 // its translation granularity (4 KiB host pages, 64 KiB GPU pages).
 struct MemoryRef {
   std::uint32_t region = 0;
-  Bytes offset;
+  Bytes offset{};
   Bytes page{4096};
 };
 
 class Hca;
 
 struct WorkRequest {
-  Bytes bytes;                       // payload of the data DMA
+  Bytes bytes{};                     // payload of the data DMA
   const Route* data = nullptr;       // source memory -> ... -> destination memory
-  MemoryRef local;                   // the buffer this HCA reads or writes
+  MemoryRef local{};                 // the buffer this HCA reads or writes
   Hca* remote = nullptr;             // the responder, which translates `remote_ref`
-  MemoryRef remote_ref;
+  MemoryRef remote_ref{};
   const Route* request = nullptr;    // RDMA READ: the request travelling before the data
-  Bytes followup;                    // a SEND chained behind the data in one post (0: none)
+  Bytes followup{};                  // a SEND chained behind the data in one post (0: none)
   const Route* followup_route = nullptr;
   int wqes = 1;                      // WQEs fetched for this post
 };
