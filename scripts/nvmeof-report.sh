@@ -154,8 +154,9 @@ print(f"| Seed 003: TCP is fine \"for cold data tiering\", RDMA for the hot path
       f"{tcp['throughput_GBps']:.1f} GB/s against RDMA's {rd['throughput_GBps']:.1f} GB/s on the same drives and link, "
       f"p50 {tcp['latency_p50_us']:.0f} vs {rd['latency_p50_us']:.0f} µs for 1 MiB, on {cores('remote', 'tcp', CLIENT):.1f} client "
       f"and {cores('remote', 'tcp', TARGET):.1f} target cores | follows: a 1 MiB read holds a core for "
-      f"{1048576 / 1.25e9 * 1e6:.0f} µs on each end (pipelined with the wire), so 32 I/Os in flight cannot fill the link "
-      f"and the target's 32 cores become the limit ({lim(tcp)}) |")
+      f"{1048576 / 1.25e9 * 1e6:.0f} µs on each end (pipelined with the wire), so by Little's law 32 I/Os in flight "
+      f"carry at most 32 MiB per {1048576 / 1.25e9 * 1e6:.0f} µs = {32 * 1.25:.0f} GB/s before the drive and fabric "
+      f"delays; the busiest resource is the target's cores ({lim(tcp)}) |")
 print(f"| Seed 001: GDS steers I/O to the NIC nearest the GPU so it never crosses UPI | through the other socket's NIC "
       f"{far['throughput_GBps']:.1f} GB/s vs {rd['throughput_GBps']:.1f} GB/s local, p50 {far['latency_p50_us']:.0f} vs "
       f"{rd['latency_p50_us']:.0f} µs | follows: the root complexes' P2P bridges (40 GB/s here) and UPI sit on the path |")

@@ -13,7 +13,10 @@ std::string read_transport(const Params& p) {
 }
 
 const detail::PathRegistrar registrar{
-    "nvmeof", "NVMe-oF from a remote target, transport chosen by \"transport\" (rdma or tcp)", __FILE__,
+    "nvmeof",
+    "NVMe-oF from a remote target, transport chosen by \"transport\": rdma (then the parameters of nvmeof_rdma) or "
+    "tcp (those of nvmeof_tcp)",
+    __FILE__,
     [](const Params& p, PathEnv& env) { return read_transport(p) == "tcp" ? make_tcp_path(p, env) : make_rdma_path(p, env); },
     [](const Params& p) {
       read_transport(p);
