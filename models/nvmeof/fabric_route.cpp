@@ -22,6 +22,13 @@ Route join_routes(const std::vector<Segment>& parts) {
   return r;
 }
 
+Route across(PathEnv& env, const Device& from, const Nic& from_nic, const Route& wire, const Nic& to_nic,
+             const Device& to) {
+  return join_routes({{&env.route(from, from_nic), true, from_nic.pipeline_latency},
+                      {&wire, false, to_nic.pipeline_latency},
+                      {&env.route(to_nic, to)}});
+}
+
 namespace {
 Link* network_link(const Nic& nic) { return nic.net.link(); }
 }  // namespace

@@ -22,6 +22,11 @@ struct Segment {
 // The pieces end to end as one route: bytes cut through the junctions.
 Route join_routes(const std::vector<Segment>& parts);
 
+// Memory (or a GPU) -> its NIC -> the wire -> the other NIC -> memory (or a GPU): the
+// first NIC reads the source by DMA, and each NIC adds its pipeline latency.
+Route across(PathEnv& env, const Device& from, const Nic& from_nic, const Route& wire, const Nic& to_nic,
+             const Device& to);
+
 // The client NIC for I/O to or from `near` (a GPU or host memory): with `choice`
 // "nearest", the NIC with a network link and the fewest hops from `near` (ties: the
 // first declared); otherwise the NIC of that id. InputError at `pointer` of `file`.

@@ -97,16 +97,9 @@ private:
     c->target_qp = std::make_unique<rdma::QueuePair>(*c->target_hca, config_.qp_depth);
     const Route& to_target = wire_route(env_, *e.client_nic, *e.target_nic);
     const Route& to_client = wire_route(env_, *e.target_nic, *e.client_nic);
-    const Time cl = e.client_nic->pipeline_latency, tl = e.target_nic->pipeline_latency;
-    c->command = join_routes({{&env_.route(*e.client_queues, *e.client_nic), true, cl},
-                              {&to_target, false, tl},
-                              {&env_.route(*e.target_nic, *e.target_queues)}});
-    c->data = join_routes({{&env_.route(*e.target_data, *e.target_nic), true, tl},
-                           {&to_client, false, cl},
-                           {&env_.route(*e.client_nic, land)}});
-    c->response = join_routes({{&env_.route(*e.target_queues, *e.target_nic), true, tl},
-                               {&to_client, false, cl},
-                               {&env_.route(*e.client_nic, *e.client_queues)}});
+    c->command = across(env_, *e.client_queues, *e.client_nic, to_target, *e.target_nic, *e.target_queues);
+    c->data = across(env_, *e.target_data, *e.target_nic, to_client, *e.client_nic, land);
+    c->response = across(env_, *e.target_queues, *e.target_nic, to_client, *e.client_nic, *e.client_queues);
     return conns_.add(e, std::move(c));
   }
 

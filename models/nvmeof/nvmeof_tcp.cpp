@@ -95,18 +95,11 @@ private:
     c->wire_to_client = tcp_wire(*e.target_nic, *e.client_nic);
     c->send_cores = cpu_per_byte(*e.target_cpu, *e.target_data, config_.target_rate, false);
     c->receive_copy = cpu_per_byte(*e.client_cpu, user, config_.client_rate, true);
-    const Time cl = e.client_nic->pipeline_latency, tl = e.target_nic->pipeline_latency;
-    c->command = join_routes({{&env_.route(*e.client_queues, *e.client_nic), true, cl},
-                              {&c->wire_to_target, false, tl},
-                              {&env_.route(*e.target_nic, *e.target_queues)}});
-    c->data = join_routes({{&c->send_cores},
-                           {&env_.route(*e.target_data, *e.target_nic), true, tl},
-                           {&c->wire_to_client, false, cl},
-                           {&env_.route(*e.client_nic, *e.client_queues)},
-                           {&c->receive_copy}});
-    c->response = join_routes({{&env_.route(*e.target_queues, *e.target_nic), true, tl},
-                               {&c->wire_to_client, false, cl},
-                               {&env_.route(*e.client_nic, *e.client_queues)}});
+    c->command = across(env_, *e.client_queues, *e.client_nic, c->wire_to_target, *e.target_nic, *e.target_queues);
+    // Segments land in socket buffers near the client NIC; a core then copies them out.
+    const Route segments = across(env_, *e.target_data, *e.target_nic, c->wire_to_client, *e.client_nic, *e.client_queues);
+    c->data = join_routes({{&c->send_cores}, {&segments}, {&c->receive_copy}});
+    c->response = across(env_, *e.target_queues, *e.target_nic, c->wire_to_client, *e.client_nic, *e.client_queues);
     return conns_.add(e, std::move(c));
   }
 
