@@ -30,8 +30,8 @@ NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env) : PathBase(env)
 const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
   auto& slot = endpoints_[{r.target, r.storage}];
   if (slot) return *slot;
-  if (r.write)
-    throw InputError(env_.file, env_.pointer, "NVMe-oF paths simulate reads only (the workload writes)");
+  if (r.write && !models_writes_)
+    throw InputError(env_.file, env_.pointer, "this NVMe-oF transport simulates reads only (the workload writes)");
   auto e = std::make_unique<Endpoints>();
   e->client = r.target;
   e->client_nic = &choose_nic(env_, *r.target, common_.nic);
@@ -52,7 +52,7 @@ const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
 }
 
 void NvmeofPath::client_completes(std::uint32_t id, const Endpoints& e) {
-  if (bounces(io(id).io)) {
+  if (bounces(io(id).io) && !io(id).io.write) {
     e.client_cpu->spend(common_.initiator_complete + common_.copy_launch_cost,
                         [this, id, &e] { copy_to_gpu_then_finish(id, e); });
     return;

@@ -1,8 +1,8 @@
 // What the NVMe-oF data paths share: the client (initiator) and the target server it
 // reaches over a network link, resolved once per (client device, SSD) pair; the
 // initiator's and target's per-I/O CPU costs; and the final step of a bounce path, a
-// cudaMemcpy from the client's host memory into the GPU. Reads only: writes are
-// refused with a clear message.
+// cudaMemcpy between the client's host memory and the GPU. A transport that does not
+// model writes refuses them with a clear message.
 #pragma once
 #include <map>
 #include <memory>
@@ -59,13 +59,13 @@ class NvmeofPath : public PathBase {
 protected:
   NvmeofPath(const CommonConfig& common, PathEnv& env);
   // The endpoints of `r` (checked and cached); InputError when the client cannot reach
-  // the SSD through a NIC, or for a write.
+  // the SSD through a NIC, or for a write the transport does not model.
   const Endpoints& endpoints(const IoRequest& r);
   // Whether the data lands in host memory first and is then copied into the GPU.
   bool bounces(const IoRequest& r) const { return r.target->model() == "gpu" && !direct_to_gpu_; }
   // The copy from the bounce buffer into the GPU (reads), then finish.
   void copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e);
-  // The client's last step: its completion cost, the copy if it bounces, then done.
+  // The client's last step: its completion cost, the copy if a read bounces, then done.
   void client_completes(std::uint32_t id, const Endpoints& e);
   Device& landing(const Endpoints& e, const IoRequest& r) const {
     return bounces(r) ? static_cast<Device&>(*e.bounce) : *e.client;
@@ -73,6 +73,7 @@ protected:
 
   CommonConfig common_;
   bool direct_to_gpu_ = true;  // GPUDirect RDMA; false: through a host bounce buffer
+  bool models_writes_ = false;
 
 private:
   std::map<std::pair<const Device*, const Device*>, std::unique_ptr<Endpoints>> endpoints_;

@@ -9,12 +9,17 @@
 //   4. the client HCA places the data: straight into GPU memory through the BAR
 //      (GPUDirect RDMA, "buffer": "gpu") or into a host bounce buffer ("host") that a
 //      cudaMemcpy then copies to the GPU; the response's CQE completes the I/O.
+// A write carries its data in the command capsule up to inline_data_size; larger ones
+// are fetched by the target with an RDMA READ of the client's buffer (GPU memory, or a
+// bounce buffer the client first filled with a cudaMemcpy); the target writes its SSD,
+// then SENDs the response.
 // Every post goes through models/rdma's queue pair and HCA: doorbell, WQE fetch,
 // translation lookups (a miss is a PCIe read), the engine, the data DMA and the CQE.
 #include <fmt/format.h>
 
 #include "models/gpu/gpu.hpp"
 #include "models/nvmeof/nvmeof_path.hpp"
+#include "models/paths/host_copy.hpp"
 #include "models/rdma/queue_pair.hpp"
 #include "models/rdma/registration.hpp"
 #include "sim/config/registry.hpp"
@@ -27,7 +32,7 @@ public:
     CommonConfig common;
     std::string buffer, registration;
     i64 qp_depth;
-    Bytes registered_memory;
+    Bytes registered_memory, inline_data;
   };
   static Config read_config(const Params& p) {
     return {CommonConfig::read(p),
@@ -44,11 +49,15 @@ public:
             p.get_bytes("registered_memory", "1 GiB",
                         "client memory registered for I/O buffers; I/Os land at offset mod this size, so it sets "
                         "how many translation lines the HCA must cache",
-                        "assumption: a data loader's buffer pool")};
+                        "assumption: a data loader's buffer pool"),
+            p.get_bytes("inline_data_size", "4 KiB",
+                        "writes up to this size carry their data in the command capsule (no RDMA READ)",
+                        "Linux nvmet-rdma: inline_data_size defaults to one page")};
   }
   NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(read_config(p), env) {}
   NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
     direct_to_gpu_ = c.buffer == "gpu";
+    models_writes_ = true;
     if (c.registered_memory.n <= 0)
       throw InputError(env.file, env.pointer + "/registered_memory", "the registered memory must be positive");
   }
@@ -59,7 +68,14 @@ public:
     const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
     conns_.bind(id, c);
     const Time reg = config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
-    e.client_cpu->spend(common_.initiator_submit + reg, [this, id] { send_command(id); });
+    const Time copy = r.write && bounces(r) ? common_.copy_launch_cost : Time{};
+    e.client_cpu->spend(common_.initiator_submit + reg + copy, [this, id] {
+      const IoRequest& w = io(id).io;
+      if (!w.write || !bounces(w)) return send_command(id);
+      // The data goes from the GPU into the bounce buffer the HCA will read.
+      env_.mover.send(gpu_copy_route(env_, static_cast<Gpu&>(*w.target), *conns_[id].e->bounce, false), w.size,
+                      [this, id] { send_command(id); });
+    });
   }
 
 private:
@@ -67,7 +83,8 @@ private:
     const Endpoints* e;
     rdma::Hca *client_hca, *target_hca;
     std::unique_ptr<rdma::QueuePair> client_qp, target_qp;
-    Route command, data, response;
+    Route command, data, response, write_data;
+    const Route* read_request;  // an RDMA READ's request, target to client
     rdma::RegistrationCost registration;  // of the memory the data lands in
   };
   static constexpr Bytes kCommand{64}, kResponse{16};  // NVMe SQE and CQE in capsules
@@ -100,6 +117,8 @@ private:
     c->command = across(env_, *e.client_queues, *e.client_nic, to_target, *e.target_nic, *e.target_queues);
     c->data = across(env_, *e.target_data, *e.target_nic, to_client, *e.client_nic, land);
     c->response = across(env_, *e.target_queues, *e.target_nic, to_client, *e.client_nic, *e.client_queues);
+    c->write_data = across(env_, land, *e.client_nic, to_target, *e.target_nic, *e.target_data);
+    c->read_request = &to_client;
     return conns_.add(e, std::move(c));
   }
 
@@ -121,10 +140,17 @@ private:
     return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
   }
 
+  bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data; }
+  static Bytes capsule_slot(std::uint32_t id) { return Bytes((id % 1024) * kCommand.n); }
+  // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
+  rdma::MemoryRef target_buffer(std::uint32_t id) {
+    return {kTargetData, Bytes(io(id).io.offset.n % kTargetPool.n), Bytes(2 << 20)};
+  }
+
   void send_command(std::uint32_t id) {
     Connection& c = conns_[id];
-    const Bytes slot((id % 1024) * kCommand.n);
-    const rdma::WorkRequest wr{.bytes = kCommand,
+    const Bytes slot = capsule_slot(id);
+    const rdma::WorkRequest wr{.bytes = kCommand + (in_capsule(id) ? io(id).io.size : Bytes(0)),
                                .data = &c.command,
                                .local = {kCapsules, slot},
                                .remote = c.target_hca,
@@ -135,25 +161,52 @@ private:
   void command_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
     env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { read_ssd(id); });
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+        if (io(id).io.write && !in_capsule(id)) return fetch_data(id);
+        access_ssd(id);
+      });
     });
   }
 
-  void read_ssd(std::uint32_t id) {
+  // A write's data, read from the client's buffer by the target HCA (RDMA READ).
+  void fetch_data(std::uint32_t id) {
+    Connection& c = conns_[id];
+    const rdma::WorkRequest wr{.bytes = io(id).io.size,
+                               .data = &c.write_data,
+                               .local = target_buffer(id),
+                               .remote = c.client_hca,
+                               .remote_ref = client_buffer(id),
+                               .request = c.read_request};
+    c.target_qp->post(wr, [this, id] { access_ssd(id); });
+  }
+
+  void access_ssd(std::uint32_t id) {
     const Endpoints& e = *conns_[id].e;
-    storage_step(id, env_.route(*io(id).io.storage, *e.target_data), [this, id] {
-      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
+    const IoRequest& r = io(id).io;
+    const Route& route = r.write ? env_.route(*e.target_data, *r.storage) : env_.route(*r.storage, *e.target_data);
+    storage_step(id, route, [this, id] {
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+        if (io(id).io.write) return send_response(id);
+        send_data(id);
+      });
     });
+  }
+
+  void send_response(std::uint32_t id) {
+    Connection& c = conns_[id];
+    const rdma::WorkRequest wr{.bytes = kResponse,
+                               .data = &c.response,
+                               .local = {kTargetCapsules, capsule_slot(id)},
+                               .remote = c.client_hca,
+                               .remote_ref = {kCapsules, capsule_slot(id)}};
+    c.target_qp->post(wr, [this, id] { response_arrived(id); });
   }
 
   void send_data(std::uint32_t id) {
     Connection& c = conns_[id];
-    const IoRequest& r = io(id).io;
-    // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
-    const rdma::MemoryRef source{kTargetData, Bytes(r.offset.n % kTargetPool.n), Bytes(2 << 20)};
-    const rdma::WorkRequest wr{.bytes = r.size,
+    const rdma::WorkRequest wr{.bytes = io(id).io.size,
                                .data = &c.data,
-                               .local = source,
+                               .local = target_buffer(id),
                                .remote = c.client_hca,
                                .remote_ref = client_buffer(id),
                                .followup = kResponse,

@@ -70,3 +70,23 @@ TEST_CASE("NVMe-oF runs are deterministic: the same seed gives byte-identical JS
   const Json b = run_nvmeof(nvmeof_topology(), reads("256 MiB", kFourDrives), paths);
   CHECK(a.dump() == b.dump());
 }
+
+TEST_CASE("NVMe-oF/RDMA writes: the target's drives bound them; in-capsule data saves the RDMA READ", "[nvmeof][write]") {
+  Json big = reads("2 GiB", kFourDrives);
+  big["kind"] = "sequential_write";
+  const Json r = run_nvmeof(nvmeof_topology(), big, Json::array({"nvmeof_rdma"}));
+  // PM1743: 6.6 GB/s sequential write each.
+  CHECK(throughput(r, "nvmeof_rdma") <= 4 * 6.6);
+  CHECK(throughput(r, "nvmeof_rdma") >= 0.9 * 4 * 6.6);
+
+  Json small = reads("16 MiB", "nvme0", 1, 1);
+  small["kind"] = "random_write";
+  small["io_size"] = "4 KiB";
+  const Json paths = Json::array({{{"name", "nvmeof_rdma"}, {"label", "in_capsule"}},
+                                  {{"name", "nvmeof_rdma"}, {"label", "rdma_read"}, {"inline_data_size", "0 B"}}});
+  const Json q = run_nvmeof(nvmeof_topology(), small, paths);
+  const double inline_us = q["metrics"]["in_capsule"]["latency_mean_us"], read_us = q["metrics"]["rdma_read"]["latency_mean_us"];
+  INFO("in-capsule " << inline_us << " us, RDMA READ " << read_us << " us");
+  // The READ costs a request across the wire, the client HCA's work and the data's way back.
+  CHECK(read_us > inline_us + 1.0);
+}

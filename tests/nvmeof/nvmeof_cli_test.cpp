@@ -14,13 +14,15 @@
 namespace {
 
 // A scenario file reading gpu0's data from `storage` through `path`.
-std::string scenario_file(const nlohmann::json& path, const std::string& storage) {
+std::string scenario_file(const nlohmann::json& path, const std::string& storage,
+                          const std::string& kind = "sequential_read") {
   static int n = 0;
   const std::string file = "/tmp/iowall_nvmeof_" + std::to_string(getpid()) + "_" + std::to_string(n++) + ".json";
   const nlohmann::json doc = {
       {"name", "bad"},
       {"topology", std::string(IOWALL_SOURCE_DIR) + "/topologies/nvmeof-2node.json"},
-      {"workload", {{"size", "64 MiB"}, {"io_size", "1 MiB"}, {"targets", "gpu0"}, {"storage", storage}}},
+      {"workload",
+       {{"kind", kind}, {"size", "64 MiB"}, {"io_size", "1 MiB"}, {"targets", "gpu0"}, {"storage", storage}}},
       {"paths", nlohmann::json::array({path})}};
   std::ofstream(file) << doc.dump(2);
   return file;
@@ -31,7 +33,7 @@ std::string scenario_file(const nlohmann::json& path, const std::string& storage
 TEST_CASE("bad NVMe-oF input is one line naming the file and pointer, exit code 2", "[nvmeof][cli][errors]") {
   struct Case {
     nlohmann::json path;
-    std::string storage, pointer, words;
+    std::string storage, pointer, words, kind = "sequential_read";
   };
   const Case cases[] = {
       // The client's NIC reaches the storage server, but lnvme0 is in the client itself.
@@ -43,9 +45,10 @@ TEST_CASE("bad NVMe-oF input is one line naming the file and pointer, exit code 
       {{{"name", "nvmeof_rdma"}, {"buffer", "host"}, {"registered_memory", "2 TiB"}}, "nvme0",
        "/paths/0/registered_memory", "dram0 has only 1 TiB"},
       {{{"name", "nvmeof"}, {"transport", "carrier-pigeon"}}, "nvme0", "/paths/0/transport", "carrier-pigeon"},
+      {{{"name", "nvmeof_tcp"}}, "nvme0", "/paths/0", "simulates reads only", "sequential_write"},
   };
   for (const Case& c : cases) {
-    const std::string file = scenario_file(c.path, c.storage);
+    const std::string file = scenario_file(c.path, c.storage, c.kind);
     const auto r = iowall::testing::run_iowall("run " + file);
     std::remove(file.c_str());
     INFO(c.path.dump() << " -> " << r.err);
