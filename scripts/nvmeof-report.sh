@@ -22,6 +22,13 @@ run tcp_rates scenarios/nvmeof-read.json --set '/paths=[{"name":"nvmeof_tcp","la
 # Multi-rail: both GPUs read at once, each through its nearest NIC, or both through nic0.
 run rails scenarios/nvmeof-read.json --set '/workload/targets="gpu0,gpu1"' \
   --set '/paths=[{"name":"nvmeof_rdma","label":"nearest_nics"},{"name":"nvmeof_rdma","label":"all_through_nic0","nic":"nic0"}]'
+# Writes: RDMA READ by the target (1 MiB) and in-capsule data (4 KiB at QD1), against local drives.
+run writes scenarios/nvmeof-read.json --set '/workload/kind="sequential_write"' \
+  --set '/paths=[{"name":"nvmeof_rdma","label":"rdma_gpudirect"},{"name":"nvmeof_rdma","label":"rdma_host_bounce","buffer":"host"}]'
+run local_writes scenarios/nvmeof-local-baseline.json --set '/workload/kind="sequential_write"'
+run small_writes scenarios/nvmeof-read.json --set '/workload/kind="random_write"' --set '/workload/io_size="4 KiB"' \
+  --set '/workload/size="32 MiB"' --set /workload/threads=1 --set /workload/qd=1 \
+  --set '/paths=[{"name":"nvmeof_rdma","label":"in_capsule"},{"name":"nvmeof_rdma","label":"rdma_read","inline_data_size":"0 B"}]'
 # Registration per I/O against registration once (seed 001), and the translation cache.
 run reg scenarios/nvmeof-read.json --set '/paths=[{"name":"nvmeof_rdma","label":"gpu_once"},{"name":"nvmeof_rdma","label":"gpu_per_io","registration":"per_io"},{"name":"nvmeof_rdma","label":"host_once","buffer":"host"},{"name":"nvmeof_rdma","label":"host_per_io","buffer":"host","registration":"per_io"}]'
 
@@ -65,6 +72,9 @@ print("  WRITE of the data chained with a SEND of the 16 B response (one doorbel
 print("  HCA writes the data into GPU memory through the BAR (GPUDirect RDMA) or into a host bounce buffer")
 print("  that a cudaMemcpy then copies (3 µs launch); the response's CQE and 2 + 2 µs of initiator CPU")
 print("  complete the I/O. The HCA adds 300 ns each way between its PCIe side and its wire.")
+print("  A write carries its data in the capsule up to `inline_data_size` (4 KiB); a larger one is fetched")
+print("  by the target's RDMA READ of the client buffer (GPU memory, or a bounce buffer filled by cudaMemcpy),")
+print("  written to the SSD, and answered with a response SEND.")
 print("- NVMe-oF/TCP (`models/nvmeof/nvmeof_tcp.cpp`): 72 B command PDU; the target core reads the drive,")
 print("  then sends the data as one C2HData PDU (24 B header) in TCP segments (9000 B MTU: 90 B of Ethernet,")
 print("  IPv4 and TCP-with-timestamps headers per segment) and a 24 B response PDU. CPU per byte is a hop")
@@ -119,6 +129,23 @@ for run, p, name in [("remote", "rdma_gpudirect", "gpu0 through nic0 (same switc
                      ("rails", "all_through_nic0", "gpu0 + gpu1, both through nic0")]:
     x = m(run, p)
     print(f"| {name} | {x['throughput_GBps']:.2f} | {x['latency_p50_us']:.0f} | {x['latency_p99_us']:.0f} | {lim(x)} |")
+print()
+
+print("## Writes")
+print()
+print("1 MiB sequential writes (8 threads x QD4, 8 GiB from gpu0): the target fetches the data with an RDMA READ.")
+print("4 KiB random writes at QD1: in the command capsule (up to `inline_data_size`, 4 KiB) or by RDMA READ.")
+print()
+print("| path | GB/s | mean µs | p99 µs | client cores | target cores | limited by |")
+print("|---|---:|---:|---:|---:|---:|---|")
+for run, p, name in [("local_writes", "gpu_direct", "local NVMe, GPUDirect Storage"),
+                     ("writes", "rdma_gpudirect", "NVMe-oF/RDMA, READ from GPU memory"),
+                     ("writes", "rdma_host_bounce", "NVMe-oF/RDMA, cudaMemcpy then READ from host"),
+                     ("small_writes", "in_capsule", "4 KiB QD1, in-capsule"),
+                     ("small_writes", "rdma_read", "4 KiB QD1, RDMA READ (inline_data_size 0)")]:
+    x = m(run, p)
+    print(f"| {name} | {x['throughput_GBps']:.2f} | {x['latency_mean_us']:.1f} | {x['latency_p99_us']:.1f} | "
+          f"{cores(run, p, CLIENT):.2f} | {cores(run, p, TARGET):.2f} | {lim(x)} |")
 print()
 
 print("## Registration and the HCA translation cache on the data path")
@@ -180,8 +207,8 @@ print()
 PY
 cat <<'MD'
 ## What is not modelled
-- Writes: the NVMe-oF paths refuse write workloads (the target's RDMA READ of the client's buffer and
-  in-capsule data for small writes are not built yet).
+- TCP writes (H2CData, R2T): `nvmeof_tcp` refuses write workloads. In-capsule write data is read from
+  the client's queue memory, not gathered from the GPU buffer.
 - RDMA: the ACK that lets the sender write its CQE (the CQE follows delivery here); the responder's
   translation miss stalls the transfer before the data leaves rather than inside the receive pipeline;
   retransmission (go-back-N) and the fabric's PFC and DCQCN (the per-packet fabric of `models/net` is not on
