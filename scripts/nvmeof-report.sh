@@ -45,6 +45,24 @@ CLIENT, TARGET = ["cpu0", "cpu1"], ["tcpu0"]
 def lim(x):
     l = x.get("limited_by") or {}
     return f"{l.get('resource', '?')} ({100 * l.get('utilization', 0):.0f}%)"
+COLUMNS = {
+    "GB/s": lambda run, p, x: f"{x['throughput_GBps']:.2f}",
+    "IOPS": lambda run, p, x: f"{x['iops']:.0f}",
+    "mean µs": lambda run, p, x: f"{x['latency_mean_us']:.1f}",
+    "p50 µs": lambda run, p, x: f"{x['latency_p50_us']:.0f}",
+    "p99 µs": lambda run, p, x: f"{x['latency_p99_us']:.1f}",
+    "client cores": lambda run, p, x: f"{cores(run, p, CLIENT):.3f}",
+    "target cores": lambda run, p, x: f"{cores(run, p, TARGET):.3f}",
+    "limited by": lambda run, p, x: lim(x),
+}
+def table(columns, rows):
+    """One row per (run, path label, name), the columns by name from COLUMNS."""
+    print("| path | " + " | ".join(columns) + " |")
+    print("|---|" + "".join("---|" if c == "limited by" else "---:|" for c in columns))
+    for run, p, name in rows:
+        x = m(run, p)
+        print(f"| {name} | " + " | ".join(COLUMNS[c](run, p, x) for c in columns) + " |")
+    print()
 
 print("# NVMe over Fabrics: RDMA and TCP against local NVMe (issue 6)")
 print()
@@ -86,27 +104,14 @@ print()
 
 print("## Local NVMe, NVMe-oF/RDMA and NVMe-oF/TCP on four PM1743 (1 MiB reads, 8 threads x QD4, 8 GiB into gpu0)")
 print()
-print("| path | GB/s | mean µs | p50 µs | p99 µs | client cores | target cores | limited by |")
-print("|---|---:|---:|---:|---:|---:|---:|---|")
-rows = [("local", "gpu_direct", "local NVMe, GPUDirect Storage"), ("local", "cpu_gpu", "local NVMe, bounce (cpu_gpu)"),
+table(["GB/s", "mean µs", "p50 µs", "p99 µs", "client cores", "target cores", "limited by"], [("local", "gpu_direct", "local NVMe, GPUDirect Storage"), ("local", "cpu_gpu", "local NVMe, bounce (cpu_gpu)"),
         ("remote", "rdma_gpudirect", "NVMe-oF/RDMA, GPUDirect RDMA"), ("remote", "rdma_host_bounce", "NVMe-oF/RDMA, host bounce"),
-        ("remote", "tcp", "NVMe-oF/TCP (then cudaMemcpy)"), ("remote", "rdma_gpudirect_nic1", "NVMe-oF/RDMA via nic1 (other socket)")]
-for run, p, name in rows:
-    x = m(run, p)
-    print(f"| {name} | {x['throughput_GBps']:.2f} | {x['latency_mean_us']:.0f} | {x['latency_p50_us']:.0f} | "
-          f"{x['latency_p99_us']:.0f} | {cores(run, p, CLIENT):.2f} | {cores(run, p, TARGET):.2f} | {lim(x)} |")
-print()
+        ("remote", "tcp", "NVMe-oF/TCP (then cudaMemcpy)"), ("remote", "rdma_gpudirect_nic1", "NVMe-oF/RDMA via nic1 (other socket)")])
 print("Small I/O: 4 KiB random reads, one thread at QD1 (32 MiB):")
 print()
-print("| path | IOPS | mean µs | p99 µs | client cores | target cores |")
-print("|---|---:|---:|---:|---:|---:|")
-for run, p, name in [("local_qd1", "gpu_direct", "local NVMe, GPUDirect Storage"), ("local_qd1", "cpu_gpu", "local NVMe, bounce"),
+table(["IOPS", "mean µs", "p99 µs", "client cores", "target cores"], [("local_qd1", "gpu_direct", "local NVMe, GPUDirect Storage"), ("local_qd1", "cpu_gpu", "local NVMe, bounce"),
                      ("remote_qd1", "nvmeof_rdma", "NVMe-oF/RDMA, GPUDirect RDMA"), ("remote_qd1", "rdma_host_bounce", "NVMe-oF/RDMA, host bounce"),
-                     ("remote_qd1", "nvmeof_tcp", "NVMe-oF/TCP")]:
-    x = m(run, p)
-    print(f"| {name} | {x['iops']:.0f} | {x['latency_mean_us']:.1f} | {x['latency_p99_us']:.1f} | "
-          f"{cores(run, p, CLIENT):.3f} | {cores(run, p, TARGET):.3f} |")
-print()
+                     ("remote_qd1", "nvmeof_tcp", "NVMe-oF/TCP")])
 
 print("## TCP's CPU cost per byte (seed 003: \"about one core per 10 Gb/s\")")
 print()
@@ -121,32 +126,21 @@ print()
 
 print("## Multi-rail: which NIC carries a GPU's I/O")
 print()
-print("| case | GB/s | p50 µs | p99 µs | limited by |")
-print("|---|---:|---:|---:|---|")
-for run, p, name in [("remote", "rdma_gpudirect", "gpu0 through nic0 (same switch)"),
+table(["GB/s", "mean µs", "p99 µs", "limited by"], [("remote", "rdma_gpudirect", "gpu0 through nic0 (same switch)"),
                      ("remote", "rdma_gpudirect_nic1", "gpu0 through nic1 (other socket: RC P2P, UPI, RC P2P)"),
                      ("rails", "nearest_nics", "gpu0 + gpu1, each through its nearest NIC (2 rails)"),
-                     ("rails", "all_through_nic0", "gpu0 + gpu1, both through nic0")]:
-    x = m(run, p)
-    print(f"| {name} | {x['throughput_GBps']:.2f} | {x['latency_p50_us']:.0f} | {x['latency_p99_us']:.0f} | {lim(x)} |")
-print()
+                     ("rails", "all_through_nic0", "gpu0 + gpu1, both through nic0")])
 
 print("## Writes")
 print()
 print("1 MiB sequential writes (8 threads x QD4, 8 GiB from gpu0): the target fetches the data with an RDMA READ.")
 print("4 KiB random writes at QD1: in the command capsule (up to `inline_data_size`, 4 KiB) or by RDMA READ.")
 print()
-print("| path | GB/s | mean µs | p99 µs | client cores | target cores | limited by |")
-print("|---|---:|---:|---:|---:|---:|---|")
-for run, p, name in [("local_writes", "gpu_direct", "local NVMe, GPUDirect Storage"),
+table(["GB/s", "mean µs", "p99 µs", "client cores", "target cores", "limited by"], [("local_writes", "gpu_direct", "local NVMe, GPUDirect Storage"),
                      ("writes", "rdma_gpudirect", "NVMe-oF/RDMA, READ from GPU memory"),
                      ("writes", "rdma_host_bounce", "NVMe-oF/RDMA, cudaMemcpy then READ from host"),
                      ("small_writes", "in_capsule", "4 KiB QD1, in-capsule"),
-                     ("small_writes", "rdma_read", "4 KiB QD1, RDMA READ (inline_data_size 0)")]:
-    x = m(run, p)
-    print(f"| {name} | {x['throughput_GBps']:.2f} | {x['latency_mean_us']:.1f} | {x['latency_p99_us']:.1f} | "
-          f"{cores(run, p, CLIENT):.2f} | {cores(run, p, TARGET):.2f} | {lim(x)} |")
-print()
+                     ("small_writes", "rdma_read", "4 KiB QD1, RDMA READ (inline_data_size 0)")])
 
 print("## Registration and the HCA translation cache on the data path")
 print()

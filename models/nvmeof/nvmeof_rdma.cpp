@@ -168,15 +168,20 @@ private:
     });
   }
 
+  // The target HCA moving an I/O's data between its buffer and the client's along `route`.
+  rdma::WorkRequest data_request(std::uint32_t id, const Route& route) {
+    return {.bytes = io(id).io.size,
+            .data = &route,
+            .local = target_buffer(id),
+            .remote = conns_[id].client_hca,
+            .remote_ref = client_buffer(id)};
+  }
+
   // A write's data, read from the client's buffer by the target HCA (RDMA READ).
   void fetch_data(std::uint32_t id) {
     Connection& c = conns_[id];
-    const rdma::WorkRequest wr{.bytes = io(id).io.size,
-                               .data = &c.write_data,
-                               .local = target_buffer(id),
-                               .remote = c.client_hca,
-                               .remote_ref = client_buffer(id),
-                               .request = c.read_request};
+    rdma::WorkRequest wr = data_request(id, c.write_data);
+    wr.request = c.read_request;
     c.target_qp->post(wr, [this, id] { access_ssd(id); });
   }
 
@@ -204,14 +209,11 @@ private:
 
   void send_data(std::uint32_t id) {
     Connection& c = conns_[id];
-    const rdma::WorkRequest wr{.bytes = io(id).io.size,
-                               .data = &c.data,
-                               .local = target_buffer(id),
-                               .remote = c.client_hca,
-                               .remote_ref = client_buffer(id),
-                               .followup = kResponse,
-                               .followup_route = &c.response,
-                               .wqes = 2};
+    // The RDMA WRITE and the response SEND behind it: one doorbell, two WQEs.
+    rdma::WorkRequest wr = data_request(id, c.data);
+    wr.followup = kResponse;
+    wr.followup_route = &c.response;
+    wr.wqes = 2;
     c.target_qp->post(wr, [this, id] { response_arrived(id); });
   }
 
