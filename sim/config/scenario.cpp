@@ -13,7 +13,9 @@ Json scenario_schema() {
                      {{{"type", "string"}, {"enum", reg.names("path")}},
                       {{"type", "object"},
                        {"required", {"name"}},
-                       {"properties", {{"name", {{"type", "string"}, {"enum", reg.names("path")}}}}}}}}};
+                       {"properties",
+                        {{"name", {{"type", "string"}, {"enum", reg.names("path")}}},
+                         {"label", {{"type", "string"}, {"minLength", 1}}}}}}}}};
   return {{"$schema", "http://json-schema.org/draft-07/schema#"},
           {"title", "iowall scenario"},
           {"type", "object"},
@@ -69,7 +71,14 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
       c.name = paths[i].at("name");
       c.params = paths[i];
       c.params.erase("name");
+      c.label = paths[i].value("label", "");
+      c.params.erase("label");
     }
+    if (c.label.empty()) c.label = c.name;
+    for (const PathChoice& earlier : s.paths)
+      if (earlier.label == c.label)
+        throw InputError(file, c.pointer,
+                         fmt::format("two paths are both called \"{}\": give one a \"label\"", c.label));
     s.paths.push_back(std::move(c));
   }
   if (doc.contains("sweep")) {

@@ -11,6 +11,7 @@ namespace iowall {
 
 struct PathChoice {
   std::string name;
+  std::string label;    // names the path's results; the name unless "label" is given
   Json params;          // the path's parameters (empty object when given by name)
   std::string pointer;  // where in the scenario, for errors
 };

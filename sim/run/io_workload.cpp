@@ -71,11 +71,17 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
     if (paired) {
       list.push_back(static_cast<NvmeSsd*>(ssds[storage_.size() % ssds.size()]));
     } else if (local) {
-      // The SSDs with the shortest route to this target (those under its switch).
+      // The SSDs with the shortest route to this target (those under its switch); SSDs
+      // of another node (an NVMe-oF target) are not local to it.
       std::size_t best = SIZE_MAX;
-      for (Device* s : ssds) best = std::min(best, topology.route(*s, *t).devices.size());
       for (Device* s : ssds)
-        if (topology.route(*s, *t).devices.size() == best) list.push_back(static_cast<NvmeSsd*>(s));
+        if (topology.connected(*s, *t)) best = std::min(best, topology.route(*s, *t).devices.size());
+      for (Device* s : ssds)
+        if (topology.connected(*s, *t) && topology.route(*s, *t).devices.size() == best)
+          list.push_back(static_cast<NvmeSsd*>(s));
+      if (list.empty())
+        throw InputError(file, pointer + "/storage",
+                         fmt::format("no SSD is local to {}: name the storage devices", t->name()));
     } else if (all) {
       for (Device* s : ssds) list.push_back(static_cast<NvmeSsd*>(s));
     } else {

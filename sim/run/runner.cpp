@@ -86,7 +86,7 @@ Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& op
   if (cpu_busy > 0) metrics["iops_per_cpu_core"] = round_to(iops / cpu_busy, 1);
   if (const std::string note = path->note(); !note.empty()) metrics["note"] = note;
   if (trace_this) write_file_atomically(options.trace_file, trace.to_json());
-  return {{"path", choice.name}, {"metrics", metrics}, {"stats", stats_to_json(ctx.stats(), last_done)}};
+  return {{"path", choice.label}, {"metrics", metrics}, {"stats", stats_to_json(ctx.stats(), last_done)}};
 }
 
 // Device counts by model and the number of links, for the report's topology line.
@@ -110,9 +110,9 @@ Json run_scenario(const Scenario& sc, const RunOptions& options) {
   Json order = Json::array();
   for (std::size_t i = 0; i < sc.paths.size(); ++i) {
     Json r = run_path(sc, sc.paths[i], options, i == 0 && !options.trace_file.empty());
-    order.push_back(sc.paths[i].name);
-    metrics[sc.paths[i].name] = std::move(r["metrics"]);
-    stats[sc.paths[i].name] = std::move(r["stats"]);
+    order.push_back(sc.paths[i].label);
+    metrics[sc.paths[i].label] = std::move(r["metrics"]);
+    stats[sc.paths[i].label] = std::move(r["stats"]);
   }
   return {{"iowall_result", result_marker("run")},
           {"iowall_version", "0.1.0"},

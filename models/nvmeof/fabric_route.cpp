@@ -1,0 +1,75 @@
+#include "models/nvmeof/fabric_route.hpp"
+
+#include <fmt/format.h>
+
+namespace iowall::nvmeof {
+
+Route join_routes(const std::vector<Segment>& parts) {
+  Route r;
+  for (const Segment& s : parts) {
+    const std::size_t first = r.hops.size();
+    for (const Hop& h : s.route->hops) {
+      r.hops.push_back(h);
+      Hop& added = r.hops.back();
+      if (s.dma_read && h.wire_read) added.wire = h.wire_read;  // completions carry the data
+      added.wire_read = nullptr;
+      added.memo_ = {};  // its remembered service times were for the other format
+    }
+    if (r.hops.size() > first) r.hops.back().latency += s.then;
+    for (const std::string& d : s.route->devices)
+      if (r.devices.empty() || r.devices.back() != d) r.devices.push_back(d);
+  }
+  return r;
+}
+
+Route across(PathEnv& env, const Device& from, const Nic& from_nic, const Route& wire, const Nic& to_nic,
+             const Device& to) {
+  return join_routes({{&env.route(from, from_nic), true, from_nic.pipeline_latency},
+                      {&wire, false, to_nic.pipeline_latency},
+                      {&env.route(to_nic, to)}});
+}
+
+namespace {
+Link* network_link(const Nic& nic) { return nic.net.link(); }
+}  // namespace
+
+Nic& choose_nic(PathEnv& env, const Device& near, const std::string& choice) {
+  if (choice != "nearest") {
+    Device* d = env.topology.find(choice);
+    if (!d || d->model() != "nic")
+      throw InputError(env.file, env.pointer + "/nic", fmt::format("\"{}\" is not a nic of the topology", choice));
+    if (!env.topology.connected(near, *d))
+      throw InputError(env.file, env.pointer + "/nic",
+                       fmt::format("no route between {} and {}: they are not on one PCIe hierarchy", near.name(), choice));
+    return static_cast<Nic&>(*d);
+  }
+  Nic* best = nullptr;
+  std::size_t hops = SIZE_MAX;
+  for (Device* d : env.topology.devices_of("nic")) {
+    auto* nic = static_cast<Nic*>(d);
+    if (!network_link(*nic) || !env.topology.connected(near, *nic)) continue;
+    const std::size_t h = env.topology.route(near, *nic).devices.size();
+    if (h < hops) best = nic, hops = h;
+  }
+  if (!best)
+    throw InputError(env.file, env.pointer,
+                     fmt::format("no route between {} and a storage target: no NIC on its PCIe hierarchy has a "
+                                 "network link",
+                                 near.name()));
+  return *best;
+}
+
+Nic& peer_nic(PathEnv& env, const Nic& nic) {
+  Link* link = network_link(nic);
+  Device* other = link ? &link->other(nic.net).owner() : nullptr;
+  if (!other || other->model() != "nic")
+    throw InputError(env.file, env.pointer,
+                     fmt::format("no route between {} and a storage target: its network port is not linked to "
+                                 "another NIC",
+                                 nic.name()));
+  return static_cast<Nic&>(*other);
+}
+
+const Route& wire_route(PathEnv& env, const Nic& from, const Nic& to) { return env.topology.route(from, to); }
+
+}  // namespace iowall::nvmeof

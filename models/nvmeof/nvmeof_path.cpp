@@ -1,0 +1,70 @@
+#include "models/nvmeof/nvmeof_path.hpp"
+
+#include <fmt/format.h>
+
+#include "models/paths/host_copy.hpp"
+
+namespace iowall::nvmeof {
+
+CommonConfig CommonConfig::read(const Params& p) {
+  return {p.get_text("nic", "nearest",
+                     "client NIC: nearest (the NIC with a network link fewest PCIe hops from the GPU, same switch "
+                     "first) or a NIC id",
+                     "seed 001: multi-rail steering picks the NIC closest to the GPU"),
+          p.get_time("initiator_submit", "2 us", "client CPU time to submit one I/O (block layer, NVMe-oF host driver)",
+                     "assumption: as psync's submit cost (models/host/io_stack.hpp); calibrate"),
+          p.get_time("initiator_complete", "2 us", "client CPU time to complete one I/O (completion, wake-up)",
+                     "assumption: as psync's complete cost (models/host/io_stack.hpp); calibrate"),
+          p.get_time("target_cost", "2 us",
+                     "target CPU time per I/O: parse the command capsule, submit to the SSD, post the response",
+                     "assumption, order of magnitude of a kernel nvmet or SPDK target; calibrate"),
+          p.get_time("copy_launch_cost", "3 us", "client CPU time to launch and synchronize one cudaMemcpyAsync",
+                     "as cpu_gpu's copy_launch_cost: order of magnitude of CUDA API overhead")};
+}
+
+NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env) : PathBase(env), common_(common) {
+  if (env.ctx.fidelity() == Fidelity::tlp)
+    throw InputError(env.file, env.pointer, "NVMe-oF paths run at chunk fidelity only (not tlp)");
+}
+
+const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
+  auto& slot = endpoints_[{r.target, r.storage}];
+  if (slot) return *slot;
+  if (r.write && !models_writes_)
+    throw InputError(env_.file, env_.pointer, "this NVMe-oF transport simulates reads only (the workload writes)");
+  auto e = std::make_unique<Endpoints>();
+  e->client = r.target;
+  e->client_nic = &choose_nic(env_, *r.target, common_.nic);
+  e->target_nic = &peer_nic(env_, *e->client_nic);
+  if (!env_.topology.connected(*e->target_nic, *r.storage))
+    throw InputError(env_.file, env_.pointer,
+                     fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",
+                                 r.target->name(), r.storage->name(), e->client_nic->name(), e->target_nic->name(),
+                                 r.storage->name()));
+  e->client_cpu = &env_.cpu_near(*r.target);
+  e->target_cpu = &env_.cpu_near(*r.storage);
+  e->client_queues = &env_.dram_near(*e->client_nic);
+  e->bounce = &env_.dram_near(*r.target);
+  e->target_queues = &env_.dram_near(*e->target_nic);
+  e->target_data = &env_.dram_near(*r.storage);
+  slot = std::move(e);
+  return *slot;
+}
+
+void NvmeofPath::client_completes(std::uint32_t id, const Endpoints& e) {
+  if (bounces(io(id).io) && !io(id).io.write) {
+    e.client_cpu->spend(common_.initiator_complete + common_.copy_launch_cost,
+                        [this, id, &e] { copy_to_gpu_then_finish(id, e); });
+    return;
+  }
+  e.client_cpu->spend(common_.initiator_complete, [this, id] { finish(id); });
+}
+
+void NvmeofPath::copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e) {
+  auto& gpu = static_cast<Gpu&>(*io(id).io.target);
+  // The GPU's copy engine reads host memory: completions carry the data.
+  env_.mover.send(gpu_copy_route(env_, gpu, *e.bounce, true), io(id).io.size, [this, id] { finish(id); },
+                  DmaKind::read);
+}
+
+}  // namespace iowall::nvmeof

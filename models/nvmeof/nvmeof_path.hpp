@@ -1,0 +1,92 @@
+// What the NVMe-oF data paths share: the client (initiator) and the target server it
+// reaches over a network link, resolved once per (client device, SSD) pair; the
+// initiator's and target's per-I/O CPU costs; and the final step of a bounce path, a
+// cudaMemcpy between the client's host memory and the GPU. A transport that does not
+// model writes refuses them with a clear message.
+#pragma once
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "models/host/cpu_socket.hpp"
+#include "models/host/dram.hpp"
+#include "models/nvmeof/fabric_route.hpp"
+#include "sim/run/path_base.hpp"
+
+namespace iowall::nvmeof {
+
+// The two nodes one I/O involves.
+struct Endpoints {
+  Device* client = nullptr;   // the I/O's target: a GPU, or host memory
+  Nic* client_nic = nullptr;
+  Nic* target_nic = nullptr;
+  CpuSocket* client_cpu = nullptr;
+  CpuSocket* target_cpu = nullptr;
+  Dram* client_queues = nullptr;  // host memory nearest the client NIC: queues, capsules
+  Dram* bounce = nullptr;         // host memory nearest the client device: bounce buffers
+  Dram* target_queues = nullptr;  // host memory nearest the target NIC
+  Dram* target_data = nullptr;    // host memory nearest the SSD: where it DMAs the data
+};
+
+struct CommonConfig {
+  std::string nic;                 // "nearest" or a NIC id
+  Time initiator_submit, initiator_complete, target_cost, copy_launch_cost;
+  static CommonConfig read(const Params& p);
+};
+
+// A transport's per-connection state (queue pairs, joined routes), built once per
+// endpoints, and which one each in-flight I/O uses.
+template <typename Connection>
+class ConnectionTable {
+public:
+  Connection* find(const Endpoints& e) {
+    const auto it = built_.find(&e);
+    return it == built_.end() ? nullptr : it->second.get();
+  }
+  Connection& add(const Endpoints& e, std::unique_ptr<Connection> c) { return *(built_[&e] = std::move(c)); }
+  void bind(std::uint32_t io, Connection& c) {
+    if (by_io_.size() <= io) by_io_.resize(io + 1);
+    by_io_[io] = &c;
+  }
+  Connection& operator[](std::uint32_t io) const { return *by_io_[io]; }
+
+private:
+  std::map<const Endpoints*, std::unique_ptr<Connection>> built_;
+  std::vector<Connection*> by_io_;
+};
+
+class NvmeofPath : public PathBase {
+protected:
+  NvmeofPath(const CommonConfig& common, PathEnv& env);
+  // The endpoints of `r` (checked and cached); InputError when the client cannot reach
+  // the SSD through a NIC, or for a write the transport does not model.
+  const Endpoints& endpoints(const IoRequest& r);
+  // Whether the data lands in host memory first and is then copied into the GPU.
+  bool bounces(const IoRequest& r) const { return r.target->model() == "gpu" && !direct_to_gpu_; }
+  // The copy from the bounce buffer into the GPU (reads), then finish.
+  void copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e);
+  // The client's last step: its completion cost, the copy if a read bounces, then done.
+  void client_completes(std::uint32_t id, const Endpoints& e);
+  Device& landing(const Endpoints& e, const IoRequest& r) const {
+    return bounces(r) ? static_cast<Device&>(*e.bounce) : *e.client;
+  }
+
+  CommonConfig common_;
+  bool direct_to_gpu_ = true;  // GPUDirect RDMA; false: through a host bounce buffer
+  bool models_writes_ = false;
+
+private:
+  std::map<std::pair<const Device*, const Device*>, std::unique_ptr<Endpoints>> endpoints_;
+};
+
+}  // namespace iowall::nvmeof
+
+namespace iowall::nvmeof {
+
+// The two transports, for the `nvmeof` path that picks one by its "transport" key.
+std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env);
+std::unique_ptr<DataPath> make_tcp_path(const Params& p, PathEnv& env);
+void describe_rdma_path(const Params& p);
+void describe_tcp_path(const Params& p);
+
+}  // namespace iowall::nvmeof

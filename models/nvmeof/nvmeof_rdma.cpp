@@ -1,0 +1,240 @@
+// nvmeof_rdma: NVMe over Fabrics on RDMA (RoCEv2 or InfiniBand: the network link's
+// protocol). One read:
+//   1. the initiator posts the 64 B command capsule as a SEND on its queue pair;
+//   2. the target HCA lands it in a receive buffer, writes a CQE; the target CPU
+//      (polling) parses it and submits the read to its NVMe SSD, which DMAs the data
+//      into the target's host memory;
+//   3. the target posts an RDMA WRITE of the data into the client's registered buffer
+//      chained with a SEND of the 16 B response capsule (one doorbell, two WQEs);
+//   4. the client HCA places the data: straight into GPU memory through the BAR
+//      (GPUDirect RDMA, "buffer": "gpu") or into a host bounce buffer ("host") that a
+//      cudaMemcpy then copies to the GPU; the response's CQE completes the I/O.
+// A write carries its data in the command capsule up to inline_data_size; larger ones
+// are fetched by the target with an RDMA READ of the client's buffer (GPU memory, or a
+// bounce buffer the client first filled with a cudaMemcpy); the target writes its SSD,
+// then SENDs the response.
+// Every post goes through models/rdma's queue pair and HCA: doorbell, WQE fetch,
+// translation lookups (a miss is a PCIe read), the engine, the data DMA and the CQE.
+#include <fmt/format.h>
+
+#include "models/gpu/gpu.hpp"
+#include "models/nvmeof/nvmeof_path.hpp"
+#include "models/paths/host_copy.hpp"
+#include "models/rdma/queue_pair.hpp"
+#include "models/rdma/registration.hpp"
+#include "sim/config/registry.hpp"
+
+namespace iowall::nvmeof {
+
+class NvmeofRdmaPath final : public NvmeofPath {
+public:
+  struct Config {
+    CommonConfig common;
+    std::string buffer, registration;
+    i64 qp_depth;
+    Bytes registered_memory, inline_data;
+  };
+  static Config read_config(const Params& p) {
+    return {CommonConfig::read(p),
+            p.get_choice("buffer", "gpu", {"gpu", "host"},
+                         "where the client HCA places read data: gpu (GPUDirect RDMA through the BAR) or host (a "
+                         "bounce buffer, then cudaMemcpy)",
+                         "NVIDIA GPUDirect RDMA documentation; seed 001"),
+            p.get_choice("registration", "once", {"once", "per_io"},
+                         "once: the client's I/O buffers are registered before the run; per_io: each I/O registers "
+                         "and deregisters its buffer (ibv_reg_mr / ibv_dereg_mr) on the client CPU",
+                         "seed 001: persistent registration vs registration per I/O"),
+            p.get_int("qp_depth", 128, 1, 65536, "send queue depth of each queue pair (max_send_wr)",
+                      "Linux nvme-rdma: default queue_size 128"),
+            p.get_bytes("registered_memory", "1 GiB",
+                        "client memory registered for I/O buffers; I/Os land at offset mod this size, so it sets "
+                        "how many translation lines the HCA must cache",
+                        "assumption: a data loader's buffer pool"),
+            p.get_bytes("inline_data_size", "4 KiB",
+                        "writes up to this size carry their data in the command capsule (no RDMA READ)",
+                        "Linux nvmet-rdma: inline_data_size defaults to one page")};
+  }
+  NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(read_config(p), env) {}
+  NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
+    direct_to_gpu_ = c.buffer == "gpu";
+    models_writes_ = true;
+    if (c.registered_memory.n <= 0)
+      throw InputError(env.file, env.pointer + "/registered_memory", "the registered memory must be positive");
+  }
+
+  void submit(const IoRequest& r, Done done) override {
+    const Endpoints& e = endpoints(r);
+    Connection& c = connection(e, r);
+    const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
+    conns_.bind(id, c);
+    const Time reg = config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
+    const Time copy = r.write && bounces(r) ? common_.copy_launch_cost : Time{};
+    e.client_cpu->spend(common_.initiator_submit + reg + copy, [this, id] {
+      const IoRequest& w = io(id).io;
+      if (!w.write || !bounces(w)) return send_command(id);
+      // The data goes from the GPU into the bounce buffer the HCA will read.
+      env_.mover.send(gpu_copy_route(env_, static_cast<Gpu&>(*w.target), *conns_[id].e->bounce, false), w.size,
+                      [this, id] { send_command(id); });
+    });
+  }
+
+private:
+  struct Connection {
+    const Endpoints* e;
+    rdma::Hca *client_hca, *target_hca;
+    std::unique_ptr<rdma::QueuePair> client_qp, target_qp;
+    Route command, data, response, write_data;
+    const Route* read_request;  // an RDMA READ's request, target to client
+    rdma::RegistrationCost registration;  // of the memory the data lands in
+  };
+  static constexpr Bytes kCommand{64}, kResponse{16};  // NVMe SQE and CQE in capsules
+  static constexpr Bytes kTargetPool{i64{1} << 30};     // the target's registered data buffers
+  enum Region : std::uint32_t { kCapsules = 1, kTargetData, kTargetCapsules, kClientData };
+
+  rdma::Hca& hca(Nic& nic, Dram& queues) {
+    auto& slot = hcas_[&nic];
+    if (!slot)
+      slot = std::make_unique<rdma::Hca>(nic, env_.mover, nic.hca_config(), env_.route(queues, nic),
+                                         env_.route(nic, queues));
+    return *slot;
+  }
+
+  Connection& connection(const Endpoints& e, const IoRequest& r) {
+    if (Connection* built = conns_.find(e)) return *built;
+    auto c = std::make_unique<Connection>();
+    c->e = &e;
+    Device& land = landing(e, r);
+    check_registration(land);
+    c->registration = rdma::RegistrationCost::read(
+        Params(Json::object(), {env_.file, env_.pointer}),
+        land.model() == "gpu" ? rdma::MemoryKind::gpu : rdma::MemoryKind::host);
+    c->client_hca = &hca(*e.client_nic, *e.client_queues);
+    c->target_hca = &hca(*e.target_nic, *e.target_queues);
+    c->client_qp = std::make_unique<rdma::QueuePair>(*c->client_hca, config_.qp_depth);
+    c->target_qp = std::make_unique<rdma::QueuePair>(*c->target_hca, config_.qp_depth);
+    const Route& to_target = wire_route(env_, *e.client_nic, *e.target_nic);
+    const Route& to_client = wire_route(env_, *e.target_nic, *e.client_nic);
+    c->command = across(env_, *e.client_queues, *e.client_nic, to_target, *e.target_nic, *e.target_queues);
+    c->data = across(env_, *e.target_data, *e.target_nic, to_client, *e.client_nic, land);
+    c->response = across(env_, *e.target_queues, *e.target_nic, to_client, *e.client_nic, *e.client_queues);
+    c->write_data = across(env_, land, *e.client_nic, to_target, *e.target_nic, *e.target_data);
+    c->read_request = &to_client;
+    return conns_.add(e, std::move(c));
+  }
+
+  // Registering more memory than the device holds is bad input.
+  void check_registration(const Device& land) const {
+    const Bytes have = land.model() == "gpu" ? static_cast<const Gpu&>(land).hbm_capacity
+                                             : static_cast<const Dram&>(land).capacity;
+    if (config_.registered_memory > have)
+      throw InputError(env_.file, env_.pointer + "/registered_memory",
+                       fmt::format("cannot register {}: {} has only {}", to_string(config_.registered_memory),
+                                   land.name(), to_string(have)));
+  }
+
+  rdma::MemoryRef client_buffer(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Connection& c = conns_[id];
+    // Registration per I/O makes a new region (a new MPT entry) every time.
+    const std::uint32_t region = config_.registration == "per_io" ? kClientData + 1 + (per_io_regions_++) : kClientData;
+    return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
+  }
+
+  bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data; }
+  static Bytes capsule_slot(std::uint32_t id) { return Bytes((id % 1024) * kCommand.n); }
+  // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
+  rdma::MemoryRef target_buffer(std::uint32_t id) {
+    return {kTargetData, Bytes(io(id).io.offset.n % kTargetPool.n), Bytes(2 << 20)};
+  }
+
+  void send_command(std::uint32_t id) {
+    Connection& c = conns_[id];
+    const Bytes slot = capsule_slot(id);
+    const rdma::WorkRequest wr{.bytes = kCommand + (in_capsule(id) ? io(id).io.size : Bytes(0)),
+                               .data = &c.command,
+                               .local = {kCapsules, slot},
+                               .remote = c.target_hca,
+                               .remote_ref = {kTargetCapsules, slot}};
+    c.client_qp->post(wr, [this, id] { command_arrived(id); });
+  }
+
+  void command_arrived(std::uint32_t id) {
+    Connection& c = conns_[id];
+    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+        if (io(id).io.write && !in_capsule(id)) return fetch_data(id);
+        access_ssd(id);
+      });
+    });
+  }
+
+  // The target HCA moving an I/O's data between its buffer and the client's along `route`.
+  rdma::WorkRequest data_request(std::uint32_t id, const Route& route) {
+    return {.bytes = io(id).io.size,
+            .data = &route,
+            .local = target_buffer(id),
+            .remote = conns_[id].client_hca,
+            .remote_ref = client_buffer(id)};
+  }
+
+  // A write's data, read from the client's buffer by the target HCA (RDMA READ).
+  void fetch_data(std::uint32_t id) {
+    Connection& c = conns_[id];
+    rdma::WorkRequest wr = data_request(id, c.write_data);
+    wr.request = c.read_request;
+    c.target_qp->post(wr, [this, id] { access_ssd(id); });
+  }
+
+  void access_ssd(std::uint32_t id) {
+    const Endpoints& e = *conns_[id].e;
+    const IoRequest& r = io(id).io;
+    const Route& route = r.write ? env_.route(*e.target_data, *r.storage) : env_.route(*r.storage, *e.target_data);
+    storage_step(id, route, [this, id] {
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+        if (io(id).io.write) return send_response(id);
+        send_data(id);
+      });
+    });
+  }
+
+  void send_response(std::uint32_t id) {
+    Connection& c = conns_[id];
+    const rdma::WorkRequest wr{.bytes = kResponse,
+                               .data = &c.response,
+                               .local = {kTargetCapsules, capsule_slot(id)},
+                               .remote = c.client_hca,
+                               .remote_ref = {kCapsules, capsule_slot(id)}};
+    c.target_qp->post(wr, [this, id] { response_arrived(id); });
+  }
+
+  void send_data(std::uint32_t id) {
+    Connection& c = conns_[id];
+    // The RDMA WRITE and the response SEND behind it: one doorbell, two WQEs.
+    rdma::WorkRequest wr = data_request(id, c.data);
+    wr.followup = kResponse;
+    wr.followup_route = &c.response;
+    wr.wqes = 2;
+    c.target_qp->post(wr, [this, id] { response_arrived(id); });
+  }
+
+  void response_arrived(std::uint32_t id) {
+    Connection& c = conns_[id];
+    env_.mover.call_at(c.client_hca->receive_cqe(env_.ctx.now()), [this, id] {
+      Connection& cc = conns_[id];
+      const Time dereg = config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
+      cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id].e); });
+    });
+  }
+
+  Config config_;
+  std::map<const Nic*, std::unique_ptr<rdma::Hca>> hcas_;
+  ConnectionTable<Connection> conns_;
+  std::uint32_t per_io_regions_ = 0;
+};
+
+IOWALL_REGISTER_PATH(NvmeofRdmaPath, "nvmeof_rdma",
+                     "NVMe-oF over RDMA from a remote target: GPUDirect RDMA into GPU memory or a host bounce buffer");
+
+std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofRdmaPath>(p, env); }
+void describe_rdma_path(const Params& p) { (void)NvmeofRdmaPath::read_config(p); }
+}  // namespace iowall::nvmeof
