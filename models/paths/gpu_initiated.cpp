@@ -77,8 +77,12 @@ private:
   void issue(std::uint32_t id) {
     const IoRequest& r = io(id).io;
     Device& gpu = *r.target;
-    NvmeQueueRoutes queues{&env_.route(*r.storage, gpu), &env_.route(gpu, *r.storage), &env_.mover, true,
-                           static_cast<int>(config_.warp_batch)};
+    NvmeQueueRoutes queues;
+    queues.to_queues = &env_.route(*r.storage, gpu);
+    queues.from_queues = &env_.route(gpu, *r.storage);
+    queues.mover = &env_.mover;
+    queues.polled = true;
+    queues.doorbell_batch = static_cast<int>(config_.warp_batch);
     queues.cq_lookup = config_.cq_lookup == "scan"       ? CqLookup::scan
                        : config_.cq_lookup == "in_order" ? CqLookup::in_order
                                                           : CqLookup::reap_all;

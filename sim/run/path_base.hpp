@@ -49,8 +49,13 @@ protected:
   // The drive's queues in the host memory nearest to it, driven by this path's host stack.
   NvmeQueueRoutes host_queues(NvmeSsd& storage) {
     Dram& queue_memory = env_.dram_near(storage);
-    return {&env_.route(storage, queue_memory), &env_.route(queue_memory, storage), &env_.mover, poll_completions_, 0,
-            &env_.cpu_near(queue_memory).core_server()};
+    NvmeQueueRoutes r;
+    r.to_queues = &env_.route(storage, queue_memory);
+    r.from_queues = &env_.route(queue_memory, storage);
+    r.mover = &env_.mover;
+    r.polled = poll_completions_;
+    r.host_cores = &env_.cpu_near(queue_memory).core_server();
+    return r;
   }
   // CPU time the I/O's own thread spends (system calls, cuFile's control plane, copy
   // launches): a thread runs on one core at a time, so its steps queue behind each other
