@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "models/host/cpu_socket.hpp"
 #include "models/paths/compat.hpp"
@@ -72,7 +73,7 @@ public:
     }
     CpuSocket* cpu = &env_.cpu_near(*r.target);
     const Route* route = r.write ? &env_.route(*r.target, *r.storage) : &env_.route(*r.storage, *r.target);
-    Device* near = config_.staging == "auto" && crosses_root_complex(*route) ? staging_gpu(*r.storage) : nullptr;
+    Device* near = staging_for(*route, *r.storage);
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
     const Time before = config_.control_cost / 2 + registration_cost(r.size);
     if (near && !r.write) {
@@ -107,6 +108,13 @@ private:
     Device* near;
     Bytes offset;  // in the file
   };
+  // The GPU to stage through for reads along `route` (null: direct), worked out once per route.
+  Device* staging_for(const Route& route, const Device& storage) {
+    if (!stage_auto_) return nullptr;
+    const auto [it, fresh] = staging_of_.try_emplace(&route, nullptr);
+    if (fresh && crosses_root_complex(route)) it->second = staging_gpu(storage);
+    return it->second;
+  }
   bool crosses_root_complex(const Route& r) const {
     for (std::size_t i = 1; i + 1 < r.devices.size(); ++i)
       if (env_.topology.find(r.devices[i])->model() == "root_complex") return true;
@@ -123,11 +131,11 @@ private:
     return best;
   }
   Time registration_cost(Bytes size) const {
-    if (config_.registration != "per_io") return Time{};
+    if (!register_per_io_) return Time{};
     return config_.register_fixed + config_.register_per_page * pieces_of(size, Bytes(kGpuPage));
   }
   void complete(std::uint32_t id) {
-    const Time after = config_.control_cost / 2 + (config_.registration == "per_io" ? config_.deregister_cost : Time{});
+    const Time after = config_.control_cost / 2 + (register_per_io_ ? config_.deregister_cost : Time{});
     thread_spend(id, after, [this, id] { finish(id); });
   }
   // An I/O above max_direct_io_size: pieces in order, max_request_parallelism at a time;
@@ -196,6 +204,8 @@ private:
   }
 
   Config config_;
+  const bool stage_auto_ = config_.staging == "auto", register_per_io_ = config_.registration == "per_io";
+  std::unordered_map<const Route*, Device*> staging_of_;
   CompatPath compat_;
   static constexpr i64 kGpuPage = 64 * 1024;  // GPU pages registration pins
   std::uint64_t unaligned_ = 0, staged_ = 0, split_ = 0;

@@ -109,12 +109,17 @@ struct Power {
 // Time to serialize `size` at `bw`, rounded up to the next picosecond (exact integer math).
 constexpr Time transfer_time(Bytes size, Bandwidth bw) {
   if (bw.bps <= 0 || size.n <= 0) return Time(0);
+  // Most transfers are small enough for 64-bit arithmetic (the same result, without a
+  // 128-bit division on the hot path).
+  constexpr i64 kHalf = INT64_MAX / 2, kFastBytes = kHalf / (8 * 1'000'000'000'000LL);
+  if (size.n <= kFastBytes && bw.bps <= kHalf) return Time((size.n * 8 * 1'000'000'000'000LL + bw.bps - 1) / bw.bps);
   const i128 num = static_cast<i128>(size.n) * 8 * 1'000'000'000'000LL;
   return Time(static_cast<i64>((num + bw.bps - 1) / bw.bps));
 }
 // Time between operations at `r` (rounded up).
 constexpr Time interval(Rate r) {
   if (r.milli_per_s <= 0) return Time(0);
+  if (r.milli_per_s <= INT64_MAX / 2) return Time((1'000'000'000'000'000LL + r.milli_per_s - 1) / r.milli_per_s);
   const i128 num = static_cast<i128>(1'000'000'000'000'000LL);
   return Time(static_cast<i64>((num + r.milli_per_s - 1) / r.milli_per_s));
 }
