@@ -1,0 +1,120 @@
+#include "models/cxl/kv_cache_study.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/report/result_file.hpp"
+
+namespace iowall::cxl {
+namespace {
+
+// Enough blocks that each requester moves 32 MiB or runs 512 blocks, at least 4 per slot.
+i64 auto_blocks(Bytes block, i64 qd) {
+  const i64 by_bytes = std::max<i64>(1, (i64{32} << 20) / std::max<i64>(block.n, kLineBytes));
+  return std::max(4 * qd, std::min<i64>(512, by_bytes));
+}
+
+KvCacheLoad load_for(const StudyOptions& o, Bytes block, i64 qd) {
+  KvCacheLoad l = o.load;
+  l.block = block;
+  l.qd = qd;
+  l.blocks = o.blocks_per_requester > 0 ? o.blocks_per_requester : auto_blocks(block, qd);
+  return l;
+}
+
+// The smallest block of the sweep reaching 90% of the tier's best useful bandwidth.
+Json min_efficient(const Json& points, const char* tier) {
+  double best = 0;
+  for (const Json& p : points) best = std::max(best, p[tier]["useful_GBps"].get<double>());
+  for (const Json& p : points)
+    if (p[tier]["useful_GBps"].get<double>() >= 0.9 * best) return p["block"];
+  return nullptr;
+}
+
+Json idle_latency(const StudyOptions& o) {
+  TierSetup one = o.setup;
+  one.requesters = 1;
+  StudyOptions single = o;
+  single.blocks_per_requester = 64;
+  const TierPoint cxl = run_cxl_tier(o.cxl_doc, o.cxl_file, load_for(single, Bytes(kLineBytes), 1), o.seed);
+  Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3}, {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3}};
+  if (o.nvme) {
+    const TierPoint nvme = run_nvme_tier(one, load_for(single, nvme_lba_size(one), 1), o.seed);
+    j["nvme_read_us"] = nvme.latency_mean_us;
+    j["nvme_read_p99_us"] = nvme.latency_p99_us;
+    j["nvme_over_cxl"] = nvme.latency_mean_us * 1e3 / (cxl.latency_mean_us * 1e3);
+  }
+  return j;
+}
+
+}  // namespace
+
+Json run_study(const StudyOptions& o) {
+  Json points = Json::array();
+  Json catch_up = nullptr;
+  for (const Bytes b : o.blocks) {
+    const KvCacheLoad load = load_for(o, b, o.qd);
+    Json p = {{"block", to_string(b)}, {"blocks_per_requester", load.blocks},
+              {"cxl", run_cxl_tier(o.cxl_doc, o.cxl_file, load, o.seed).to_json()}};
+    if (o.nvme) {
+      p["nvme"] = run_nvme_tier(o.setup, load, o.seed).to_json();
+      if (catch_up.is_null() && p["nvme"]["useful_GBps"].get<double>() >= p["cxl"]["useful_GBps"].get<double>())
+        catch_up = p["block"];
+    }
+    points.push_back(p);
+  }
+  Json summary = {{"cxl_min_access", to_string(Bytes(kLineBytes))},
+                  {"cxl_min_efficient_block", min_efficient(points, "cxl")},
+                  {"idle_latency", idle_latency(o)}};
+  if (o.nvme) {
+    summary["nvme_min_access"] = to_string(nvme_lba_size(o.setup));
+    summary["nvme_min_efficient_block"] = min_efficient(points, "nvme");
+    summary["nvme_catches_up_at"] = catch_up;
+  }
+  const TierSetup& s = o.setup;
+  return {{"iowall_result", result_marker("cxl_kvcache")},
+          {"setup",
+           {{"requesters", s.requesters}, {"cxl_topology", o.cxl_doc.value("name", "")}, {"cxl_link", fmt::format("Gen{} x{} {} B flits", s.gen, s.lanes, s.flit)},
+            {"cxl_devices", s.cxl_devices}, {"device_preset", s.device_preset}, {"ssds", o.nvme ? s.ssds : 0},
+            {"ssd_preset", s.ssd_preset}, {"qd", o.qd}, {"interleave", to_string(o.load.interleave)},
+            {"shared_fraction", o.load.shared_fraction}, {"write_fraction", o.load.write_fraction}, {"seed", o.seed}}},
+          {"points", points},
+          {"summary", summary}};
+}
+
+std::string study_text(const Json& r) {
+  const Json& s = r["setup"];
+  const bool nvme = r["points"].empty() || r["points"][0].contains("nvme");
+  std::string out = fmt::format("KV-cache offload: {} requesters, QD {} blocks each; CXL {} ({}, {} x {}){}\n",
+                                s["requesters"].get<i64>(), s["qd"].get<i64>(), s["cxl_topology"].get<std::string>(),
+                                s["cxl_link"].get<std::string>(), s["cxl_devices"].get<i64>(),
+                                s["device_preset"].get<std::string>(),
+                                nvme ? fmt::format(" vs {} x {} NVMe (gpu_direct)", s["ssds"].get<i64>(),
+                                                   s["ssd_preset"].get<std::string>())
+                                     : "");
+  out += fmt::format("{:>9}  {:>9} {:>10} {:>10}  {:>9} {:>10} {:>10}  limited by (cxl | nvme)\n", "block",
+                     "cxl GB/s", "mean us", "p99 us", "nvme GB/s", "mean us", "p99 us");
+  for (const Json& p : r["points"]) {
+    const Json& c = p["cxl"];
+    const Json n = nvme ? p["nvme"] : Json{{"useful_GBps", 0.0}, {"latency_mean_us", 0.0}, {"latency_p99_us", 0.0}, {"limited_by", "-"}};
+    out += fmt::format("{:>9}  {:>9.2f} {:>10.3f} {:>10.3f}  {:>9.2f} {:>10.1f} {:>10.1f}  {} | {}\n",
+                       p["block"].get<std::string>(), c["useful_GBps"].get<double>(), c["latency_mean_us"].get<double>(),
+                       c["latency_p99_us"].get<double>(), n["useful_GBps"].get<double>(),
+                       n["latency_mean_us"].get<double>(), n["latency_p99_us"].get<double>(),
+                       c["limited_by"].get<std::string>(), n["limited_by"].get<std::string>());
+  }
+  const Json& sum = r["summary"];
+  const Json& idle = sum["idle_latency"];
+  out += fmt::format("idle 64 B CXL load: {:.1f} ns", idle["cxl_load_ns"].get<double>());
+  if (nvme)
+    out += fmt::format("; idle {} NVMe read: {:.1f} us ({:.0f}x)", sum["nvme_min_access"].get<std::string>(),
+                       idle["nvme_read_us"].get<double>(), idle["nvme_over_cxl"].get<double>());
+  auto text = [](const Json& j) { return j.is_null() ? std::string("not in the sweep") : j.get<std::string>(); };
+  out += fmt::format("\nsmallest access: CXL {}{}; 90% of best bandwidth from: CXL {}{}\n",
+                     sum["cxl_min_access"].get<std::string>(),
+                     nvme ? ", NVMe " + sum["nvme_min_access"].get<std::string>() : "",
+                     text(sum["cxl_min_efficient_block"]), nvme ? ", NVMe " + text(sum["nvme_min_efficient_block"]) : "");
+  if (nvme) out += fmt::format("NVMe matches the CXL tier's bandwidth from block size: {}\n", text(sum["nvme_catches_up_at"]));
+  return out;
+}
+
+}  // namespace iowall::cxl
