@@ -35,8 +35,16 @@ Json idle_latency(const StudyOptions& o) {
   one.requesters = 1;
   StudyOptions single = o;
   single.blocks_per_requester = 64;
-  const TierPoint cxl = run_cxl_tier(o.cxl_doc, o.cxl_file, load_for(single, Bytes(kLineBytes), 1), o.seed);
+  single.load.shared_fraction = 0;
+  single.load.write_fraction = 0;
+  const KvCacheLoad line = load_for(single, Bytes(kLineBytes), 1);
+  const TierPoint cxl = run_cxl_tier(o.cxl_doc, o.cxl_file, line, o.seed, 1);
   Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3}, {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3}};
+  KvCacheLoad shared = line;
+  shared.shared_fraction = 1;
+  // The same load of a line the next requester caches: the back-invalidate round trip.
+  const TierPoint snooped = run_cxl_tier(o.cxl_doc, o.cxl_file, shared, o.seed, 2);
+  if (snooped.per_requester_GBps.size() == 2) j["cxl_load_shared_ns"] = snooped.latency_mean_us * 1e3;
   if (o.nvme) {
     const TierPoint nvme = run_nvme_tier(one, load_for(single, nvme_lba_size(one), 1), o.seed);
     j["nvme_read_us"] = nvme.latency_mean_us;
@@ -105,6 +113,8 @@ std::string study_text(const Json& r) {
   const Json& sum = r["summary"];
   const Json& idle = sum["idle_latency"];
   out += fmt::format("idle 64 B CXL load: {:.1f} ns", idle["cxl_load_ns"].get<double>());
+  if (idle.contains("cxl_load_shared_ns"))
+    out += fmt::format(" ({:.1f} ns when another requester caches the line)", idle["cxl_load_shared_ns"].get<double>());
   if (nvme)
     out += fmt::format("; idle {} NVMe read: {:.1f} us ({:.0f}x)", sum["nvme_min_access"].get<std::string>(),
                        idle["nvme_read_us"].get<double>(), idle["nvme_over_cxl"].get<double>());

@@ -63,7 +63,8 @@ Json cxl_topology(const TierSetup& s) {
           {"links", links}};
 }
 
-TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed) {
+TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed,
+                       std::size_t requesters) {
   SimContext ctx(seed);
   Topology topology(ctx, doc, file);
   CxlFabric fabric(topology, doc, file);
@@ -73,6 +74,7 @@ TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLo
   for (Device* d : topology.devices_of("cxl_type3")) memories.push_back(static_cast<CxlType3*>(d));
   if (hosts.empty() || memories.empty())
     throw InputError(file, "/devices", "a CXL topology needs at least one cxl_host and one cxl_type3");
+  if (requesters > 0 && requesters < hosts.size()) hosts.resize(requesters);
   KvCacheRun run(fabric, hosts, memories, load, seed);
   const LoadResult r = run.run();
   TierPoint p;

@@ -36,8 +36,10 @@ struct TierPoint {
 
 // The CXL topology the options describe (also what `--topology` files look like).
 Json cxl_topology(const TierSetup& s);
-// Simulates the load on the CXL topology `doc` (`file` names it in errors).
-TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed);
+// Simulates the load on the CXL topology `doc` (`file` names it in errors), run by its
+// first `requesters` cxl_host devices (0: all of them).
+TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed,
+                       std::size_t requesters = 0);
 // Simulates the same load read by GPUs from NVMe SSDs (gpu_direct, random reads).
 TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64_t seed);
 // The logical block size of the SSD preset: NVMe's smallest access.
