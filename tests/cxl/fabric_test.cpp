@@ -110,3 +110,20 @@ TEST_CASE("the same load gives the same result", "[cxl][determinism]") {
   const Json b = run_cxl_tier(cxl_topology(pooled(3, 8)), "test", load, 7).to_json();
   CHECK(a.dump() == b.dump());
 }
+
+TEST_CASE("a device with few request slots makes requesters wait: throughput = slots / hold time", "[cxl][backpressure]") {
+  const TierSetup s = pooled(1, 8);
+  Json doc = cxl_topology(s);
+  for (Json& d : doc["devices"])
+    if (d["model"] == "cxl_type3") d["max_requests"] = 4;
+  const TierPoint p = run_cxl_tier(doc, "test", kv_load(Bytes(16 * 1024), 4, 16), 1);
+  CxlBench b(s);
+  const auto& sw = b.device<CxlSwitch>("cxlsw0");
+  const auto& mem = b.device<CxlType3>("cxlmem0");
+  // A slot is held from the request leaving the host (one flit per link, two links,
+  // the switch) until the media is done (controller, media, controller).
+  const Time hold = flits(1, s) * 2 + Time(25'000) * 2 + sw.latency + mem.controller_latency * 2 +
+                    mem.media_latency + transfer_time(Bytes(64), mem.media_bandwidth);
+  const double expected = 4 * 64 / hold.ns();
+  CHECK(p.moved_GBps == Approx(expected).epsilon(0.03));
+}

@@ -8,6 +8,7 @@
 #include "models/cxl/flit_packer.hpp"
 #include "models/cxl/kv_cache_study.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/option_values.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
@@ -16,14 +17,6 @@ namespace iowall {
 namespace {
 
 using cxl::StudyOptions;
-
-Bytes bytes_option(const std::string& text, const char* option) {
-  Bytes b;
-  const ParseResult r = parse_bytes(text, b);
-  if (!r.ok) throw InputError("", option, r.error);
-  if (b.n <= 0) throw InputError("", option, "must be positive");
-  return b;
-}
 
 void check_link_options(int gen, int lanes, int flit) {
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
@@ -55,13 +48,13 @@ void run_kvcache(const KvArgs& a) {
   o.setup.direct = a.attach == "direct";
   o.qd = a.qd;
   o.blocks_per_requester = a.blocks;
-  o.load.interleave = bytes_option(a.interleave, "--interleave");
+  o.load.interleave = positive_bytes_option(a.interleave, "--interleave");
   o.load.shared_fraction = fraction_option(a.shared, "--shared-fraction");
   o.load.write_fraction = fraction_option(a.writes, "--write-fraction");
   o.nvme = a.tiers == "both";
   o.seed = a.seed;
   std::stringstream ss(a.sizes);
-  for (std::string item; std::getline(ss, item, ',');) o.blocks.push_back(bytes_option(item, "--sizes"));
+  for (std::string item; std::getline(ss, item, ',');) o.blocks.push_back(positive_bytes_option(item, "--sizes"));
   if (a.topology.empty()) {
     o.cxl_doc = cxl::cxl_topology(o.setup);
     o.cxl_file = "iowall cxl kvcache";
