@@ -39,7 +39,10 @@ Json idle_latency(const StudyOptions& o) {
   single.load.write_fraction = 0;
   const KvCacheLoad line = load_for(single, Bytes(kLineBytes), 1);
   const TierPoint cxl = run_cxl_tier(o.cxl_doc, o.cxl_file, line, o.seed, 1);
-  Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3}, {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3}};
+  Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3},
+            {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3},
+            {"local_dram_ns", cxl.local_dram.ns()},
+            {"cxl_over_local_dram", cxl.latency_mean_us * 1e3 / cxl.local_dram.ns()}};
   KvCacheLoad shared = line;
   shared.shared_fraction = 1;
   // The same load of a line the next requester caches: the back-invalidate round trip.
@@ -112,7 +115,8 @@ std::string study_text(const Json& r) {
   }
   const Json& sum = r["summary"];
   const Json& idle = sum["idle_latency"];
-  out += fmt::format("idle 64 B CXL load: {:.1f} ns", idle["cxl_load_ns"].get<double>());
+  out += fmt::format("idle 64 B CXL load: {:.1f} ns, {:.1f}x local DRAM", idle["cxl_load_ns"].get<double>(),
+                     idle["cxl_over_local_dram"].get<double>());
   if (idle.contains("cxl_load_shared_ns"))
     out += fmt::format(" ({:.1f} ns when another requester caches the line)", idle["cxl_load_shared_ns"].get<double>());
   if (nvme)

@@ -79,6 +79,7 @@ TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLo
   const LoadResult r = run.run();
   TierPoint p;
   p.tier = "cxl";
+  p.local_dram = hosts.front()->local_dram_latency;
   p.block = load.block;
   p.access = Bytes(std::max(load.block.n, kLineBytes));
   p.useful_GBps = gb_per_s(r.useful, r.elapsed);

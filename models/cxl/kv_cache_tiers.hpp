@@ -31,6 +31,7 @@ struct TierPoint {
   std::vector<double> per_requester_GBps;
   std::string limited_by;
   double limited_utilization = 0;
+  Time local_dram;  // the first requester's own DRAM latency (CXL tier), for comparison
   Json to_json() const;
 };
 
