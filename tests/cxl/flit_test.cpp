@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/cxl/flit_packer.hpp"
+#include "sim/config/topology.hpp"
 
 using namespace iowall;
 using namespace iowall::cxl;
@@ -67,4 +68,18 @@ TEST_CASE("link rates: Gen5 line rate and the read payload ceiling", "[cxl][flit
   CHECK(read_payload_ceiling(c).GBps_value() == Approx(64.0 * 128 / 130 * 64 / 76.5).epsilon(0.002));
   c.lanes = 8;
   CHECK(read_payload_ceiling(c).GBps_value() == Approx(32.0 * 128 / 130 * 64 / 76.5).epsilon(0.002));
+}
+
+TEST_CASE("the cxl link's chunk-level wire format agrees with the flit packer", "[cxl][flit]") {
+  // Routes that cross a cxl link at chunk fidelity charge its LinkSpec wire format;
+  // for a long transfer that must give the packer's streaming read ceiling.
+  LinkConfig c;
+  c.lanes = 8;
+  const Json doc = {{"name", "direct"},
+                    {"devices", {{{"id", "h"}, {"model", "cxl_host"}}, {{"id", "m"}, {"model", "cxl_type3"}}}},
+                    {"links", {{{"a", "m.up"}, {"b", "h.cxl"}, {"cxl", {{"lanes", 8}}}}}}};
+  SimContext ctx(1);
+  Topology t(ctx, doc, "test");
+  const Route& r = t.route(*t.find("m"), *t.find("h"));
+  CHECK(r.bottleneck(Bytes(1 << 20)).GBps_value() == Approx(read_payload_ceiling(c).GBps_value()).epsilon(0.001));
 }
