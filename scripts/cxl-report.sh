@@ -29,6 +29,7 @@ run mixed_x8 cxl kvcache --attach direct --lanes 8 --tiers cxl --sizes "4 KiB" -
 run pool1 cxl kvcache --requesters 1 --tiers cxl --sizes "16 KiB"
 run pool2 cxl kvcache --requesters 2 --tiers cxl --sizes "16 KiB"
 run pool4 cxl kvcache --requesters 4 --tiers cxl --sizes "16 KiB"
+run random_qd128 cxl kvcache --sizes "4 KiB" --qd 128
 run ssd1 cxl kvcache --ssds 1 --sizes "256 KiB,1 MiB,4 MiB"
 run ssd8 cxl kvcache --ssds 8 --sizes "256 KiB,1 MiB,4 MiB"
 
@@ -40,7 +41,7 @@ nvme_us=$(get study '.summary.idle_latency.nvme_read_us')
 p() { get study ".points[] | select(.block == \"$1\") | .$2"; }
 each() { get "$1" '.points[0].cxl.per_requester_GBps | map(tostring) | join(", ")'; }
 pool_each="$(each pool1) / $(each pool2) / $(each pool4)"
-sweep_rows=$(get study '.points[] | "| \(.block) | \(.cxl.useful_GBps) | \(.cxl.latency_mean_us) | \(.cxl.latency_p99_us) | \(.nvme.useful_GBps) | \(.nvme.latency_mean_us) | \(.nvme.latency_p99_us) |"')
+sweep_rows=$(get study '.points[] | "| \(.block) | \(.cxl.useful_GBps) | \(.cxl.latency_mean_us) | \(.cxl.latency_p99_us) | \(.nvme.useful_GBps) | \(.nvme.latency_mean_us) | \(.nvme.latency_p99_us) | \(.cxl.limited_by) \(.cxl.limited_utilization * 100 | round)%; \(.nvme.limited_by) \(.nvme.limited_utilization * 100 | round)% |"')
 flit_rows=$(for n in x8 x16 gen6; do get $n '"| \(.link) | \(.line_rate_GBps * 100 | round / 100) | \(.messages[1].flits_alone) flit(s) | \(.messages[1].wire_bytes_streaming * 100 | round / 100) B | \(.messages[2].wire_bytes_streaming * 100 | round / 100) B | \(.messages[0].wire_bytes_streaming * 100 | round / 100) B | \(.read_payload_ceiling_GBps * 100 | round / 100) |"'; done)
 ssd1_best=$(get ssd1 '[.points[].nvme.useful_GBps] | max')
 
@@ -68,13 +69,14 @@ a Gen5 switch, same block size and queue depth, random reads.
 | Bandwidth | ~14 GB/s per SSD; 64 GB/s per CXL link; 4x per link | Gen5 x16: $(r2 "$(get x16 '.line_rate_GBps')") GB/s line rate after 128b/130b; reads carry at most $(r2 "$(get x16 '.read_payload_ceiling_GBps')") GB/s of data (68 B flits, 76.5 B per 64 B line) | \`$cmd_x16\` | 64 GB/s is the raw x16 signalling rate, not data: $(r2 "$(get x16 '.read_payload_ceiling_GBps')") GB/s = $(r1 "$(echo "$(get x16 '.read_payload_ceiling_GBps') / 14" | bc -l)")x an SSD. The modules shipping today are x8 with 36 GB/s media: read ceiling $(r2 "$(get x8 '.read_payload_ceiling_GBps')") GB/s ($(r1 "$(echo "$(get x8 '.read_payload_ceiling_GBps') / 14" | bc -l)")x) |
 | Access model, synchronization | load/store, no queues; zero sync points | no SQ/CQ or doorbells, but every load holds a request tag (512 per root port) and a device request slot (256); a load of a line another requester caches waits for a back-invalidate round trip: $(r1 "$shared_ns") ns instead of $(r1 "$switch_ns") ns | \`$cmd_study\` | partly: no command queues, but flow-control credits bound the loads in flight, and coherence is a round trip through the switch, not free |
 | Pooling | multiple GPUs share a pool | one x8 device shared by 1, 2, 4 requesters (16 KiB blocks): $pool_each GB/s each | \`$cmd_pool1\` (and --requesters 2, 4) | holds, and the pool's one link is shared: each requester gets 1/N of $(r2 "$(get pool1 '.points[0].cxl.useful_GBps')") GB/s, block latency grows N-fold ($(r2 "$(get pool1 '.points[0].cxl.latency_mean_us')") / $(r2 "$(get pool2 '.points[0].cxl.latency_mean_us')") / $(r2 "$(get pool4 '.points[0].cxl.latency_mean_us')") us) |
+| "10x better random access" (planning table) | CXL 2.0 memory tier | 4 KiB random blocks, 2 requesters: QD 4: CXL $(r2 "$(p "4 KiB" cxl.useful_GBps)") GB/s vs NVMe $(r2 "$(p "4 KiB" nvme.useful_GBps)") GB/s; QD 128: CXL $(r2 "$(get random_qd128 '.points[0].cxl.useful_GBps')") vs NVMe $(r2 "$(get random_qd128 '.points[0].nvme.useful_GBps')") GB/s (mean $(r1 "$(get random_qd128 '.points[0].cxl.latency_mean_us')") us vs $(r1 "$(get random_qd128 '.points[0].nvme.latency_mean_us')") us) | \`$cmd_study\`, \`$cmd_random_qd128\` | holds at low queue depth ($(printf '%.0f' "$(echo "$(p "4 KiB" cxl.useful_GBps) / $(p "4 KiB" nvme.useful_GBps)" | bc -l)")x); with enough I/O in flight 4 SSDs close the gap to $(r1 "$(echo "$(get random_qd128 '.points[0].cxl.useful_GBps') / $(get random_qd128 '.points[0].nvme.useful_GBps')" | bc -l)")x, and then NVMe is bound by the I/Os in flight (256 x 4 KiB in $(r1 "$(get random_qd128 '.points[0].nvme.latency_mean_us')") us; busiest resource $(get random_qd128 '.points[0].nvme.limited_by') at $(get random_qd128 '.points[0].nvme.limited_utilization * 100 | round')%), the CXL tier by the device's x8 link |
 | Availability | NVMe mature; CXL 3.0 ratified, devices vary | not a mechanism: nothing to simulate | - | - |
 | Coherence | GPU caches coherent, no flush/invalidate | +$(r1 "$(echo "$shared_ns - $switch_ns" | bc -l)") ns per load of a line another requester holds (BISnp out and BIRsp back through the switch, 30 ns snoop) | \`$cmd_study\` | coherent in hardware, at that cost per shared line |
 
 ### Block sweep (default set-up)
 
-| block | CXL GB/s | CXL mean us | CXL p99 us | NVMe GB/s | NVMe mean us | NVMe p99 us |
-|---|---|---|---|---|---|---|
+| block | CXL GB/s | CXL mean us | CXL p99 us | NVMe GB/s | NVMe mean us | NVMe p99 us | busiest (CXL; NVMe) |
+|---|---|---|---|---|---|---|---|
 $sweep_rows
 
 NVMe matches the CXL tier's bandwidth from **$(get study '.summary.nvme_catches_up_at')** blocks with 4 SSDs at QD 4 (GB/s are

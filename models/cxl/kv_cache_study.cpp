@@ -102,16 +102,19 @@ std::string study_text(const Json& r) {
                                 nvme ? fmt::format(" vs {} x {} NVMe (gpu_direct)", s["ssds"].get<i64>(),
                                                    s["ssd_preset"].get<std::string>())
                                      : "");
-  out += fmt::format("{:>9}  {:>9} {:>10} {:>10}  {:>9} {:>10} {:>10}  limited by (cxl | nvme)\n", "block",
+  out += fmt::format("{:>9}  {:>9} {:>10} {:>10}  {:>9} {:>10} {:>10}  busiest (cxl | nvme)\n", "block",
                      "cxl GB/s", "mean us", "p99 us", "nvme GB/s", "mean us", "p99 us");
   for (const Json& p : r["points"]) {
     const Json& c = p["cxl"];
-    const Json n = nvme ? p["nvme"] : Json{{"useful_GBps", 0.0}, {"latency_mean_us", 0.0}, {"latency_p99_us", 0.0}, {"limited_by", "-"}};
-    out += fmt::format("{:>9}  {:>9.2f} {:>10.3f} {:>10.3f}  {:>9.2f} {:>10.1f} {:>10.1f}  {} | {}\n",
+    const Json n = nvme ? p["nvme"]
+                        : Json{{"useful_GBps", 0.0}, {"latency_mean_us", 0.0}, {"latency_p99_us", 0.0},
+                               {"limited_by", "-"}, {"limited_utilization", 0.0}};
+    out += fmt::format("{:>9}  {:>9.2f} {:>10.3f} {:>10.3f}  {:>9.2f} {:>10.1f} {:>10.1f}  {} {:.0f}% | {} {:.0f}%\n",
                        p["block"].get<std::string>(), c["useful_GBps"].get<double>(), c["latency_mean_us"].get<double>(),
                        c["latency_p99_us"].get<double>(), n["useful_GBps"].get<double>(),
                        n["latency_mean_us"].get<double>(), n["latency_p99_us"].get<double>(),
-                       c["limited_by"].get<std::string>(), n["limited_by"].get<std::string>());
+                       c["limited_by"].get<std::string>(), 100 * c["limited_utilization"].get<double>(),
+                       n["limited_by"].get<std::string>(), 100 * n["limited_utilization"].get<double>());
   }
   const Json& sum = r["summary"];
   const Json& idle = sum["idle_latency"];
