@@ -84,10 +84,19 @@ Json run_study(const StudyOptions& o) {
   const TierSetup& s = o.setup;
   return {{"iowall_result", result_marker("cxl_kvcache")},
           {"setup",
-           {{"requesters", s.requesters}, {"cxl_topology", o.cxl_doc.value("name", "")}, {"cxl_link", fmt::format("Gen{} x{} {} B flits", s.gen, s.lanes, s.flit)},
-            {"cxl_devices", s.cxl_devices}, {"device_preset", s.device_preset}, {"ssds", o.nvme ? s.ssds : 0},
-            {"ssd_preset", s.ssd_preset}, {"qd", o.qd}, {"interleave", to_string(o.load.interleave)},
-            {"shared_fraction", o.load.shared_fraction}, {"write_fraction", o.load.write_fraction}, {"seed", o.seed}}},
+           {{"requesters", s.requesters},
+            {"gpu_requesters", s.gpu_requesters},
+            {"cxl_topology", o.cxl_doc.value("name", "")},
+            {"cxl_link", fmt::format("Gen{} x{} {} B flits", s.gen, s.lanes, s.flit)},
+            {"cxl_devices", s.cxl_devices},
+            {"device_preset", s.device_preset},
+            {"ssds", o.nvme ? s.ssds : 0},
+            {"ssd_preset", s.ssd_preset},
+            {"qd", o.qd},
+            {"interleave", to_string(o.load.interleave)},
+            {"shared_fraction", o.load.shared_fraction},
+            {"write_fraction", o.load.write_fraction},
+            {"seed", o.seed}}},
           {"points", points},
           {"summary", summary}};
 }

@@ -45,7 +45,10 @@ Json TierPoint::to_json() const {
 Json cxl_topology(const TierSetup& s) {
   Json devices = Json::array(), links = Json::array();
   const i64 hosts = s.direct ? 1 : s.requesters, memories = s.direct ? 1 : s.cxl_devices;
-  for (i64 h = 0; h < hosts; ++h) devices.push_back({{"id", fmt::format("host{}", h)}, {"model", "cxl_host"}});
+  for (i64 h = 0; h < hosts; ++h) {
+    devices.push_back({{"id", fmt::format("host{}", h)}, {"model", "cxl_host"}});
+    if (s.gpu_requesters) devices.back()["preset"] = "gpu";
+  }
   for (i64 d = 0; d < memories; ++d)
     devices.push_back({{"id", fmt::format("cxlmem{}", d)}, {"model", "cxl_type3"}, {"preset", s.device_preset}});
   if (s.direct) {

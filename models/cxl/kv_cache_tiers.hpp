@@ -17,6 +17,7 @@ struct TierSetup {
   i64 cxl_devices = 1;
   int gen = 5, lanes = 8, flit = 68;
   bool direct = false;  // one requester on one device, no switch
+  bool gpu_requesters = false;  // cxl_host preset "gpu" (many loads in flight)
   std::string device_preset = "cz120";
   i64 ssds = 4;
   std::string ssd_preset = "micron_9550";

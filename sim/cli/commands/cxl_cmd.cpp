@@ -33,7 +33,7 @@ double fraction_option(double v, const char* option) {
 
 struct KvArgs {
   cxl::TierSetup setup;
-  std::string attach = "switch", sizes = "64 B,256 B,1 KiB,4 KiB,16 KiB,64 KiB,256 KiB,1 MiB,4 MiB";
+  std::string attach = "switch", requester = "cpu", sizes = "64 B,256 B,1 KiB,4 KiB,16 KiB,64 KiB,256 KiB,1 MiB,4 MiB";
   std::string interleave = "4 KiB", topology, tiers = "both";
   i64 qd = 4, blocks = 0;
   double shared = 0, writes = 0;
@@ -46,6 +46,7 @@ void run_kvcache(const KvArgs& a) {
   StudyOptions o;
   o.setup = a.setup;
   o.setup.direct = a.attach == "direct";
+  o.setup.gpu_requesters = a.requester == "gpu";
   o.qd = a.qd;
   o.blocks_per_requester = a.blocks;
   o.load.interleave = positive_bytes_option(a.interleave, "--interleave");
@@ -122,6 +123,8 @@ void setup(CLI::App& root, CliState&) {
   kv->add_option("--flit", ka->setup.flit, "flit size: 68 (CXL 2.0) or 256 (CXL 3.x)");
   kv->add_option("--attach", ka->attach, "switch (pooled) or direct (one requester, one device)")
       ->check(CLI::IsMember({"switch", "direct"}));
+  kv->add_option("--requester", ka->requester, "cpu (a root port, 512 loads in flight) or gpu (4096)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   kv->add_option("--device-preset", ka->setup.device_preset, "cxl_type3 preset")->check(CLI::IsMember({"cz120", "cmm_d"}));
   kv->add_option("--ssds", ka->setup.ssds, "NVMe SSDs of the NVMe tier")->check(CLI::Range(std::int64_t{1}, std::int64_t{64}));
   kv->add_option("--ssd-preset", ka->setup.ssd_preset, "nvme_ssd preset of the NVMe tier");
