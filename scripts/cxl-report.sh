@@ -110,9 +110,10 @@ follows in 16 B slots; a 68 B flit with no header to carry is all data (\`iowall
 
 - "CXL 3.0 targets sub-microsecond latency (200-500 ns)": holds, $(r1 "$direct_ns")-$(r1 "$switch_ns") ns idle.
 - "from ~1.5 us to <100 ns": does not follow. The shortest simulated path, one direct-attached
-  device, is $(r1 "$direct_ns") ns: the host's own path to its root port and back (50 ns), two link
-  crossings (50 ns), the device's controller twice (30 ns) and its DRAM (50 ns). Below 100 ns is
-  local-DRAM territory.
+  device, is $(r1 "$direct_ns") ns: the host's own path to its root port and back
+  ($(get study_direct '.summary.idle_latency.cxl_load_parts.host_fabric_ns') ns), the link twice ($(get study_direct '.summary.idle_latency.cxl_load_parts.links_ns') ns), the device's controller twice and its DRAM
+  ($(get study_direct '.summary.idle_latency.cxl_load_parts.device_ns') ns), flits and transfers ($(r1 "$(get study_direct '.summary.idle_latency.cxl_load_parts.flits_and_media_transfer_ns')") ns). A switch adds
+  $(get study '.summary.idle_latency.cxl_load_parts.switches_ns') ns of crossings and two more link crossings. Below 100 ns is local-DRAM territory.
 
 ## What is not modelled
 

@@ -42,7 +42,11 @@ Json idle_latency(const StudyOptions& o) {
   Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3},
             {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3},
             {"local_dram_ns", cxl.local_dram.ns()},
-            {"cxl_over_local_dram", cxl.latency_mean_us * 1e3 / cxl.local_dram.ns()}};
+            {"cxl_over_local_dram", cxl.latency_mean_us * 1e3 / cxl.local_dram.ns()},
+            {"cxl_load_parts", cxl.idle_parts}};
+  double fixed = 0;
+  for (const auto& [part, ns] : cxl.idle_parts.items()) fixed += ns.get<double>();
+  j["cxl_load_parts"]["flits_and_media_transfer_ns"] = cxl.latency_mean_us * 1e3 - fixed;
   KvCacheLoad shared = line;
   shared.shared_fraction = 1;
   // The same load of a line the next requester caches: the back-invalidate round trip.
@@ -127,12 +131,17 @@ std::string study_text(const Json& r) {
   }
   const Json& sum = r["summary"];
   const Json& idle = sum["idle_latency"];
-  out += fmt::format("idle 64 B CXL load: {:.1f} ns, {:.1f}x local DRAM", idle["cxl_load_ns"].get<double>(),
+  const Json& parts = idle["cxl_load_parts"];
+  out += fmt::format("idle 64 B CXL load: {:.1f} ns (host {:.0f} + links {:.0f} + switches {:.0f} + device {:.0f} + flits "
+                     "and transfers {:.0f}), {:.1f}x local DRAM",
+                     idle["cxl_load_ns"].get<double>(), parts["host_fabric_ns"].get<double>(),
+                     parts["links_ns"].get<double>(), parts["switches_ns"].get<double>(),
+                     parts["device_ns"].get<double>(), parts["flits_and_media_transfer_ns"].get<double>(),
                      idle["cxl_over_local_dram"].get<double>());
   if (idle.contains("cxl_load_shared_ns"))
-    out += fmt::format(" ({:.1f} ns when another requester caches the line)", idle["cxl_load_shared_ns"].get<double>());
+    out += fmt::format("; {:.1f} ns when another requester caches the line", idle["cxl_load_shared_ns"].get<double>());
   if (nvme)
-    out += fmt::format("; idle {} NVMe read: {:.1f} us ({:.0f}x)", sum["nvme_min_access"].get<std::string>(),
+    out += fmt::format("\nidle {} NVMe read: {:.1f} us ({:.0f}x the CXL load)", sum["nvme_min_access"].get<std::string>(),
                        idle["nvme_read_us"].get<double>(), idle["nvme_over_cxl"].get<double>());
   auto text = [](const Json& j) { return j.is_null() ? std::string("not in the sweep") : j.get<std::string>(); };
   out += fmt::format("\nsmallest access: CXL {}{}; 90% of best bandwidth from: CXL {}{}\n",

@@ -26,6 +26,20 @@ Json link(const std::string& a, const std::string& b, Json protocol) {
 
 Json pcie(int lanes) { return {{"pcie", {{"gen", 5}, {"lanes", lanes}}}}; }
 
+// The fixed latencies a load from `host` to `device` crosses, out and back: what is
+// left of a measured load is serialization and queueing.
+Json load_parts(const Topology& t, const CxlHost& host, const CxlType3& device) {
+  Time links, switches;
+  for (const Route* r : {&t.route(host, device), &t.route(device, host)}) {
+    for (const Hop& h : r->hops) links += h.latency;
+    for (std::size_t i = 1; i + 1 < r->devices.size(); ++i) switches += t.find(r->devices[i])->forwarding_latency();
+  }
+  return {{"host_fabric_ns", host.fabric_latency.ns()},
+          {"links_ns", (links - switches).ns()},
+          {"switches_ns", switches.ns()},
+          {"device_ns", device.idle_latency().ns()}};
+}
+
 }  // namespace
 
 Json TierPoint::to_json() const {
@@ -83,6 +97,7 @@ TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLo
   TierPoint p;
   p.tier = "cxl";
   p.local_dram = hosts.front()->local_dram_latency;
+  p.idle_parts = load_parts(topology, *hosts.front(), *memories.front());
   p.block = load.block;
   p.access = Bytes(std::max(load.block.n, kLineBytes));
   p.useful_GBps = gb_per_s(r.useful, r.elapsed);

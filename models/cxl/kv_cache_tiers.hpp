@@ -33,6 +33,7 @@ struct TierPoint {
   std::string limited_by;
   double limited_utilization = 0;
   Time local_dram;  // the first requester's own DRAM latency (CXL tier), for comparison
+  Json idle_parts;  // CXL tier: the fixed latencies of one load by the first requester (ns)
   Json to_json() const;
 };
 
