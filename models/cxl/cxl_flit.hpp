@@ -1,7 +1,8 @@
 // CXL link-layer arithmetic: flit layouts (68 B flits of CXL 1.1/2.0, 256 B flits of
 // CXL 3.x), the CXL.mem messages a load or store sends, and how those messages pack
-// into a flit's 16 B slots. The flit packer (flit_channel.hpp) applies these rules
-// flit by flit; the closed forms here are what the link's LinkSpec and the tests use.
+// into a flit's 16 B slots. The flit packer (flit_packer.hpp) applies the slot rules
+// flit by flit; a saturated stream's cost per message, measured by running the packer,
+// is what the link's LinkSpec charges at chunk fidelity.
 #pragma once
 #include <string>
 

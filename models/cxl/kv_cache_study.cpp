@@ -115,19 +115,21 @@ std::string study_text(const Json& r) {
                                 nvme ? fmt::format(" vs {} x {} NVMe (gpu_direct)", s["ssds"].get<i64>(),
                                                    s["ssd_preset"].get<std::string>())
                                      : "");
-  out += fmt::format("{:>9}  {:>9} {:>10} {:>10}  {:>9} {:>10} {:>10}  busiest (cxl | nvme)\n", "block",
-                     "cxl GB/s", "mean us", "p99 us", "nvme GB/s", "mean us", "p99 us");
+  out += fmt::format("{:>9}  {:>9} {:>10} {:>10}", "block", "cxl GB/s", "mean us", "p99 us");
+  out += nvme ? fmt::format("  {:>9} {:>10} {:>10}  busiest (cxl | nvme)\n", "nvme GB/s", "mean us", "p99 us")
+              : "  busiest\n";
+  // One tier's columns: useful GB/s, mean and p99 latency.
+  auto columns = [](const Json& t, int digits) {
+    return fmt::format("{:>9.2f} {:>10.{}f} {:>10.{}f}", t["useful_GBps"].get<double>(),
+                       t["latency_mean_us"].get<double>(), digits, t["latency_p99_us"].get<double>(), digits);
+  };
+  auto busiest = [](const Json& t) {
+    return fmt::format("{} {:.0f}%", t["limited_by"].get<std::string>(), 100 * t["limited_utilization"].get<double>());
+  };
   for (const Json& p : r["points"]) {
-    const Json& c = p["cxl"];
-    const Json n = nvme ? p["nvme"]
-                        : Json{{"useful_GBps", 0.0}, {"latency_mean_us", 0.0}, {"latency_p99_us", 0.0},
-                               {"limited_by", "-"}, {"limited_utilization", 0.0}};
-    out += fmt::format("{:>9}  {:>9.2f} {:>10.3f} {:>10.3f}  {:>9.2f} {:>10.1f} {:>10.1f}  {} {:.0f}% | {} {:.0f}%\n",
-                       p["block"].get<std::string>(), c["useful_GBps"].get<double>(), c["latency_mean_us"].get<double>(),
-                       c["latency_p99_us"].get<double>(), n["useful_GBps"].get<double>(),
-                       n["latency_mean_us"].get<double>(), n["latency_p99_us"].get<double>(),
-                       c["limited_by"].get<std::string>(), 100 * c["limited_utilization"].get<double>(),
-                       n["limited_by"].get<std::string>(), 100 * n["limited_utilization"].get<double>());
+    out += fmt::format("{:>9}  {}", p["block"].get<std::string>(), columns(p["cxl"], 3));
+    out += nvme ? fmt::format("  {}  {} | {}\n", columns(p["nvme"], 1), busiest(p["cxl"]), busiest(p["nvme"]))
+                : fmt::format("  {}\n", busiest(p["cxl"]));
   }
   const Json& sum = r["summary"];
   const Json& idle = sum["idle_latency"];
