@@ -59,13 +59,13 @@ const FlitChannel* CxlFabric::channel_from(const Device& device) const {
   return nullptr;
 }
 
-void CxlFabric::send(const Legs& legs, MessageKind kind, Done done) {
-  hop(transits_.acquire({&legs, 0, kind, done}));
+void CxlFabric::send(const Legs& legs, MessageKind kind, Done done, std::size_t first, std::size_t end) {
+  hop(transits_.acquire({&legs, first, std::min(end, legs.size()), kind, done}));
 }
 
 void CxlFabric::hop(std::uint32_t t) {
   Transit& tr = transits_[t];
-  if (tr.leg == tr.legs->size()) {
+  if (tr.leg == tr.end) {
     const Done done = tr.done;
     transits_.release(t);
     done();
@@ -76,22 +76,39 @@ void CxlFabric::hop(std::uint32_t t) {
 }
 
 void CxlFabric::load(CxlHost& host, CxlType3& device, CxlHost* holder, Done done) {
-  const std::uint32_t id = txns_.acquire({&host, &device, holder, done, false, holder ? 2 : 1});
+  const std::uint32_t id = txns_.acquire({&host, &device, holder, done, false, holder ? 2 : 1, Time(0)});
   host.ctx().in(host.fabric_latency / 2, [this, id] { start(id); });
 }
 
 void CxlFabric::store(CxlHost& host, CxlType3& device, Done done) {
-  const std::uint32_t id = txns_.acquire({&host, &device, nullptr, done, true, 1});
+  const std::uint32_t id = txns_.acquire({&host, &device, nullptr, done, true, 1, Time(0)});
   host.ctx().in(host.fabric_latency / 2, [this, id] { start(id); });
 }
 
 void CxlFabric::start(std::uint32_t id) {
+  const Legs& l = legs(*txns_[id].host, *txns_[id].device);
+  send(l, request_kind(id), [this, id] { at_last_port(id); }, 0, l.size() - 1);
+}
+
+void CxlFabric::at_last_port(std::uint32_t id) {
+  Txn& x = txns_[id];
+  x.asked = x.host->now();
+  x.device->acquire([this, id] { granted(id); });
+}
+
+void CxlFabric::granted(std::uint32_t id) {
   const Txn& x = txns_[id];
-  // The request leaves only with a slot at the device (its request credits).
-  x.device->acquire([this, id] {
-    const Txn& t = txns_[id];
-    send(legs(*t.host, *t.device), t.write ? MessageKind::rwd : MessageKind::req, [this, id] { arrived(id); });
-  });
+  const Legs& l = legs(*x.host, *x.device);
+  auto go = [this, id] {
+    const Legs& l = legs(*txns_[id].host, *txns_[id].device);
+    send(l, request_kind(id), [this, id] { arrived(id); }, l.size() - 1);
+  };
+  // A slot that was free when asked for is a credit the port already held; one freed
+  // later travels back over the link first.
+  if (x.host->now() == x.asked)
+    go();
+  else
+    x.host->ctx().in(l.back().after, go);
 }
 
 void CxlFabric::arrived(std::uint32_t id) {

@@ -3,6 +3,10 @@
 // crossing those channels and the switches on the way (M2S Req -> media -> S2M DRS;
 // M2S RwD -> media -> S2M NDR). A load of a line another host caches also waits for
 // the device's back-invalidate snoop to that host and its answer (BISnp/BIRsp).
+// A request crosses the last link into the device only with one of the device's
+// request slots (its credits): without one it waits at the port before that link
+// (the switch, or the host when attached directly), and a slot freed for it takes
+// the link's latency to come back as a credit.
 #pragma once
 #include <map>
 #include <memory>
@@ -49,18 +53,23 @@ private:
     Done done;
     bool write;
     int parts_left;  // a load answers once both the media and the snoop are done
+    Time asked;      // when the request asked the device for a slot
   };
   struct Transit {
     const Legs* legs;
-    std::size_t leg;
+    std::size_t leg, end;
     MessageKind kind;
     Done done;
   };
   const Legs& legs(const Device& from, const Device& to);
-  void send(const Legs& legs, MessageKind kind, Done done);
+  // Sends a message over legs [first, end) of `legs` (all of them by default).
+  void send(const Legs& legs, MessageKind kind, Done done, std::size_t first = 0, std::size_t end = SIZE_MAX);
   void hop(std::uint32_t transit);
   void start(std::uint32_t txn);
+  void at_last_port(std::uint32_t txn);
+  void granted(std::uint32_t txn);
   void arrived(std::uint32_t txn);
+  MessageKind request_kind(std::uint32_t txn) { return txns_[txn].write ? MessageKind::rwd : MessageKind::req; }
   void part_done(std::uint32_t txn);
   void finish(std::uint32_t txn);
 

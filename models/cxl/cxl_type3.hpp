@@ -1,8 +1,9 @@
 // A CXL.mem Type-3 memory expander (DRAM behind a CXL controller). A request holds
-// one of the device's request slots from acceptance to its response: when all are
-// taken, requesters wait for one (the M2S request credits run out). Accepted
-// requests cross the controller, queue for the media's internal bandwidth, spend the
-// media latency, and cross the controller again.
+// one of the device's request slots from crossing the device's link until its media
+// access is done: when all are taken, requests wait for one (the M2S request credits
+// the device advertises run out). Accepted requests cross the controller, queue for
+// the media's internal bandwidth, spend the media latency, and cross the controller
+// again.
 #pragma once
 #include <deque>
 #include <memory>
