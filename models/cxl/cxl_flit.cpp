@@ -39,11 +39,17 @@ LinkConfig read_link(const Params& p) {
   c.bits.birsp = p.get_int("birsp_bits", 30, 1, 128, "M2S BIRsp header width in bits",
                            "assumption: as wide as an S2M NDR (a tag and an opcode); CXL 3.0 spec 3.3");
   if (p.describing()) return c;
-  if (c.lanes != 1 && c.lanes != 2 && c.lanes != 4 && c.lanes != 8 && c.lanes != 16)
-    p.fail("lanes", fmt::format("a CXL link is x1, x2, x4, x8 or x16, not x{}", c.lanes));
-  if (c.flit != 68 && c.flit != 256) p.fail("flit", fmt::format("a CXL flit is 68 B or 256 B, not {} B", c.flit));
-  if (c.gen == 6 && c.flit == 68) p.fail("flit", "64 GT/s (gen 6) runs only 256 B flits");
+  if (const LinkProblem bad = check(c); !bad.key.empty()) p.fail(bad.key, bad.message);
   return c;
+}
+
+LinkProblem check(const LinkConfig& c) {
+  if (c.lanes != 1 && c.lanes != 2 && c.lanes != 4 && c.lanes != 8 && c.lanes != 16)
+    return {"lanes", fmt::format("a CXL link is x1, x2, x4, x8 or x16, not x{}", c.lanes)};
+  if (c.gen != 5 && c.gen != 6) return {"gen", fmt::format("CXL runs on Gen5 or Gen6 PHYs, not Gen{}", c.gen)};
+  if (c.flit != 68 && c.flit != 256) return {"flit", fmt::format("a CXL flit is 68 B or 256 B, not {} B", c.flit)};
+  if (c.gen == 6 && c.flit == 68) return {"flit", "64 GT/s (gen 6) runs only 256 B flits"};
+  return {};
 }
 
 FlitShare saturated_share(const FlitLayout& l, const Message& m) {

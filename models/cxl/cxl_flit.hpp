@@ -64,6 +64,13 @@ struct LinkConfig {
   std::string describe() const;
 };
 
+// What is wrong with a link's generation, width and flit size: the key at fault
+// ("gen", "lanes" or "flit") and why; an empty key when nothing is.
+struct LinkProblem {
+  std::string key, message;
+};
+LinkProblem check(const LinkConfig& c);
+
 // Reads a "cxl" link object (gen, lanes, flit, latency, header widths); InputError
 // naming the key for a width not in {1,2,4,8,16}, a generation other than 5 or 6,
 // a flit size other than 68 or 256, or 68 B flits at Gen6.

@@ -18,12 +18,14 @@ namespace {
 
 using cxl::StudyOptions;
 
-void check_link_options(int gen, int lanes, int flit) {
-  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
-    throw InputError("", "--lanes", fmt::format("a CXL link is x1, x2, x4, x8 or x16, not x{}", lanes));
-  if (gen != 5 && gen != 6) throw InputError("", "--gen", fmt::format("CXL runs on Gen5 or Gen6 PHYs, not Gen{}", gen));
-  if (flit != 68 && flit != 256) throw InputError("", "--flit", fmt::format("a CXL flit is 68 B or 256 B, not {} B", flit));
-  if (gen == 6 && flit == 68) throw InputError("", "--flit", "64 GT/s (gen 6) runs only 256 B flits");
+// The link an option set describes; InputError naming the option at fault.
+cxl::LinkConfig link_options(int gen, int lanes, int flit) {
+  cxl::LinkConfig c;
+  c.gen = gen;
+  c.lanes = lanes;
+  c.flit = flit;
+  if (const cxl::LinkProblem bad = cxl::check(c); !bad.key.empty()) throw InputError("", "--" + bad.key, bad.message);
+  return c;
 }
 
 double fraction_option(double v, const char* option) {
@@ -42,7 +44,7 @@ struct KvArgs {
 };
 
 void run_kvcache(const KvArgs& a) {
-  check_link_options(a.setup.gen, a.setup.lanes, a.setup.flit);
+  link_options(a.setup.gen, a.setup.lanes, a.setup.flit);
   StudyOptions o;
   o.setup = a.setup;
   o.setup.direct = a.attach == "direct";
@@ -75,11 +77,7 @@ struct FlitArgs {
 };
 
 void run_flit(const FlitArgs& a) {
-  check_link_options(a.gen, a.lanes, a.flit);
-  cxl::LinkConfig c;
-  c.gen = a.gen;
-  c.lanes = a.lanes;
-  c.flit = a.flit;
+  const cxl::LinkConfig c = link_options(a.gen, a.lanes, a.flit);
   const cxl::FlitLayout l = c.layout();
   const std::pair<const char*, cxl::Message> messages[] = {{"M2S Req (MemRd)", cxl::read_request(c.bits)},
                                                            {"S2M DRS (MemData, 64 B)", cxl::read_data(c.bits)},
