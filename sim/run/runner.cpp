@@ -18,7 +18,8 @@ double round_to(double v, int digits) {
   return std::round(v * f) / f;
 }
 
-// The busiest resource: the Server with the highest time-weighted utilization.
+}  // namespace
+
 Json limiting_resource(const StatRegistry& stats, Time end) {
   const StatEntry* best = nullptr;
   double best_util = -1;
@@ -33,6 +34,8 @@ Json limiting_resource(const StatRegistry& stats, Time end) {
   if (!best) return nullptr;
   return {{"resource", best->path.substr(0, best->path.size() - 5)}, {"utilization", round_to(best_util, 4)}};
 }
+
+namespace {
 
 Json run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, bool trace_this) {
   Trace trace;

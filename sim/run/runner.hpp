@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/config/scenario.hpp"
+#include "sim/core/stats.hpp"
 
 namespace iowall {
 
@@ -16,5 +17,9 @@ struct RunOptions {
 // The result document: {"iowall_result": {"kind": "run", "version"}, "iowall_version",
 // "scenario", "seed", "fidelity", "topology", "topology_summary", "workload", "paths": [...], "metrics": {path: {...}}, "stats": {path: {...}}}.
 Json run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+// The busiest resource over [0, end]: the "/busy" gauge with the highest time-weighted
+// utilization, as {"resource", "utilization"}; null when there is none.
+Json limiting_resource(const StatRegistry& stats, Time end);
 
 }  // namespace iowall

@@ -8,6 +8,7 @@
 #include "models/rdma/registration.hpp"
 #include "models/rdma/translation_cache.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/option_values.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
 
@@ -16,13 +17,6 @@ namespace {
 
 using rdma::MemoryKind;
 
-Bytes bytes_arg(const std::string& text, const char* option) {
-  Bytes b;
-  const ParseResult r = parse_bytes(text, b);
-  if (!r.ok) throw InputError("", option, r.error);
-  if (b.n <= 0) throw InputError("", option, "must be positive");
-  return b;
-}
 Bandwidth bw_arg(const std::string& text, const char* option) {
   Bandwidth b;
   const ParseResult r = parse_bandwidth(text, b);
@@ -64,7 +58,7 @@ struct RegArgs {
 void run_reg(const RegArgs& a) {
   const MemoryKind kind = rdma::memory_kind_from_name(a.memory);
   const rdma::RegistrationCost cost = a.o.cost(kind, "iowall rdma reg");
-  rdma::RegistrationRun run{bytes_arg(a.size, "--size"), bytes_arg(a.io_size, "--io-size"), bw_arg(a.link, "--link"),
+  rdma::RegistrationRun run{positive_bytes_option(a.size, "--size"), positive_bytes_option(a.io_size, "--io-size"), bw_arg(a.link, "--link"),
                             a.ios, !a.persistent};
   const rdma::RegistrationResult r = rdma::simulate_registration(cost, run);
   const rdma::RegistrationResult whole =
@@ -107,12 +101,12 @@ struct CrossArgs {
 void run_crossover(const CrossArgs& a) {
   const auto host = a.host.cost(MemoryKind::host, "iowall rdma crossover (host)");
   const auto gpu = a.gpu.cost(MemoryKind::gpu, "iowall rdma crossover (gpu)");
-  const Bytes io = bytes_arg(a.io_size, "--io-size");
+  const Bytes io = positive_bytes_option(a.io_size, "--io-size");
   Json rows = Json::array();
   std::string text = fmt::format("host registration per {} I/O: {:.1f} us\n", to_string(io), host.reg_time(io).us());
   std::stringstream ss(a.buffers);
   for (std::string item; std::getline(ss, item, ',');) {
-    const Bytes b = bytes_arg(item, "--buffers");
+    const Bytes b = positive_bytes_option(item, "--buffers");
     const i64 n = rdma::crossover_io(host, gpu, b, io);
     rows.push_back({{"buffer", to_string(b)}, {"gpu_registration_us", gpu.reg_time(b).us()}, {"crossover_io", n}});
     text += fmt::format("GPU buffer {:>10}: registered once in {:9.1f} us; persistent GPU ahead from I/O {}\n",
@@ -134,7 +128,7 @@ void run_mtt(const MttArgs& a) {
   const rdma::RegistrationCost cost = rdma::RegistrationCost::read(Params(Json::object(), {"", ""}), kind);
   const Json cj = {{"entries", a.entries}, {"mtt_per_line", a.mtt_per_line}, {"miss_penalty", a.miss}};
   const auto cache = rdma::TranslationCacheConfig::read(Params(cj, {"iowall rdma mtt", ""}));
-  const rdma::MttWorkload w{a.workers, bytes_arg(a.buffer, "--buffer"), cost.page_size, a.rounds,
+  const rdma::MttWorkload w{a.workers, positive_bytes_option(a.buffer, "--buffer"), cost.page_size, a.rounds,
                             a.order == "random", a.seed};
   const rdma::MttResult r = rdma::simulate_mtt(cache, w);
   const Json j = {{"memory", a.memory}, {"workers", a.workers}, {"order", a.order}, {"buffer", to_string(w.buffer)},
