@@ -84,6 +84,34 @@ l_scan=$(ws '{"name":"gpu_initiated","cq_lookup":"scan","queues":1}' '{}' 64 4 "
 l_scan4=$(ws '{"name":"gpu_initiated","cq_lookup":"scan","queues":4}' '{}' 64 4 "$lk")
 l_ord=$(ws '{"name":"gpu_initiated","cq_lookup":"in_order","queues":1}' '{}' 64 4 "$lk")
 echo "| Out-of-order completions: a thread scans the CQ for its CID (O(N)) unless completion is in order (O(1)) | \`gpu_initiated\` \`cq_lookup\`: \`reap_all\`, \`scan\` (\`cq_check_cost\` 500 ns per entry), \`in_order\` | 64 threads x QD4 on one queue pair: one polling warp reaping all: $l_all; each thread scanning: $l_scan; scanning over 4 queues: $l_scan4; in-order posting: $l_ord | the scan is O(window): it matters when entries arrive faster than a thread reads one (one queue at 2.5 M IOPS), and costs nothing once the queues spread them; in-order completion removes the scan but holds finished commands behind slower ones (the p99 grows) |"
+# GDS + 8 SSDs + multi-queue striping, on the DGX-H100-class node of the default scenario.
+dgx() {  # threads, qd, io_size
+  $B run scenarios/default.json --set /workload/threads=$1 --set /workload/qd=$2 --set "/workload/io_size=\"$3\"" \
+    --set '/paths=["gpu_direct"]' -q --output-format json | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['metrics']['gpu_direct']
+print('%.1f GB/s at %.0f us mean (p99 %.0f us, %.1f cores)' % (m['throughput_GBps'], m['latency_mean_us'], m['latency_p99_us'], m['cpu_cores_busy']))"
+}
+g128=$(dgx 8 1 "128 KiB")
+g128_1=$(dgx 1 1 "128 KiB")
+g1m=$(dgx 1 2 "1 MiB")
+echo "| GDS + 8 SSDs + multi-queue striping: 80-100 GB/s at ~100 us | \`scenarios/default.json\` (8 H100, 8 Gen5 PM1743) with \`gpu_direct\`; threads and queue depth per GPU | 128 KiB reads, 8 threads x QD1 per GPU: $g128; 1 thread: $g128_1; 1 MiB reads, 1 thread x QD2: $g1m | holds for I/Os the size of the drive's command (128 KiB) with about 8 MiB in flight: bandwidth = bytes in flight / latency (Little's law). A 1 MiB I/O cannot come back in ~100 us from one drive (tR plus 1 MiB at 13 GB/s is about 165 us); 100 GB/s at 1 MiB comes with ~167 us |"
+# Software-only: the same node and drives, 4 KiB random reads, only the software changes.
+sw() {  # path-json, threads, qd, targets
+  $B run scenarios/default.json --set "/paths=[$1]" --set /workload/threads=$2 --set /workload/qd=$3 \
+    --set '/workload/io_size="4 KiB"' --set '/workload/kind="random_read"' --set '/workload/size="64 MiB"' \
+    --set "/workload/targets=\"$4\"" -q --output-format json | python3 -c "
+import json, sys
+m = list(json.load(sys.stdin)['metrics'].values())[0]
+print('%.2f M IOPS (%.1f cores, %s)' % (m['iops'] / 1e6, m['cpu_cores_busy'], m['limited_by']['resource']))"
+}
+s_ps8=$(sw '{"name":"cpu_only","io_stack":"psync"}' 4 1 dram0,dram1)
+s_ps128=$(sw '{"name":"cpu_only","io_stack":"psync"}' 64 1 dram0,dram1)
+s_ur=$(sw '{"name":"cpu_only","io_stack":"io_uring"}' 64 8 dram0,dram1)
+s_poll=$(sw '{"name":"cpu_only","io_stack":"io_uring_poll"}' 64 8 dram0,dram1)
+s_gds=$(sw '"gpu_direct"' 16 8 all_gpus)
+s_bam=$(sw '"gpu_initiated"' 16 8 all_gpus)
+echo "| Software-only optimizations can improve IOPS 10x | host stack (\`io_stack\`), threads, queue depth; \`gpu_direct\` vs \`gpu_initiated\` | DGX-H100-class node, 8 PM1743 (20 M IOPS of hardware), 4 KiB random reads: 8 psync threads $s_ps8; 128 psync threads $s_ps128; 128 io_uring threads x QD8 $s_ur; polled io_uring $s_poll; into the GPUs: cuFile 128 threads x QD8 $s_gds; GPU-initiated $s_bam | 10x and more, from concurrency (threads x depth) first and the host stack second; the cores it costs fall 10x from interrupts to polling. With cuFile's 8 us per I/O the CPU, not the drives, is the ceiling |"
 echo
 echo "Not modelled yet: L1/queue-state cost in GPU memory and the Controller Memory Buffer,"
 echo "SIMT divergence, security and multi-tenant isolation, Ultra Ethernet for NVMe-oF."
