@@ -3,16 +3,22 @@
 # from the committed sweeps (reports/calibration/<machine>/sweep/*.json).
 set -euo pipefail
 iowall=${IOWALL:-build/release/iowall}
-fit() {  # machine, description
-  local m=$1 r=reports/calibration/$1
-  "$iowall" calibrate "$r"/sweep/*.json -o "$r/profile.json" --name "$m" --machine "$2" \
-    --topology "topologies/$m.json" --emit-topology "topologies/$m-calibrated.json" > "$r/profile.txt"
+fit() {  # machine, description[, sweep folder, suffix of the outputs]
+  local m=$1 r=reports/calibration/$1 sweep=${3:-sweep} sfx=${4:-}
+  local topo=(--topology "topologies/$m.json")
+  # The first sweep of a machine writes the calibrated topology; others only validate.
+  [ -z "$sfx" ] && topo+=(--emit-topology "topologies/$m-calibrated.json")
+  "$iowall" calibrate "$r/$sweep"/*.json -o "$r/profile$sfx.json" --name "$m" --machine "$2" "${topo[@]}" \
+    > "$r/profile$sfx.txt"
   # Two declared splits, fixed before looking at the results: fit on one thread and predict
   # two; fit on I/Os up to 128 KiB and predict the larger ones.
-  "$iowall" validate "$r/profile.json" "$r"/sweep/*.json --fit-subset threads=1 \
-    --report "$r/validation-threads1" --title "$m: fit on one thread, predict two" > "$r/validation-threads1.txt"
-  "$iowall" validate "$r/profile.json" "$r"/sweep/*.json --fit-subset 'io_size<=128KiB' \
-    --report "$r/validation-small-io" --title "$m: fit on I/Os up to 128 KiB, predict larger" > "$r/validation-small-io.txt"
+  "$iowall" validate "$r/profile$sfx.json" "$r/$sweep"/*.json --fit-subset threads=1 \
+    --report "$r/validation$sfx-threads1" --title "$m$sfx: fit on one thread, predict two" > "$r/validation$sfx-threads1.txt"
+  "$iowall" validate "$r/profile$sfx.json" "$r/$sweep"/*.json --fit-subset 'io_size<=128KiB' \
+    --report "$r/validation$sfx-small-io" --title "$m$sfx: fit on I/Os up to 128 KiB, predict larger" \
+    > "$r/validation$sfx-small-io.txt"
 }
 fit cpu-machine "CPU build machine: 2-vCPU VM, ext4 on a virtio disk"
 fit gpu-machine "GPU machine: 16-vCPU Firecracker VM, one H200 on PCIe Gen5 x16, ext4 on a virtio disk"
+# The GPU machine's second sweep: the same disk in three interleaved rounds (cpu_only, cpu_gpu).
+fit gpu-machine "GPU machine, second sweep (interleaved rounds)" disk-rounds -rounds
