@@ -47,7 +47,8 @@ public:
                             "Lustre manual: max_pages_per_rpc, 256 pages of 4 KiB by default");
     c.max_rpcs_in_flight = p.get_int("max_rpcs_in_flight", 8, 1, 256, "RPCs a client keeps in flight to one OST",
                                      "Lustre manual: osc max_rpcs_in_flight, default 8");
-    c.mds_nic = p.get_text("mds_nic", "", "the metadata server's NIC (its node serves opens)", "");
+    c.mds_nic = p.get_text("mds_nic", "", "the metadata server's NIC (its node serves opens)",
+                           "scenario choice: a NIC of the topology");
     c.mds_threads = p.get_int("mds_threads", 32, 1, 4096, "MDS service threads serving opens at once",
                               "assumption: order of Lustre's mdt service thread count on a mid-size MDS");
     c.open_cost = p.get_time("open_cost", "200 us", "MDS service time of one open (lookup, layout, lock)",

@@ -11,7 +11,7 @@ std::string read_drives(const Params& p, const char* key) {
   return p.get_text(key, "all",
                     "the storage servers' drives this path spreads data over, in order: comma-separated nvme_ssd "
                     "ids, or all (every nvme_ssd of the topology, in declaration order)",
-                    "");
+                    "scenario choice: the servers' drives of the topology");
 }
 
 }  // namespace
