@@ -97,6 +97,9 @@ for p, name in (("gds", "RDMA into GPU memory (GDS)"), ("bounce", "RDMA into hos
 print()
 print("## Parallel file system: small files against the MDS (64 KiB files, 16 threads x QD8, 512 MiB)")
 print()
+print("The large file moves 64 KiB RPCs with at most 8 in flight per OST (64 in all): by Little's law that, not the")
+print("MDS, holds it below the link.")
+print()
 head("layout", ("MDS busy",))
 for p, name in (("small_files", "one 64 KiB file per I/O"), ("one_large_file", "one 512 MiB file, 8 stripes")):
     mds = J["small"]["stats"][p]["mdsnic/mds/service/busy"]["mean"] / 32
@@ -156,8 +159,10 @@ print(f"| Seed 004: cuObject's RDMA \"reduces CPU overhead + improves throughput
       f"{r64['latency_p99_us'] / r64['latency_p50_us']:.2f} | CPU and throughput follow (TCP's per-byte cost is a parameter, seed 003's "
       f"10 Gb/s per core); latency consistency is not shown here: the model has no OS noise or loss, so neither path has the tail it claims |")
 print(f"| Seed 001: \"standard NFS or S3 without specialized drivers will fail to trigger the GDS path\" | TCP lands in host memory and "
-      f"a cudaMemcpy follows (pfs over TCP: {m('pfs_buffers', 'tcp')['throughput_GBps']:.1f} GB/s vs {m('pfs_buffers', 'gds')['throughput_GBps']:.1f} GB/s by RDMA) | "
-      f"by construction: a TCP transport cannot place data in GPU memory in this model |")
+      f"a cudaMemcpy follows (pfs over TCP: {m('pfs_buffers', 'tcp')['throughput_GBps']:.1f} GB/s on {client('pfs_buffers', 'tcp'):.1f} client cores "
+      f"vs {m('pfs_buffers', 'gds')['throughput_GBps']:.1f} GB/s on {client('pfs_buffers', 'gds'):.2f} by RDMA into GPU memory) | "
+      f"by construction: a TCP transport cannot place data in GPU memory in this model; with cores to spare TCP still fills the "
+      f"client link (9000 B segments carry slightly more payload per wire byte than 4096 B RoCE packets), so the price is CPU, not GB/s |")
 print()
 PY
 cat <<'MD'
