@@ -47,9 +47,15 @@ def row(name, run, p, extra=()):
              f"{client(run, p):.2f}", f"{servers(run, p):.2f}", *extra, lim(x)]
     print("| " + " | ".join(cells) + " |")
 HEAD = "| {} | GB/s | IOPS | p50 µs | p99 µs | client cores | server cores | {}limited by |"
-def head(first, extra=()):
-    print(HEAD.format(first, "".join(e + " | " for e in extra)))
-    print("|---|" + "---:|" * (6 + len(extra)) + "---|")
+def table(caption, first, rows):
+    """A caption, then one row per (name, run, path label)."""
+    print(caption)
+    print()
+    print(HEAD.format(first, ""))
+    print("|---|" + "---:|" * 6 + "---|")
+    for name, run, p in rows:
+        row(name, run, p)
+    print()
 
 print("# Parallel file system and object store (issue 6)")
 print()
@@ -77,30 +83,20 @@ print("  TCP (default) or RDMA into GPU memory (cuObject).")
 print("- The fabric: `ethernet_switch` (600 ns); each switch port's link is a resource per direction, so the")
 print("  port towards the client carries everything the servers send it.")
 print()
-print("## Parallel file system: bandwidth against stripe count (4 MiB reads, 8 threads x QD4, one 8 GiB file)")
-print()
-head("stripe_count")
-for n in (1, 2, 4, 8):
-    row(str(n), "stripe", f"stripe_count_{n}")
-print()
-print("One stream (1 thread, QD1, 8 MiB reads): stripe_count 1 against 8:")
-print()
-head("stripe_count")
-row("1", "single", "s1")
-row("8", "single", "s8")
-print()
-print("## Parallel file system: GDS into GPU memory, a bounce buffer, TCP (stripe_count 8)")
-print()
-head("path")
-for p, name in (("gds", "RDMA into GPU memory (GDS)"), ("bounce", "RDMA into host, then cudaMemcpy"), ("tcp", "TCP (socklnd), then cudaMemcpy")):
-    row(name, "pfs_buffers", p)
-print()
+table("## Parallel file system: bandwidth against stripe count (4 MiB reads, 8 threads x QD4, one 8 GiB file)",
+      "stripe_count", [(str(n), "stripe", f"stripe_count_{n}") for n in (1, 2, 4, 8)])
+table("One stream (1 thread, QD1, 8 MiB reads): stripe_count 1 against 8:", "stripe_count",
+      [("1", "single", "s1"), ("8", "single", "s8")])
+table("## Parallel file system: GDS into GPU memory, a bounce buffer, TCP (stripe_count 8)", "path",
+      [("RDMA into GPU memory (GDS)", "pfs_buffers", "gds"), ("RDMA into host, then cudaMemcpy", "pfs_buffers", "bounce"),
+       ("TCP (socklnd), then cudaMemcpy", "pfs_buffers", "tcp")])
 print("## Parallel file system: small files against the MDS (64 KiB files, 16 threads x QD8, 512 MiB)")
 print()
 print("The large file moves 64 KiB RPCs with at most 8 in flight per OST (64 in all): by Little's law that, not the")
 print("MDS, holds it below the link.")
 print()
-head("layout", ("MDS busy",))
+print("| layout | GB/s | IOPS | p50 µs | p99 µs | client cores | server cores | MDS busy | limited by |")
+print("|---|" + "---:|" * 7 + "---|")
 for p, name in (("small_files", "one 64 KiB file per I/O"), ("one_large_file", "one 512 MiB file, 8 stripes")):
     mds = J["small"]["stats"][p]["mdsnic/mds/service/busy"]["mean"] / 32
     row(name, "small", p, (f"{100 * mds:.0f}%",))
@@ -116,12 +112,8 @@ for size in ("1M", "64M"):
         print(f"| {size}iB | {t} | {a['throughput_GBps']:.2f} | {a['latency_p50_us'] / 1e3:.2f} | {client(run, 'tcp'):.2f} | "
               f"{b['throughput_GBps']:.2f} | {b['latency_p50_us'] / 1e3:.2f} | {client(run, 'rdma_gpu'):.2f} | {lim(b)} |")
 print()
-print("100 ms first-byte latency (seed 003), 4 MiB objects, 64 threads x QD8 = 512 GETs in flight:")
-print()
-head("transport")
-row("TCP", "obj_100ms", "tcp")
-row("RDMA into GPU memory", "obj_100ms", "rdma_gpu")
-print()
+table("100 ms first-byte latency (seed 003), 4 MiB objects, 64 threads x QD8 = 512 GETs in flight:", "transport",
+      [("TCP", "obj_100ms", "tcp"), ("RDMA into GPU memory", "obj_100ms", "rdma_gpu")])
 
 s1, s8 = m("stripe", "stripe_count_1"), m("stripe", "stripe_count_8")
 o1, o8 = m("single", "s1"), m("single", "s8")
