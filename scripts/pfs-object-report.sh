@@ -19,6 +19,9 @@ run single scenarios/pfs-stripe-read.json --set /workload/threads=1 --set /workl
 # Stripe count 8: bulk RDMA into GPU memory, into a host bounce buffer, and TCP (socklnd).
 run pfs_buffers scenarios/pfs-stripe-read.json \
   --set '/paths=[{"name":"pfs","label":"gds","mds_nic":"mdsnic","file_size":"8 GiB","stripe_count":8},{"name":"pfs","label":"bounce","mds_nic":"mdsnic","file_size":"8 GiB","stripe_count":8,"buffer":"host"},{"name":"pfs","label":"tcp","mds_nic":"mdsnic","file_size":"8 GiB","stripe_count":8,"transport":"tcp"}]'
+# Writes (the OSS fetches the data by RDMA READ), stripe_count 1 and 8.
+run pfs_writes scenarios/pfs-stripe-read.json --set '/workload/kind="sequential_write"' --set '/workload/size="2 GiB"' \
+  --set '/paths=[{"name":"pfs","label":"s1","mds_nic":"mdsnic","file_size":"2 GiB"},{"name":"pfs","label":"s8","mds_nic":"mdsnic","file_size":"2 GiB","stripe_count":8}]'
 # Object store: concurrency (threads x QD1) for 1 MiB and 64 MiB objects.
 for t in 1 4 16 64; do
   run "obj_1M_$t" scenarios/objstore-get.json --set /workload/threads=$t --set '/workload/io_size="1 MiB"' --set '/workload/size="1 GiB"'
@@ -90,6 +93,8 @@ table("One stream (1 thread, QD1, 8 MiB reads): stripe_count 1 against 8:", "str
 table("## Parallel file system: GDS into GPU memory, a bounce buffer, TCP (stripe_count 8)", "path",
       [("RDMA into GPU memory (GDS)", "pfs_buffers", "gds"), ("RDMA into host, then cudaMemcpy", "pfs_buffers", "bounce"),
        ("TCP (socklnd), then cudaMemcpy", "pfs_buffers", "tcp")])
+table("Writes of the same file (2 GiB), the OSS fetching each RPC's data by RDMA READ from GPU memory:", "stripe_count",
+      [("1", "pfs_writes", "s1"), ("8", "pfs_writes", "s8")])
 print("## Parallel file system: small files against the MDS (64 KiB files, 16 threads x QD8, 512 MiB)")
 print()
 print("The large file moves 64 KiB RPCs with at most 8 in flight per OST (64 in all): by Little's law that, not the")

@@ -30,6 +30,7 @@ SplitIoPath::SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, 
   }
   if (drives_.empty()) p.fail(drives_key, "no drives: the topology has no nvme_ssd");
   transport_ = nvmeof::make_transport(p, env, default_transport);
+  tcp_ = p.json().value("transport", default_transport) == std::string("tcp");
 }
 
 void SplitIoPath::describe(const Params& p, const char* drives_key, const char* default_transport) {
@@ -44,6 +45,9 @@ void SplitIoPath::expect(std::uint32_t id, int pieces) {
 
 void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then) {
   const IoRequest& r = io(id).io;
+  if (r.write && tcp_)
+    throw InputError(env_.file, env_.pointer + "/transport",
+                     "over tcp this path simulates reads only (the workload writes): use rdma for writes");
   transport_->submit({size, offset, r.write, drives_[drive], r.target, r.thread}, then);
 }
 

@@ -33,6 +33,7 @@ protected:
 
 private:
   std::unique_ptr<DataPath> transport_;
+  bool tcp_ = false;              // TCP carries reads only
   std::vector<int> pieces_left_;  // by I/O
 };
 

@@ -66,3 +66,14 @@ TEST_CASE("pfs runs are deterministic: the same seed gives byte-identical JSON",
   const Json b = run_nvmeof(pfs_topology(), pfs_reads("256 MiB", "1 MiB", 4, 4, "random_read"), paths);
   CHECK(a.dump() == b.dump());
 }
+
+TEST_CASE("pfs writes: one OST's drive bounds them, eight OSTs the client link", "[pfs][write]") {
+  // PM1743: 6.6 GB/s sequential write each; the OSS fetches the data by RDMA READ.
+  const Json paths = Json::array({pfs_path("one", 1, "2 GiB"), pfs_path("eight", 8, "2 GiB")});
+  const Json r = run_nvmeof(pfs_topology(), pfs_reads("2 GiB", "4 MiB", 8, 4, "sequential_write"), paths);
+  INFO("one OST " << gbps(r, "one") << " GB/s, eight " << gbps(r, "eight"));
+  CHECK(gbps(r, "one") <= 6.6);
+  CHECK(gbps(r, "one") >= 0.9 * 6.6);
+  CHECK(gbps(r, "eight") <= roce_payload_GBps(400));
+  CHECK(gbps(r, "eight") >= 0.85 * roce_payload_GBps(400));
+}
