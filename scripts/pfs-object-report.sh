@@ -70,7 +70,8 @@ print("servers (each two PM1743 at 13 GB/s and a 200 Gb/s NIC on its own Gen5 sw
 print("Chunk fidelity, seed 1. Server cores: the four OSS / storage nodes together.")
 print()
 print("## Model")
-print("- `pfs` (`models/storage/pfs_path.cpp`): the first I/O of a file sends an open RPC to the MDS, which")
+print("- `pfs` (`models/storage/pfs_path.cpp`): the first I/O of a file costs 20 µs of client CPU and sends an")
+print("  open RPC to the MDS, which")
 print("  serves it on one of `mds_threads` (32) threads for `open_cost` (200 µs): at most 160 k opens/s; the")
 print("  file's other I/Os wait for the layout. An I/O is cut at stripe boundaries and at `max_rpc_size` (1 MiB)")
 print("  into RPCs (`models/storage/stripe_layout.cpp`); file *f*'s objects lie on OSTs *f*, *f*+1, … (mod 8);")
@@ -166,7 +167,7 @@ cat <<'MD'
 ## What is not modelled
 - Lustre: LDLM locks and lock callbacks, close and getattr RPCs, client-side read-ahead and page cache
   (I/Os are O_DIRECT-like), grants and writeback for writes, OST object precreation, DNE (several MDTs),
-  the MDT's own storage (the MDS serves opens from memory), the client CPU cost of an open, LNet routers,
+  the MDT's own storage (the MDS serves opens from memory), LNet routers,
   multi-rail LNet, PFL/SEL layouts, OST-level RAID (an OST is one drive), the allocator's free-space
   balancing (layouts start round-robin by file).
 - RPC messages are carried as NVMe-oF capsules (64 B request, 16 B reply) rather than ptlrpc's few hundred

@@ -1,7 +1,8 @@
 // pfs: a Lustre-like parallel file system client. One client I/O:
-//   1. the first I/O of a file opens it: an open RPC crosses the fabric to the metadata
-//      server (MDS), waits for one of its service threads (open_cost each), and the
-//      reply brings the layout back; other I/Os of the file wait for it;
+//   1. the first I/O of a file opens it: open_client_cpu on the client, then an open RPC
+//      crosses the fabric to the metadata server (MDS), waits for one of its service
+//      threads (open_cost each), and the reply brings the layout back; the file's other
+//      I/Os wait for it;
 //   2. the I/O is cut at stripe boundaries (and at max_rpc_size) into RPCs, each to the
 //      OST holding that stripe (models/storage/stripe_layout);
 //   3. an RPC waits for one of its OST's max_rpcs_in_flight slots (the client's OSC
@@ -31,7 +32,7 @@ public:
     Bytes max_rpc;
     i64 max_rpcs_in_flight, mds_threads;
     std::string mds_nic;
-    Time open_cost;
+    Time open_cost, open_client_cpu;
   };
   static Config read_config(const Params& p) {
     Config c;
@@ -54,6 +55,9 @@ public:
     c.open_cost = p.get_time("open_cost", "200 us", "MDS service time of one open (lookup, layout, lock)",
                              "assumption: 32 threads / 200 us = 160 k opens/s, the order of mdtest file-open rates "
                              "of one Lustre MDS");
+    c.open_client_cpu = p.get_time("open_client_cpu", "20 us",
+                                   "client CPU per open: path lookup, the intent-lock RPC, unpacking the layout",
+                                   "assumption");
     return c;
   }
   static void describe(const Params& p) {
@@ -126,9 +130,11 @@ private:
 
   void open_file(i64 file, const Device& client) {
     files_[file].routes = &mds_routes(client);
-    env_.mover.send(files_[file].routes->request, kOpenRequest, [this, file] {
-      mds_->open([this, file] {
-        env_.mover.send(files_[file].routes->reply, kOpenReply, [this, file] { opened(file); });
+    env_.cpu_near(client).spend(config_.open_client_cpu, [this, file] {
+      env_.mover.send(files_[file].routes->request, kOpenRequest, [this, file] {
+        mds_->open([this, file] {
+          env_.mover.send(files_[file].routes->reply, kOpenReply, [this, file] { opened(file); });
+        });
       });
     });
   }
