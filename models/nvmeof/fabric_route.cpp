@@ -70,6 +70,27 @@ Nic& peer_nic(PathEnv& env, const Nic& nic) {
   return static_cast<Nic&>(*other);
 }
 
+Nic& target_nic(PathEnv& env, const Nic& client_nic, const Device& storage) {
+  Link* link = network_link(client_nic);
+  if (!link || !link->other(client_nic.net).owner().forwards()) return peer_nic(env, client_nic);
+  Nic* best = nullptr;
+  std::size_t hops = SIZE_MAX;
+  for (Device* d : env.topology.devices_of("nic")) {
+    auto* nic = static_cast<Nic*>(d);
+    if (nic == &client_nic || !network_link(*nic) || !env.topology.connected(storage, *nic) ||
+        !env.topology.connected(client_nic, *nic))
+      continue;
+    const std::size_t h = env.topology.route(storage, *nic).devices.size();
+    if (h < hops) best = nic, hops = h;
+  }
+  if (!best)
+    throw InputError(env.file, env.pointer,
+                     fmt::format("no route between {} and {}: no NIC on {}'s PCIe hierarchy is reachable through {}",
+                                 client_nic.name(), storage.name(), storage.name(),
+                                 link->other(client_nic.net).owner().name()));
+  return *best;
+}
+
 const Route& wire_route(PathEnv& env, const Nic& from, const Nic& to) { return env.topology.route(from, to); }
 
 }  // namespace iowall::nvmeof

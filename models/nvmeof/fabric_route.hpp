@@ -33,6 +33,9 @@ Route across(PathEnv& env, const Device& from, const Nic& from_nic, const Route&
 Nic& choose_nic(PathEnv& env, const Device& near, const std::string& choice);
 // The NIC at the far end of `nic`'s network link (InputError when it has none).
 Nic& peer_nic(PathEnv& env, const Nic& nic);
+// The server NIC a client NIC uses to reach `storage`: its peer on a direct link; through
+// a network switch, the NIC with a network link fewest PCIe hops from `storage`.
+Nic& target_nic(PathEnv& env, const Nic& client_nic, const Device& storage);
 // The network link's route from one NIC to the other.
 const Route& wire_route(PathEnv& env, const Nic& from, const Nic& to);
 

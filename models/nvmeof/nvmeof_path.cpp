@@ -35,7 +35,7 @@ const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
   auto e = std::make_unique<Endpoints>();
   e->client = r.target;
   e->client_nic = &choose_nic(env_, *r.target, common_.nic);
-  e->target_nic = &peer_nic(env_, *e->client_nic);
+  e->target_nic = &target_nic(env_, *e->client_nic, *r.storage);
   if (!env_.topology.connected(*e->target_nic, *r.storage))
     throw InputError(env_.file, env_.pointer,
                      fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",

@@ -88,5 +88,9 @@ std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env);
 std::unique_ptr<DataPath> make_tcp_path(const Params& p, PathEnv& env);
 void describe_rdma_path(const Params& p);
 void describe_tcp_path(const Params& p);
+// The transport named by `p`'s "transport" key (`def` when absent), for paths that carry
+// their requests over NVMe-oF machinery (the parallel file system, the object store).
+std::unique_ptr<DataPath> make_transport(const Params& p, PathEnv& env, const char* def = "rdma");
+void describe_transport(const Params& p, const char* def = "rdma");
 
 }  // namespace iowall::nvmeof

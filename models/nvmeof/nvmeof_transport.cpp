@@ -6,8 +6,8 @@
 namespace iowall::nvmeof {
 namespace {
 
-std::string read_transport(const Params& p) {
-  return p.get_choice("transport", "rdma", {"rdma", "tcp"},
+std::string read_transport(const Params& p, const char* def) {
+  return p.get_choice("transport", def, {"rdma", "tcp"},
                       "rdma: RoCEv2 or InfiniBand, as the network link is; tcp: NVMe/TCP over the same link",
                       "NVMe over Fabrics 1.1 transport bindings");
 }
@@ -16,12 +16,18 @@ const detail::PathRegistrar registrar{
     "nvmeof",
     "NVMe-oF from a remote target, transport chosen by \"transport\": rdma (then the parameters of nvmeof_rdma) or "
     "tcp (those of nvmeof_tcp)",
-    __FILE__,
-    [](const Params& p, PathEnv& env) { return read_transport(p) == "tcp" ? make_tcp_path(p, env) : make_rdma_path(p, env); },
-    [](const Params& p) {
-      read_transport(p);
-      describe_rdma_path(p);
-    }};
+    __FILE__, [](const Params& p, PathEnv& env) { return make_transport(p, env); },
+    [](const Params& p) { describe_transport(p); }};
 
 }  // namespace
+
+std::unique_ptr<DataPath> make_transport(const Params& p, PathEnv& env, const char* def) {
+  return read_transport(p, def) == "tcp" ? make_tcp_path(p, env) : make_rdma_path(p, env);
+}
+
+void describe_transport(const Params& p, const char* def) {
+  read_transport(p, def);
+  describe_rdma_path(p);
+}
+
 }  // namespace iowall::nvmeof

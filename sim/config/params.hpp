@@ -31,6 +31,8 @@ struct ParamInfo {
 };
 
 const char* param_type_name(ParamType t);
+// The items of a comma-separated list, trimmed of spaces, empty ones dropped.
+std::vector<std::string> split_list(const std::string& s);
 // An example value of the type, for messages and documentation.
 const char* param_type_example(ParamType t);
 

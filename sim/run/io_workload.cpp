@@ -27,22 +27,8 @@ WorkloadConfig read_workload(const Params& p) {
   if (c.size.n < c.io_size.n * c.threads)
     p.fail("size", fmt::format("{} is less than one {} I/O for each of the {} threads", to_string(c.size),
                                to_string(c.io_size), c.threads));
-  auto split = [](const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t pos = 0;
-    while (pos <= s.size()) {
-      const auto comma = s.find(',', pos);
-      std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      item.erase(0, item.find_first_not_of(' '));
-      item.erase(item.find_last_not_of(' ') + 1);
-      if (!item.empty()) out.push_back(item);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    return out;
-  };
-  if (targets != "all_gpus") c.targets = split(targets);
-  c.storage = split(storage);
+  if (targets != "all_gpus") c.targets = split_list(targets);
+  c.storage = split_list(storage);
   return c;
 }
 

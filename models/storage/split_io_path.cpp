@@ -1,0 +1,63 @@
+#include "models/storage/split_io_path.hpp"
+
+#include <fmt/format.h>
+
+#include "models/nvmeof/nvmeof_path.hpp"
+
+namespace iowall::storage {
+namespace {
+
+std::string read_drives(const Params& p, const char* key) {
+  return p.get_text(key, "all",
+                    "the storage servers' drives this path spreads data over, in order: comma-separated nvme_ssd "
+                    "ids, or all (every nvme_ssd of the topology, in declaration order)",
+                    "scenario choice: the servers' drives of the topology");
+}
+
+}  // namespace
+
+SplitIoPath::SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, const char* default_transport)
+    : PathBase(env) {
+  const std::string list = read_drives(p, drives_key);
+  if (list == "all") {
+    for (Device* d : env.topology.devices_of("nvme_ssd")) drives_.push_back(static_cast<NvmeSsd*>(d));
+  } else {
+    for (const std::string& id : split_list(list)) {
+      Device& d = env.topology.device(id, env.file, p.pointer_to(drives_key));
+      if (d.model() != "nvme_ssd") p.fail(drives_key, fmt::format("{} is a {}, not an nvme_ssd", id, d.model()));
+      drives_.push_back(static_cast<NvmeSsd*>(&d));
+    }
+  }
+  if (drives_.empty()) p.fail(drives_key, "no drives: the topology has no nvme_ssd");
+  transport_ = nvmeof::make_transport(p, env, default_transport);
+  tcp_ = p.json().value("transport", default_transport) == std::string("tcp");
+}
+
+void SplitIoPath::describe(const Params& p, const char* drives_key, const char* default_transport) {
+  read_drives(p, drives_key);
+  nvmeof::describe_transport(p, default_transport);
+}
+
+void SplitIoPath::expect(std::uint32_t id, int pieces) {
+  if (pieces_left_.size() <= id) pieces_left_.resize(id + 1);
+  pieces_left_[id] = pieces;
+}
+
+void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then) {
+  const IoRequest& r = io(id).io;
+  if (r.write && tcp_)
+    throw InputError(env_.file, env_.pointer + "/transport",
+                     "over tcp this path simulates reads only (the workload writes): use rdma for writes");
+  transport_->submit({size, offset, r.write, drives_[drive], r.target, r.thread}, then);
+}
+
+void SplitIoPath::piece_done(std::uint32_t id) {
+  if (--pieces_left_[id] == 0) finish(id);
+}
+
+Bytes SplitIoPath::on_drive(std::size_t drive, Bytes offset, Bytes align) const {
+  const i64 usable = drives_[drive]->capacity.n / align.n * align.n;
+  return Bytes(offset.n % usable);
+}
+
+}  // namespace iowall::storage

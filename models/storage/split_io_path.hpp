@@ -1,0 +1,40 @@
+// What the parallel-file-system and object-store paths share: a client I/O becomes
+// pieces, each a read (or write) of one drive on a storage server carried by an NVMe-oF
+// transport (RDMA, optionally into GPU memory, or TCP with CPU per byte), and it
+// completes when its last piece does. The drives are the path's own (its layout
+// decides which one holds which bytes); the workload's choice of drive is not used.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/ssd/nvme_ssd.hpp"
+#include "sim/run/path_base.hpp"
+
+namespace iowall::storage {
+
+class SplitIoPath : public PathBase {
+protected:
+  // `drives_key`: the parameter listing the drives; `default_transport`: rdma or tcp.
+  SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, const char* default_transport);
+  static void describe(const Params& p, const char* drives_key, const char* default_transport);
+
+  // I/O `id` will finish after `pieces` pieces.
+  void expect(std::uint32_t id, int pieces);
+  // `size` bytes at `offset` of drive `drive` for I/O `id`; `then` after the piece is in
+  // place, before the I/O counts it.
+  void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then);
+  // Called by `then`: when it was the I/O's last piece, the I/O finishes.
+  void piece_done(std::uint32_t id);
+  // An offset on `drive` for `offset` within a data set larger than one drive.
+  Bytes on_drive(std::size_t drive, Bytes offset, Bytes align) const;
+
+  std::vector<NvmeSsd*> drives_;
+
+private:
+  std::unique_ptr<DataPath> transport_;
+  bool tcp_ = false;              // TCP carries reads only
+  std::vector<int> pieces_left_;  // by I/O
+};
+
+}  // namespace iowall::storage
