@@ -42,6 +42,9 @@ run net incast --senders 8 --duration "300 ms" --from "100 ms" --param mark_at=e
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param rate_increase_timer="55 us"
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param byte_counter="2 MiB"
 run net incast --senders 8 --duration "300 ms" --from "100 ms" --param dcqcn=false --param ecn=false
+# Why the queue sits below Kmin: the additive increase, and the thresholds.
+for ai in 10 20 40 80; do run net incast --senders 8 --duration "300 ms" --from "100 ms" --param ai="$ai Mb/s"; done
+run net incast --senders 8 --duration "300 ms" --from "100 ms" --param kmin="40 KB" --param kmax="160 KB"
 
 echo "## ECMP (RoCEv2) vs packet spraying (Ultra Ethernet)"
 for pat in permutation incast; do for mode in ecmp spray; do for seed in 1 2 3; do
