@@ -51,6 +51,11 @@ for pat in permutation incast; do for mode in ecmp spray; do for seed in 1 2 3; 
   run net multipath --pattern $pat --mode $mode --duration "100 ms" --from "20 ms" --seed $seed
 done; done; done
 run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode ecmp --duration "100 ms" --from "20 ms"
+echo "## Ultra Ethernet NSCC against DCQCN"
+run net incast --senders 8 --duration "300 ms" --from "100 ms" --param nscc=true
+for pat in permutation incast; do for mode in ecmp spray; do for seed in 1 2 3; do
+  run net multipath --pattern $pat --mode $mode --duration "100 ms" --from "20 ms" --seed $seed --param nscc=true
+done; done; done
 run net multipath --senders 16 --spines 4 --uplink "400 Gb/s" --mode spray --duration "100 ms" --from "20 ms"
 
 echo "## Incast of 50 storage nodes (seed 003)"

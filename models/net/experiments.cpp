@@ -12,6 +12,8 @@ FabricConfig read_fabric_config(const Params& p, Bandwidth line) {
   c.pfc = PfcConfig::read(p);
   c.ecn = EcnConfig::read(p);
   c.dcqcn = DcqcnConfig::read(p, line);
+  c.nscc = NsccConfig::read(p);
+  if (c.nscc.enabled) c.dcqcn.enabled = false;  // one congestion control per sender
   if (c.frame.n <= 0 || c.frame.n > 9216) p.fail("frame", "the frame must be 1 to 9216 B (jumbo MTU)");
   if (c.buffer.n <= 0) p.fail("buffer", "the buffer must be positive");
   return c;

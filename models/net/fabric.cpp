@@ -24,6 +24,7 @@ struct Fabric::Impl {
     int prio = 0;
     bool ecn = false;
     bool pause = false, pause_on = false;  // a PAUSE (on) or resume (off) frame
+    Time sent;        // when the sender injected it (NSCC's round trip)
   };
   struct Port {
     int node = -1, peer = -1;
@@ -61,6 +62,10 @@ struct Fabric::Impl {
     int prio = 3;
     bool waiting = false;
     DcqcnRate rate;
+    NsccWindow window;
+    i64 inflight = 0;             // NSCC: bytes sent and not yet acknowledged
+    bool pacing = false;          // a paced send is scheduled
+    bool window_full = false;     // NSCC: waiting for an ACK to open the window
     Time last_cnp = Time(-1);
     Time cnp_delay;
     EventId increase;
@@ -262,6 +267,18 @@ struct Fabric::Impl {
     if (f.bins.size() <= bin) f.bins.resize(bin + 1, 0);
     f.bins[bin] += k.bytes;
     reorder(f, k);
+    if (cfg.nscc.enabled) {
+      // Every packet is acknowledged over the idle reverse path, echoing its ECN mark.
+      // (flow, bytes and mark packed in one word: an event holds 24 bytes.)
+      Impl* self_ = this;
+      const std::uint64_t ack = static_cast<std::uint64_t>(k.flow) << 32 | static_cast<std::uint64_t>(k.bytes) << 1 |
+                                (k.ecn ? 1U : 0U);
+      const Time sent = k.sent;
+      ctx().in(f.cnp_delay, [self_, ack, sent] {
+        self_->on_ack(static_cast<int>(ack >> 32), static_cast<i64>((ack & 0xFFFFFFFFU) >> 1), (ack & 1U) != 0, sent);
+      });
+      return;
+    }
     // Receiver (notification point): one CNP per flow per interval for marked packets.
     if (k.ecn && cfg.dcqcn.enabled && (f.last_cnp.ps < 0 || now - f.last_cnp >= cfg.dcqcn.cnp_interval)) {
       f.last_cnp = now;
@@ -289,6 +306,17 @@ struct Fabric::Impl {
   }
 
   bool active(const Flow& f) const { return f.remaining != 0; }
+
+  void on_ack(int fi, i64 bytes, bool marked, Time sent) {
+    Flow& f = flows[fi];
+    f.inflight -= bytes;
+    if (marked) ++f.stats.cnps;  // echoed marks, counted where DCQCN counts CNPs
+    f.window.on_ack(Bytes(bytes), marked, ctx().now() - sent, ctx().now());
+    if (f.window_full && !f.pacing) {
+      f.window_full = false;
+      send(fi);
+    }
+  }
 
   void on_cnp(int fi) {
     Flow& f = flows[fi];
@@ -330,6 +358,7 @@ struct Fabric::Impl {
   // The sender injects one frame of the flow and paces the next at its current rate.
   void send(int fi) {
     Flow& f = flows[fi];
+    f.pacing = false;
     if (!active(f) || f.waiting) return;
     const int p = f.routes[0][0];  // every route leaves through the sender's one port
     Port& pt = ports[p];
@@ -341,6 +370,10 @@ struct Fabric::Impl {
       return;
     }
     const i64 bytes = f.remaining < 0 ? cfg.frame.n : std::min(f.remaining, cfg.frame.n);
+    if (cfg.nscc.enabled && f.inflight > 0 && f.inflight + bytes > f.window.window().n) {
+      f.window_full = true;
+      return;
+    }
     if (f.remaining > 0) f.remaining -= bytes;
     Packet k;
     k.flow = fi;
@@ -348,11 +381,14 @@ struct Fabric::Impl {
     k.prio = f.prio;
     k.seq = f.next_seq++;
     k.path = f.mode == Multipath::spray ? static_cast<int>(k.seq % static_cast<i64>(f.routes.size())) : f.ecmp;
+    k.sent = ctx().now();
+    f.inflight += bytes;
     enqueue(p, new_packet(k));
     if (cfg.dcqcn.enabled) f.rate.on_sent(Bytes(bytes));
     const Bandwidth r = cfg.dcqcn.enabled ? f.rate.rate() : pt.rate;
     f.stats.final_rate = r;
     Impl* self_ = this;
+    f.pacing = true;
     ctx().in(transfer_time(Bytes(bytes + kWireOverhead), r), [self_, fi] { self_->send(fi); });
   }
 };
@@ -432,6 +468,7 @@ int Fabric::add_flow(const std::vector<std::vector<int>>& paths, Multipath mode,
   std::uint64_t h = ctx().seed() ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(fi + 1));
   f.ecmp = static_cast<int>(splitmix64(h) % f.routes.size());
   f.rate = DcqcnRate(impl_->cfg.dcqcn, impl_->ports[f.routes[0][0]].rate);
+  f.window = NsccWindow(impl_->cfg.nscc, impl_->ports[f.routes[0][0]].rate, impl_->cfg.frame);
   impl_->flows.push_back(std::move(f));
   Impl* im = impl_.get();
   ctx().at(start, [im, fi] {

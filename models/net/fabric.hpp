@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/net/dcqcn.hpp"
+#include "models/net/nscc.hpp"
 #include "models/net/pfc.hpp"
 #include "sim/core/component.hpp"
 
@@ -24,6 +25,7 @@ struct FabricConfig {
   PfcConfig pfc;
   EcnConfig ecn;
   DcqcnConfig dcqcn;
+  NsccConfig nscc;  // when enabled, senders run NSCC windows instead of DCQCN rates
   Bytes buffer;     // each switch's shared packet buffer
   Bytes frame;      // data frame size (at most the MTU)
 };
