@@ -68,8 +68,9 @@ public:
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const i64 n = rpc_count(r.size, max);
     expect(id, static_cast<int>(n));
-    for (i64 k = 0; k < n; ++k) {
-      const std::size_t c = next_connection_++ % slots_.size();
+    // Small captures: the callback holds 24 bytes.
+    for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(n); ++k) {
+      const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
       slots_[c].acquire([this, id, k, c] { send_rpc(id, k, c); });
     }
   }
@@ -101,7 +102,7 @@ private:
     return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps)).with("qp_depth", c.nconnect * c.max_slots);
   }
 
-  void send_rpc(std::uint32_t id, i64 k, std::size_t connection) {
+  void send_rpc(std::uint32_t id, std::uint32_t k, std::uint32_t connection) {
     const IoRequest& r = io(id).io;
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const RpcPiece piece = rpc_piece(r.offset, r.size, max, k);
