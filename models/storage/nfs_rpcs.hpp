@@ -3,6 +3,8 @@
 // serves, as a fixed pattern with the configured hit ratio (no random numbers, so runs
 // stay byte-identical and short runs still see the ratio).
 #pragma once
+#include <algorithm>
+
 #include "sim/core/units.hpp"
 
 namespace iowall::storage {

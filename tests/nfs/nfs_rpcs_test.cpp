@@ -2,6 +2,8 @@
 // the server's cache hits.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "models/storage/nfs_rpcs.hpp"
 
 using namespace iowall;
