@@ -189,7 +189,7 @@ private:
     const Endpoints& e = *conns_[id].e;
     const IoRequest& r = io(id).io;
     const Route& route = r.write ? env_.route(*e.target_data, *r.storage) : env_.route(*r.storage, *e.target_data);
-    storage_step(id, route, [this, id] {
+    target_storage(id, route, [this, id] {
       conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
         if (io(id).io.write) return send_response(id);
         send_data(id);

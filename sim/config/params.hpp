@@ -49,6 +49,13 @@ public:
   static Params describe() { Params p(Json::object(), {"<describe>", ""}); p.describing_ = true; return p; }
 
   bool describing() const { return describing_; }
+  // The same parameters with `key` set to `value`, for a model that configures another
+  // one it builds on; declarations and used keys stay shared with this one.
+  Params with(const std::string& key, Json value) const {
+    Params q = *this;
+    q.json_[key] = std::move(value);
+    return q;
+  }
   const Json& json() const { return json_; }
   const JsonLocation& where() const { return where_; }
   std::string pointer_to(const std::string& key) const { return where_.pointer + "/" + key; }

@@ -24,6 +24,9 @@ struct IoRequest {
   NvmeSsd* storage = nullptr;
   Device* target = nullptr;  // a GPU, or host memory (a dram device)
   int thread = -1;           // the workload thread that issued it (-1: none)
+  // A remote read whose data already sits in the storage server's memory (its page
+  // cache): the server sends it without reading the drive. Local paths ignore it.
+  bool cached = false;
 };
 
 // What a path needs from the simulation it runs in.

@@ -1,0 +1,142 @@
+// nfs_rdma: GPUDirect Storage over NFS with RPC-over-RDMA (NFSv3 / v4.1, RFC 8166), as
+// GDS reads and writes files on an NFS mount. One client I/O:
+//   1. is cut into READ (WRITE) RPCs of at most rsize (wsize) bytes (models/storage/nfs_rpcs);
+//   2. each RPC goes to one of nconnect connections, round-robin as the Linux client
+//      spreads RPC tasks over its transports, and waits there for one of max_slots RPC
+//      slots (the sunrpc slot table / RPC-over-RDMA credits): never more than
+//      nconnect x max_slots RPCs in flight;
+//   3. is carried like an NVMe-oF command over RDMA (models/nvmeof/nvmeof_rdma): the call
+//      is a small SEND; the server (nfsd) spends server_rpc_cost of CPU on it, half on
+//      the call and half on the reply; the data comes from the server's page cache (a
+//      share server_cache_hit_ratio of READs) or from its drives through their NVMe
+//      queues; the server moves it by RDMA WRITE (READ) or RDMA READ (WRITE) straight
+//      into/out of GPU memory ("buffer": "gpu", GPUDirect RDMA) or a host bounce buffer;
+//      the reply is a SEND behind the data;
+//   4. the I/O completes with its last RPC.
+// The export is a file striped over the server's drives in rsize chunks (RAID0-like,
+// assumption): RPC k of the data set lands on drive k mod drives. Writes are stable
+// (FILE_SYNC, each reaches the drive; assumption: no COMMIT batching). The call and reply
+// travel with the NVMe-oF capsule sizes (64 B and 16 B against ~100-200 B of RPC
+// headers): negligible beside 1 MiB of payload. This path sets the transport's
+// target_cost (to server_rpc_cost) and qp_depth (to nconnect x max_slots: one queue
+// pair per client device and drive stands in for the nconnect connections, and the slot
+// tables bound what it carries), so those two keys are refused here.
+#include <fmt/format.h>
+
+#include "models/storage/nfs_rpcs.hpp"
+#include "models/storage/split_io_path.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/core/token_pool.hpp"
+
+namespace iowall::storage {
+
+class NfsRdmaPath final : public SplitIoPath {
+public:
+  struct Config {
+    Bytes rsize, wsize;
+    i64 nconnect, max_slots;
+    Time server_rpc_cost;
+    double hit_ratio;
+  };
+  static Config read_config(const Params& p) {
+    return {p.get_bytes("rsize", "1 MiB", "largest READ RPC payload (mount option rsize): a multiple of 4 KiB",
+                        "Linux nfs(5) rsize; 1 MiB is the usual maximum negotiated by Linux servers"),
+            p.get_bytes("wsize", "1 MiB", "largest WRITE RPC payload (mount option wsize): a multiple of 4 KiB",
+                        "Linux nfs(5) wsize; 1 MiB is the usual maximum negotiated by Linux servers"),
+            p.get_int("nconnect", 1, 1, 16, "connections (transports) to the server; RPCs go to them round-robin",
+                      "Linux nfs(5) nconnect: default 1, at most 16"),
+            p.get_int("max_slots", 128, 1, 65536, "RPC slots per connection: calls one connection keeps in flight",
+                      "Linux sunrpc slot table (tcp_max_slot_table_entries-like) and RPC-over-RDMA credits "
+                      "(RFC 8166; xprtrdma's default of 128 requests)"),
+            p.get_time("server_rpc_cost", "10 us",
+                       "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
+                       "transfer and the reply (nfsd with svcrdma)",
+                       "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate"),
+            p.get_number("server_cache_hit_ratio", 0.0,
+                         "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
+                         "assumption: 0, a cold data set larger than the server's memory")};
+  }
+  static void describe(const Params& p) {
+    SplitIoPath::describe(p, "drives", "rdma");
+    (void)read_config(p);
+  }
+
+  NfsRdmaPath(const Params& p, PathEnv& env) : NfsRdmaPath(p, env, checked(p, read_config(p))) {}
+
+  void submit(const IoRequest& r, Done done) override {
+    const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
+    const Bytes max = r.write ? config_.wsize : config_.rsize;
+    const i64 n = rpc_count(r.size, max);
+    expect(id, static_cast<int>(n));
+    // Small captures: the callback holds 24 bytes.
+    for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(n); ++k) {
+      const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
+      slots_[c].acquire([this, id, k, c] { send_rpc(id, k, c); });
+    }
+  }
+
+private:
+  NfsRdmaPath(const Params& p, PathEnv& env, const Config& c)
+      : SplitIoPath(transport_params(p, c), env, "drives", "rdma"), config_(c), hits_(c.hit_ratio) {
+    slots_.assign(static_cast<std::size_t>(c.nconnect), TokenPool(static_cast<int>(c.max_slots)));
+    env.ctx.stats().add("nfs_client/rpcs_in_flight", "RPCs", "READ/WRITE RPCs in flight, all connections",
+                        in_flight_);
+    env.ctx.stats().add("nfs_client/rpcs", "RPCs", "READ/WRITE RPCs sent", rpcs_);
+    env.ctx.stats().add("nfs_server/cache_hits", "RPCs", "READ RPCs served from the server's page cache",
+                        cache_hits_);
+  }
+
+  static const Config& checked(const Params& p, const Config& c) {
+    for (const auto& [key, size] : {std::pair{"rsize", c.rsize}, std::pair{"wsize", c.wsize}})
+      if (size.n <= 0 || size.n % 4096 != 0)
+        p.fail(key, fmt::format("{} is not a positive multiple of 4 KiB", to_string(size)));
+    if (!(c.hit_ratio >= 0.0 && c.hit_ratio <= 1.0))
+      p.fail("server_cache_hit_ratio", fmt::format("{} is not between 0 and 1", c.hit_ratio));
+    return c;
+  }
+
+  // The NVMe-oF transport's parameters as this path sets them.
+  static Params transport_params(const Params& p, const Config& c) {
+    if (p.json().contains("target_cost")) p.fail("target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost");
+    if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
+    return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps)).with("qp_depth", c.nconnect * c.max_slots);
+  }
+
+  void send_rpc(std::uint32_t id, std::uint32_t k, std::uint32_t connection) {
+    const IoRequest& r = io(id).io;
+    const Bytes max = r.write ? config_.wsize : config_.rsize;
+    const RpcPiece piece = rpc_piece(r.offset, r.size, max, k);
+    // RAID0 over the drives in chunks of `max`: chunk c on drive c mod n, row c / n.
+    const i64 chunk = piece.offset.n / max.n, n = static_cast<i64>(drives_.size());
+    const auto drive = static_cast<std::size_t>(chunk % n);
+    const Bytes at(chunk / n * max.n + piece.offset.n % max.n);
+    const bool hit = !r.write && hits_.next();
+    rpcs_.add();
+    if (hit) cache_hits_.add();
+    in_flight_.add(env_.ctx.now(), 1);
+    start_piece(id, drive, on_drive(drive, at, Bytes(4096)), piece.size, [this, id, connection] {
+      in_flight_.add(env_.ctx.now(), -1);
+      slots_[connection].release();
+      piece_done(id);
+    }, hit);
+  }
+
+  Config config_;
+  CacheHitPattern hits_;
+  std::vector<TokenPool> slots_;  // by connection: max_slots each
+  std::size_t next_connection_ = 0;
+  TimeWeighted in_flight_;
+  Counter rpcs_, cache_hits_;
+};
+
+namespace {
+const detail::PathRegistrar registrar{
+    "nfs_rdma",
+    "GDS over NFS with RPC-over-RDMA: rsize/wsize RPCs over nconnect connections of max_slots slots, nfsd CPU per "
+    "RPC, the server's page cache or drives, RDMA into GPU memory or a bounce buffer",
+    __FILE__,
+    [](const Params& p, PathEnv& env) -> std::unique_ptr<DataPath> { return std::make_unique<NfsRdmaPath>(p, env); },
+    [](const Params& p) { NfsRdmaPath::describe(p); }};
+}  // namespace
+
+}  // namespace iowall::storage
