@@ -141,7 +141,9 @@ TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64
   }
   // Reads below one logical block still move a whole block.
   const Bytes io(std::max(load.block.n, nvme_lba_size(s).n));
-  const Json workload = {{"kind", "random_read"}, {"io_size", to_string(io)}, {"qd", load.qd},
+  // cuFile's reads are synchronous: a depth of N per requester is N threads, each at QD1
+  // (one thread at depth N would serialize N control-plane costs).
+  const Json workload = {{"kind", "random_read"}, {"io_size", to_string(io)}, {"threads", load.qd}, {"qd", 1},
                          {"size", to_string(Bytes(io.n * load.blocks))}, {"storage", "all"}};
   const Json doc = {{"name", "kv-cache-nvme"},
                     {"topology", {{"name", "kv-cache-nvme"}, {"devices", devices}, {"links", links}}},
