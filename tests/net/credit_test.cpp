@@ -3,16 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "models/net/experiments.hpp"
+#include "tests/support/fabric_config.hpp"
 
 using namespace iowall;
 using namespace iowall::net;
-
-namespace {
-FabricConfig config(Json j) { return read_fabric_config(Params(std::move(j), {"test", ""}), Bandwidth::Gbps(100)); }
-}  // namespace
+using iowall::testing::fabric_config;
 
 TEST_CASE("credits bound every ingress, lose nothing, and still spread congestion", "[net][credit]") {
-  const FabricConfig c = config({{"credit", true}, {"credits", "128 KiB"}, {"dcqcn", false}, {"ecn", false}});
+  const FabricConfig c = fabric_config({{"credit", true}, {"credits", "128 KiB"}, {"dcqcn", false}, {"ecn", false}});
   CHECK_FALSE(c.pfc.enabled);
   SimContext ctx(1);
   const SpreadResult r = run_spread(ctx, c, Bandwidth::Gbps(100), Bandwidth::Gbps(400), Bandwidth::Gbps(10), 10,
@@ -26,8 +24,8 @@ TEST_CASE("credits bound every ingress, lose nothing, and still spread congestio
 }
 
 TEST_CASE("credits and PFC together, or credits above the buffer, are bad input", "[net][credit][errors]") {
-  CHECK_THROWS_AS(config({{"credit", true}, {"pfc", true}}), InputError);
-  CHECK_THROWS_AS(config({{"credit", true}, {"credits", "0 B"}}), InputError);
-  const FabricConfig big = config({{"credit", true}, {"credits", "32 MB"}});
+  CHECK_THROWS_AS(fabric_config({{"credit", true}, {"pfc", true}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"credit", true}, {"credits", "0 B"}}), InputError);
+  const FabricConfig big = fabric_config({{"credit", true}, {"credits", "32 MB"}});
   CHECK_THROWS_AS(check_fabric(big, Bandwidth::Gbps(100), 2, "test"), InputError);
 }

@@ -2,17 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include "models/net/experiments.hpp"
+#include "tests/support/fabric_config.hpp"
 
 using namespace iowall;
 using namespace iowall::net;
-
-namespace {
-const Bandwidth k100G = Bandwidth::Gbps(100);
-FabricConfig config(Json j = Json::object()) { return read_fabric_config(Params(std::move(j), {"test", ""}), k100G); }
-}  // namespace
+using iowall::testing::fabric_config;
+using iowall::testing::k100G;
 
 TEST_CASE("ECN marks nothing below Kmin, ramps to Pmax at Kmax, then marks all", "[net][dcqcn]") {
-  const EcnConfig e = config().ecn;
+  const EcnConfig e = fabric_config().ecn;
   CHECK(e.probability(Bytes(400'000)) == 0);
   CHECK(e.probability(Bytes(1'000'000)) == Approx(0.1));
   CHECK(e.probability(Bytes(1'599'999)) == Approx(0.2).margin(1e-6));
@@ -20,7 +18,7 @@ TEST_CASE("ECN marks nothing below Kmin, ramps to Pmax at Kmax, then marks all",
 }
 
 TEST_CASE("DCQCN cuts by alpha/2, recovers fast for F events, then adds AI and HAI", "[net][dcqcn]") {
-  const DcqcnConfig c = config().dcqcn;
+  const DcqcnConfig c = fabric_config().dcqcn;
   DcqcnRate r(c, k100G);
   r.on_cnp();  // alpha starts at 1: the rate halves, the target keeps 100 G
   CHECK(r.rate() == Bandwidth::Gbps(50));
@@ -48,7 +46,7 @@ TEST_CASE("DCQCN cuts by alpha/2, recovers fast for F events, then adds AI and H
 }
 
 TEST_CASE("DCQCN incast: fair over 100-300 ms, no PAUSE, queue below Kmax", "[net][dcqcn]") {
-  const FabricConfig c = config();
+  const FabricConfig c = fabric_config();
   SimContext ctx(1);
   const IncastResult r = run_incast(ctx, c, 4, k100G, 2, Time(300'000'000'000), Time(100'000'000'000), 0.2,
                                     Time(50'000'000'000));
@@ -66,12 +64,12 @@ TEST_CASE("DCQCN incast: fair over 100-300 ms, no PAUSE, queue below Kmax", "[ne
 }
 
 TEST_CASE("DCQCN parameters out of range and PFC above the buffer are bad input", "[net][errors]") {
-  CHECK_THROWS_AS(config({{"g", 2.0}}), InputError);
-  CHECK_THROWS_AS(config({{"ai", "200 Gb/s"}}), InputError);
-  CHECK_THROWS_AS(config({{"byte_counter", "0 B"}}), InputError);
-  CHECK_THROWS_AS(config({{"kmax", "100 KB"}}), InputError);
-  CHECK_THROWS_AS(config({{"pmax", 1.5}}), InputError);
-  CHECK_THROWS_AS(config({{"xon", "2 MB"}}), InputError);
-  const FabricConfig big = config({{"xoff", "32 MB"}, {"xon", "1 MB"}});
+  CHECK_THROWS_AS(fabric_config({{"g", 2.0}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"ai", "200 Gb/s"}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"byte_counter", "0 B"}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"kmax", "100 KB"}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"pmax", 1.5}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"xon", "2 MB"}}), InputError);
+  const FabricConfig big = fabric_config({{"xoff", "32 MB"}, {"xon", "1 MB"}});
   CHECK_THROWS_AS(check_fabric(big, k100G, 2, "test"), InputError);
 }

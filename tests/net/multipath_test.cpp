@@ -5,13 +5,15 @@
 
 #include "models/net/experiments.hpp"
 #include "models/net/multipath.hpp"
+#include "tests/support/fabric_config.hpp"
 
 using namespace iowall;
 using namespace iowall::net;
+using iowall::testing::fabric_config;
 
 namespace {
 MultipathResult run(Pattern pattern, Multipath mode, std::uint64_t seed) {
-  const FabricConfig c = read_fabric_config(Params(Json::object(), {"test", ""}), Bandwidth::Gbps(100));
+  const FabricConfig c = fabric_config();
   MultipathRun r;
   r.host_rate = r.uplink = Bandwidth::Gbps(100);
   r.pattern = pattern;

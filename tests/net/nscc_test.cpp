@@ -2,17 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include "models/net/experiments.hpp"
+#include "tests/support/fabric_config.hpp"
 
 using namespace iowall;
 using namespace iowall::net;
-
-namespace {
-const Bandwidth k100G = Bandwidth::Gbps(100);
-FabricConfig config(Json j = Json::object()) { return read_fabric_config(Params(std::move(j), {"test", ""}), k100G); }
-}  // namespace
+using iowall::testing::fabric_config;
+using iowall::testing::k100G;
 
 TEST_CASE("NSCC: decrease by the delay's excess once per round trip, increase below target", "[net][nscc]") {
-  const FabricConfig c = config({{"nscc", true}});
+  const FabricConfig c = fabric_config({{"nscc", true}});
   CHECK_FALSE(c.dcqcn.enabled);  // one congestion control per sender
   NsccWindow w(c.nscc, k100G, Bytes(4096));
   // Starts at one bandwidth-delay product of the 8 us target: 100 KB.
@@ -39,8 +37,8 @@ TEST_CASE("NSCC: decrease by the delay's excess once per round trip, increase be
 TEST_CASE("NSCC on DCQCN's incast: the link stays full with the queue between Kmin and Kmax", "[net][nscc]") {
   const Time duration(300'000'000'000), from(100'000'000'000), window(50'000'000'000);
   SimContext a(1), b(1);
-  const IncastResult dcqcn = run_incast(a, config(), 8, k100G, 2, duration, from, 0.2, window);
-  const FabricConfig nc = config({{"nscc", true}});
+  const IncastResult dcqcn = run_incast(a, fabric_config(), 8, k100G, 2, duration, from, 0.2, window);
+  const FabricConfig nc = fabric_config({{"nscc", true}});
   const IncastResult nscc = run_incast(b, nc, 8, k100G, 2, duration, from, 0.2, window);
   INFO("dcqcn " << dcqcn.total_Gbps << " Gb/s, queue " << dcqcn.mean_queue << "; nscc " << nscc.total_Gbps
                 << " Gb/s, queue " << nscc.mean_queue << " min " << nscc.min_queue.n);
@@ -57,8 +55,8 @@ TEST_CASE("NSCC on DCQCN's incast: the link stays full with the queue between Km
 }
 
 TEST_CASE("NSCC parameters out of range are bad input", "[net][nscc][errors]") {
-  CHECK_THROWS_AS(config({{"nscc_md", 0.0}}), InputError);
-  CHECK_THROWS_AS(config({{"nscc_md", 1.5}}), InputError);
-  CHECK_THROWS_AS(config({{"nscc_target_delay", "0 us"}}), InputError);
-  CHECK_THROWS_AS(config({{"nscc_pi_gain", -1.0}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"nscc_md", 0.0}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"nscc_md", 1.5}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"nscc_target_delay", "0 us"}}), InputError);
+  CHECK_THROWS_AS(fabric_config({{"nscc_pi_gain", -1.0}}), InputError);
 }

@@ -2,19 +2,20 @@
 #include <catch2/catch.hpp>
 
 #include "models/net/experiments.hpp"
+#include "tests/support/fabric_config.hpp"
 
 using namespace iowall;
 using namespace iowall::net;
+using iowall::testing::fabric_config;
 
 namespace {
-FabricConfig config(Json j) { return read_fabric_config(Params(std::move(j), {"test", ""}), Bandwidth::Gbps(100)); }
 Json jumbo(const char* buffer) {
   return {{"frame", "9216 B"}, {"xoff", "200 KB"}, {"xon", "100 KB"}, {"buffer", buffer}};
 }
 }  // namespace
 
 TEST_CASE("PFC headroom adds the figures.md bit times at 100 Gb/s", "[net][pfc]") {
-  const FabricConfig c = config(jumbo("1 MB"));
+  const FabricConfig c = fabric_config(jumbo("1 MB"));
   // 2 x 73,888 (max frame at each end) + 672 + 122,880 + 201,728 + 2 x 100 m x 5 ns/m x 100 Gb/s.
   const i64 bits = 2 * 73888 + 672 + 122880 + 201728 + 2 * 50000;
   const Headroom h = pfc_headroom(c.pfc, Bandwidth::Gbps(100), Bytes(9236), 100);
@@ -28,7 +29,7 @@ TEST_CASE("PFC headroom adds the figures.md bit times at 100 Gb/s", "[net][pfc]"
 TEST_CASE("simulated skid after XOFF reaches the headroom formula within one frame", "[net][pfc]") {
   for (double cable : {2.0, 100.0}) {
     SimContext ctx(7);
-    const SkidResult r = run_skid(ctx, config(jumbo("1 MB")), Bandwidth::Gbps(100), cable, Time(20'000'000'000));
+    const SkidResult r = run_skid(ctx, fabric_config(jumbo("1 MB")), Bandwidth::Gbps(100), cable, Time(20'000'000'000));
     INFO("cable " << cable << " m: skid " << r.max_skid.n << " B, headroom " << r.headroom.n << " B");
     CHECK(r.pauses > 50);
     CHECK(r.max_skid <= r.headroom);
@@ -38,10 +39,10 @@ TEST_CASE("simulated skid after XOFF reaches the headroom formula within one fra
 }
 
 TEST_CASE("a buffer short of the headroom loses frames despite PFC", "[net][pfc]") {
-  const Headroom h = pfc_headroom(config(jumbo("1 MB")).pfc, Bandwidth::Gbps(100), Bytes(9236), 100);
+  const Headroom h = pfc_headroom(fabric_config(jumbo("1 MB")).pfc, Bandwidth::Gbps(100), Bytes(9236), 100);
   const i64 half = h.bytes(Bandwidth::Gbps(100)).n / 2;
   // The switch holds XOFF plus half the headroom (the skid run itself skips the check).
-  const FabricConfig c = config(jumbo("1 MB"));
+  const FabricConfig c = fabric_config(jumbo("1 MB"));
   FabricConfig tight = c;
   tight.buffer = c.pfc.xoff + Bytes(half);
   SimContext ctx(7);
@@ -56,9 +57,9 @@ TEST_CASE("PAUSE spreads upstream and throttles a flow that shares no bottleneck
   const Json lossy = {{"dcqcn", false}, {"ecn", false}, {"pfc", false}};
   const Bandwidth g100 = Bandwidth::Gbps(100), g400 = Bandwidth::Gbps(400), g10 = Bandwidth::Gbps(10);
   SimContext a(1), b(1);
-  const SpreadResult pfc = run_spread(a, config(lossless), g100, g400, g10, 10, Time(20'000'000'000),
+  const SpreadResult pfc = run_spread(a, fabric_config(lossless), g100, g400, g10, 10, Time(20'000'000'000),
                                       Time(5'000'000'000));
-  const SpreadResult drop = run_spread(b, config(lossy), g100, g400, g10, 10, Time(20'000'000'000),
+  const SpreadResult drop = run_spread(b, fabric_config(lossy), g100, g400, g10, 10, Time(20'000'000'000),
                                        Time(5'000'000'000));
   // Without PFC the innocent flow runs at line rate and the culprit's excess is lost.
   CHECK(drop.innocent_Gbps > 0.99 * drop.innocent_alone_Gbps);
@@ -81,9 +82,9 @@ TEST_CASE("a 50-sender incast stays lossless only when every ingress's XOFF plus
   small["xoff"] = "256 KB";  // 50 x 0.31 MB < 16 MB
   small["xon"] = "128 KB";
   SimContext a(1), b(1);
-  const IncastResult lossy = run_incast(a, config(big), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
+  const IncastResult lossy = run_incast(a, fabric_config(big), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
                                         Time(5'000'000'000), 0.25, Time(5'000'000'000));
-  const IncastResult lossless = run_incast(b, config(small), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
+  const IncastResult lossless = run_incast(b, fabric_config(small), 50, Bandwidth::Gbps(100), 2, Time(10'000'000'000),
                                            Time(5'000'000'000), 0.25, Time(5'000'000'000));
   CHECK(lossy.drops > 0);
   CHECK(lossless.drops == 0);
