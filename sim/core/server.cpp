@@ -47,8 +47,24 @@ void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
   last_finish_.assign(weights_.size(), 0);
 }
 
+void Server::retire_quiet(Time now) {
+  if (quiet_release_ && release_at_ <= now) {
+    quiet_release_ = false;
+    --busy_;  // the gauge applies its own pending change
+  }
+}
+
+void Server::schedule_quiet_release() {
+  if (!quiet_release_) return;
+  quiet_release_ = false;
+  const std::uint32_t none = in_service_.acquire({});
+  owner_.ctx().at(release_at_, [this, none] { finish_one(none); });
+}
+
 bool Server::submit(Time service, Time not_before_end, Started started, Notify finished, int job_class) {
   if (full()) return false;
+  retire_quiet(owner_.now());
+  schedule_quiet_release();  // still busy: the new job waits for the release
   if (policy_ != Arbitration::fifo) {
     const auto c = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
     Job job{service, not_before_end, started, finished, 0};
@@ -81,7 +97,7 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
 }
 
 void Server::charge(Time service) {
-  if (busy_ < units_ && count_ == 0)
+  if (busy_at(owner_.now()) < units_ && count_ == 0)
     busy_time_ += service;  // an idle unit absorbs it
   else
     charged_ += service;    // the next job to start takes it on (and its busy time)
@@ -89,7 +105,7 @@ void Server::charge(Time service) {
 
 Time Server::drain_time(int job_class) const {
   const Time now = owner_.now();
-  const Time free_at = busy_ < units_ ? now : std::max(now, last_release_);
+  const Time free_at = busy_at(now) < units_ ? now : std::max(now, last_release_);
   Time ahead = queued_service_;
   if (policy_ != Arbitration::fifo && !classes_.empty()) {
     const auto mine = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
@@ -202,12 +218,19 @@ void Server::start_next() {
     const Time end = std::max(release, job.not_before_end);
     last_release_ = std::max(last_release_, release);
     ++busy_;
-    busy_gauge_.set(start, busy_);
+    const bool quiet = units_ == 1 && end == release && !job.finished && count_ == 0;
+    if (quiet)
+      busy_gauge_.set_until(start, busy_, release, busy_ - 1);
+    else
+      busy_gauge_.set(start, busy_);
     queue_gauge_.set(start, static_cast<i64>(count_));
     jobs_.add();
     busy_time_ += job.service;
     if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
-    if (end == release) {
+    if (quiet) {
+      quiet_release_ = true;
+      release_at_ = release;
+    } else if (end == release) {
       const std::uint32_t slot_id = in_service_.acquire(job.finished);
       owner_.ctx().at(release, [this, slot_id] { finish_one(slot_id); });
     } else {

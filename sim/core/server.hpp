@@ -58,7 +58,7 @@ public:
   bool full() const { return queued() >= capacity_; }
   void set_capacity(std::size_t jobs) { capacity_ = jobs; }
   std::size_t queued() const { return count_; }
-  int busy_units() const { return busy_; }
+  int busy_units() const { return busy_at(owner_.now()); }
   int units() const { return units_; }
   const std::string& name() const { return name_; }
   const Component& owner() const { return owner_; }
@@ -81,6 +81,12 @@ private:
   bool pick_urgent(std::size_t& pick);  // a waiting class of the urgent class, round-robin
   std::size_t pick_by_policy();         // a waiting class by the arbitration policy
   void finish_one(std::uint32_t in_service);
+  // Units busy at `now`, counting a quiet release that has come as done.
+  int busy_at(Time now) const { return busy_ - (quiet_release_ && release_at_ <= now ? 1 : 0); }
+  // Frees the unit of a quiet release whose time has come.
+  void retire_quiet(Time now);
+  // A job is about to wait behind the quietly released unit: give the release its event.
+  void schedule_quiet_release();
   Job& slot(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
 
   Component& owner_;
@@ -109,6 +115,11 @@ private:
   Time charged_{};  // slipped-in work the next job to start waits for
   Time queued_service_{};  // service of the jobs waiting
   Time last_release_{};    // when the latest-started job frees its unit
+  // A single-unit server whose job has nothing to do when it ends, and nothing waiting,
+  // frees its unit at `release_at_` without an event (most hops of a lightly loaded
+  // route): the event is scheduled only if a job arrives before then.
+  bool quiet_release_ = false;
+  Time release_at_{};
   int trace_track_ = 0;
 };
 

@@ -19,6 +19,7 @@ void TimeWeighted::record_series(Time now) {
 std::vector<double> TimeWeighted::series(Time now) const {
   if (period_.ps <= 0) return {};
   TimeWeighted copy = *this;
+  if (copy.pending_ && copy.pending_at_ <= now) copy.apply_pending();
   copy.record_series(now);
   std::vector<double> out;
   const auto periods = static_cast<std::size_t>((now.ps + period_.ps - 1) / period_.ps);

@@ -24,11 +24,21 @@ private:
 class TimeWeighted {
 public:
   void set(Time now, i64 value) {
+    if (pending_ && pending_at_ <= now) apply_pending();
     if (period_.ps > 0) record_series(now);
     integral_ += static_cast<i128>(value_) * (now - since_).ps;
     since_ = now;
     value_ = value;
     max_ = value > max_ ? value : max_;
+  }
+  // Sets `value` now and `then` from `until` on, without the owner having to come back
+  // at `until` (a server that frees its unit with no event). A later set() or a read
+  // applies the change when its time has come; a second call replaces an unapplied one.
+  void set_until(Time now, i64 value, Time until, i64 then) {
+    set(now, value);
+    pending_ = true;
+    pending_at_ = until;
+    pending_value_ = then;
   }
   // Also keep the mean of every `period` (a periodic time series of the gauge).
   void enable_series(Time period) { period_ = period; }
@@ -40,6 +50,11 @@ public:
   i64 max() const { return max_; }
   // Mean over [start, now].
   double mean(Time start, Time now) const {
+    if (pending_ && pending_at_ <= now) {
+      TimeWeighted applied = *this;
+      applied.apply_pending();
+      return applied.mean(start, now);
+    }
     const i128 total = integral_ + static_cast<i128>(value_) * (now - since_).ps;
     const i64 span = (now - start).ps;
     return span > 0 ? static_cast<double>(total) / static_cast<double>(span) : 0.0;
@@ -47,12 +62,19 @@ public:
 
 private:
   void record_series(Time now);
+  void apply_pending() {
+    pending_ = false;
+    set(pending_at_, pending_value_);
+  }
   i64 value_ = 0;
   i64 max_ = 0;
   Time since_{};
   i128 integral_ = 0;
   Time period_{};
   std::vector<i128> period_integrals_;
+  bool pending_ = false;
+  Time pending_at_{};
+  i64 pending_value_ = 0;
 };
 
 // Samples taken at a fixed period (for throughput and occupancy over time).
