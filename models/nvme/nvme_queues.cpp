@@ -71,18 +71,29 @@ void NvmeQueues::submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& rou
 void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
   ++q.held;
   q.unrung.push_back(cmd);
+  const Time ready = owner_.now() + q.routes.submit_delay;
+  if (q.unrung.size() == 1 || ready > q.unrung_ready) q.unrung_ready = ready;
   const int batch = q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch;
-  if (static_cast<int>(q.unrung.size()) >= batch) {
+  if (static_cast<int>(q.unrung.size()) >= batch && q.unrung_ready <= owner_.now()) {
     ring(queue);
   } else if (!q.flush_scheduled) {
-    // Whatever the submitter placed by the end of this instant goes behind one doorbell.
+    // Whatever the submitter placed by the end of this instant (or, with a submit
+    // delay, by the time its entries are in place) goes behind one doorbell.
     q.flush_scheduled = true;
-    owner_.ctx().at(owner_.now(), [this, queue] {
-      Queue& qq = queues_[static_cast<std::size_t>(queue)];
-      qq.flush_scheduled = false;
-      if (!qq.unrung.empty()) ring(queue);
-    });
+    owner_.ctx().at(q.unrung_ready, [this, queue] { flush(queue); });
   }
+}
+
+void NvmeQueues::flush(int queue) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  q.flush_scheduled = false;
+  if (q.unrung.empty()) return;
+  if (q.unrung_ready > owner_.now()) {  // an entry placed since is not ready yet
+    q.flush_scheduled = true;
+    owner_.ctx().at(q.unrung_ready, [this, queue] { flush(queue); });
+    return;
+  }
+  ring(queue);
 }
 
 void NvmeQueues::ring(int queue) {
@@ -186,6 +197,15 @@ void NvmeQueues::post(std::uint32_t cmd) {
     });
     return;
   }
+  if (timed_ahead(r) && (c_.polling || r.polled) && r.cq_lookup != CqLookup::scan) {
+    // A poller: the entry is in memory at `posted_at`, and the poller reaps it, with
+    // whatever else has arrived by then, a poll delay later. One event.
+    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
+    cq_entries_.add();
+    completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
+    poll_at(queue, posted_at);
+    return;
+  }
   send(r.to_queues, kCqEntry, r, [this, queue, cmd] {
     cq_entries_.add();
     completed_[static_cast<std::size_t>(queue)].push_back({cmd, owner_.now()});
@@ -200,11 +220,7 @@ void NvmeQueues::posted(int queue) {
     return;
   }
   if (c_.polling || q.routes.polled) {
-    // A spinning poller notices the phase tag flip within one loop iteration.
-    if (!q.irq_pending) {
-      q.irq_pending = true;
-      owner_.ctx().at(owner_.now() + c_.poll_delay, [this, queue] { reap(queue); });
-    }
+    poll_at(queue, owner_.now());
     return;
   }
   if (++q.unsignalled >= c_.coalesce_count) {
@@ -217,6 +233,14 @@ void NvmeQueues::posted(int queue) {
       if (qq.unsignalled > 0) interrupt(queue);
     });
   }
+}
+
+void NvmeQueues::poll_at(int queue, Time posted_at) {
+  // A spinning poller notices the phase tag flip within one loop iteration.
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  if (q.irq_pending) return;
+  q.irq_pending = true;
+  owner_.ctx().at(posted_at + c_.poll_delay, [this, queue] { reap(queue); });
 }
 
 void NvmeQueues::interrupt(int queue) {
@@ -248,6 +272,8 @@ void NvmeQueues::reap(int queue) {
   auto& done = completed_[static_cast<std::size_t>(queue)];
   std::size_t n = 0;
   while (n < done.size() && done[n].at <= owner_.now()) ++n;
+  // A poller comes back for entries posted ahead of time that are not in memory yet.
+  if (n < done.size() && (c_.polling || q.routes.polled)) poll_at(queue, done[n].at);
   if (n == 0) return;  // an earlier handler reaped this interrupt's entry
   release(queue, n);
   for (std::size_t i = 0; i < n; ++i) {

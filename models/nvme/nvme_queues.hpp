@@ -45,6 +45,9 @@ struct NvmeQueueRoutes {
   Server* host_cores = nullptr;
   CqLookup cq_lookup = CqLookup::reap_all;  // polled queues only
   Time cq_check_cost;                       // reading one CQ entry (scan)
+  // Time the submitter spends on a command before its SQ entry is in place (a GPU
+  // thread allocating its CID): the doorbell for it goes no earlier.
+  Time submit_delay;
 };
 
 struct NvmeQueueConfig {
@@ -86,6 +89,7 @@ private:
     std::vector<std::uint32_t> unrung;     // in the SQ, doorbell not yet written
     std::deque<std::uint32_t> rung;        // doorbell written, not yet fetched
     bool flush_scheduled = false;
+    Time unrung_ready;                     // when the last of `unrung` is in place
     int posted = 0;                        // CQ entries in memory the host has not reaped
     int unsignalled = 0;                   // posted since the last interrupt
     bool timer_armed = false, irq_pending = false;
@@ -95,6 +99,7 @@ private:
     NvmeQueueRoutes routes;
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
+  void flush(int queue);  // rings for what was placed by now, or waits for its entries
   void ring(int queue);
   // The doorbell, then the controller's read of `k` new entries (one DMA), from `start`.
   void fetch(int queue, std::uint32_t k, bool mmio, Time start);
@@ -103,6 +108,7 @@ private:
   void charge_host(const NvmeQueueRoutes& r, Time from, Time to);
   void posted(int queue);
   void interrupt(int queue);
+  void poll_at(int queue, Time posted_at);  // the poller reaps a poll delay after `posted_at`
   void reap(int queue);
   // Frees `n` reaped entries' CIDs (one CQ head doorbell) and admits blocked submitters.
   void release(int queue, std::size_t n);

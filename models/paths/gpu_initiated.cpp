@@ -60,10 +60,11 @@ public:
     const i64 commands = (r.size.n + r.storage->mdts.n - 1) / r.storage->mdts.n;
     if (config_.cid_allocation == "global_atomic") {
       // Every command's CID comes from one counter: the commands queue on it.
-      cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {}, [this, id] { issue(id); });
+      cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {}, [this, id] { issue(id, Time(0)); });
       return;
     }
-    env_.ctx.at(env_.ctx.now() + config_.local_cid_cost * commands, [this, id] { issue(id); });
+    // Warp-local CIDs: the thread's time on them delays its doorbell, nothing else.
+    issue(id, config_.local_cid_cost * commands);
   }
 
   std::string note() const override { return "no CPU: GPU threads submit, ring doorbells and poll completions"; }
@@ -74,7 +75,7 @@ private:
     if (!s) s = std::make_unique<Server>(gpu, "cid_counter");
     return *s;
   }
-  void issue(std::uint32_t id) {
+  void issue(std::uint32_t id, Time submit_delay) {
     const IoRequest& r = io(id).io;
     Device& gpu = *r.target;
     NvmeQueueRoutes queues;
@@ -87,6 +88,7 @@ private:
                        : config_.cq_lookup == "in_order" ? CqLookup::in_order
                                                           : CqLookup::reap_all;
     queues.cq_check_cost = config_.cq_check_cost;
+    queues.submit_delay = submit_delay;
     const int queue = static_cast<int>(next_queue_++ % config_.queues);
     storage_part(r, r.offset, r.size, *io(id).first, [this, id] { finish(id); }, &queues, queue);
   }

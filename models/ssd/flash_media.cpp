@@ -51,12 +51,12 @@ void FlashMedia::finish_at(Time end, Done done) {
   });
 }
 
-void FlashMedia::read(Bytes offset, Bytes bytes, Done done) {
+void FlashMedia::read(Bytes offset, Bytes bytes, Done done, Time from) {
   // Pages sense on their dies in parallel; each then crosses its die's channel.
-  Time last = owner_.now();
-  for_each_page(offset, bytes, [this, &last](int die, Bytes page_bytes) {
+  Time last = from;
+  for_each_page(offset, bytes, [this, &last, from](int die, Bytes page_bytes) {
     const Time sensing = sensing_time();
-    const Time sensed = dies_[static_cast<std::size_t>(die)]->book(owner_.now(), sensing) + sensing;
+    const Time sensed = dies_[static_cast<std::size_t>(die)]->book(from, sensing) + sensing;
     const Time transfer = channel_time(page_bytes);
     Timeline& channel = channel_of(die);
     last = std::max(last, channel.book(sensed, transfer) + transfer);

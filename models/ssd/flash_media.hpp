@@ -33,8 +33,10 @@ public:
   using Done = InlineFunction<void()>;
   FlashMedia(Component& owner, const FlashGeometry& g);
 
-  // Reads [offset, offset + bytes); `done` once every page has crossed its channel.
-  void read(Bytes offset, Bytes bytes, Done done);
+  // Reads [offset, offset + bytes), starting at `from` (not before now; the controller
+  // books the media when it takes the command on); `done` once every page has crossed
+  // its channel.
+  void read(Bytes offset, Bytes bytes, Done done, Time from);
   // Programs [offset, offset + bytes); `done` once every page is on the media.
   void program(Bytes offset, Bytes bytes, Done done);
   int dies() const { return static_cast<int>(dies_.size()); }

@@ -129,19 +129,19 @@ void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& move
 }
 
 void NvmeSsd::execute(std::uint32_t cmd) {
-  // Command processing (the IOPS ceiling), arbitrated among the submission queues.
+  // Command processing (the IOPS ceiling), arbitrated among the submission queues. A
+  // read books the media for when processing ends as soon as it starts (no event of
+  // its own); a write fetches its data from the host then.
+  if (commands_[cmd].write) {
+    controller_->submit(interval(max_iops), Time(0), {}, [this, cmd] { write_media(cmd); }, queues_->queue_of(cmd));
+    return;
+  }
   controller_->submit(
-      interval(max_iops), Time(0), {},
-      [this, cmd] {
-        if (commands_[cmd].write)
-          write_media(cmd);
-        else
-          read_media(cmd);
-      },
+      interval(max_iops), Time(0), [this, cmd](Time, Time end) { read_media(cmd, end); }, {},
       queues_->queue_of(cmd));
 }
 
-void NvmeSsd::read_media(std::uint32_t cmd) {
+void NvmeSsd::read_media(std::uint32_t cmd, Time from) {
   // Media access, then the internal data path, then DMA of the data to its destination.
   auto to_host = [this, cmd] {
     const Command& c = commands_[cmd];
@@ -156,9 +156,9 @@ void NvmeSsd::read_media(std::uint32_t cmd) {
   };
   const Command& c = commands_[cmd];
   if (flash_)
-    flash_->read(c.offset, c.bytes, to_host);
+    flash_->read(c.offset, c.bytes, to_host, from);
   else
-    ctx().at(now() + lumped(read_latency), to_host);
+    ctx().at(from + lumped(read_latency), to_host);
 }
 
 void NvmeSsd::write_media(std::uint32_t cmd) {

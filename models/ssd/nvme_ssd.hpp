@@ -145,7 +145,7 @@ private:
   };
   void start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io);
   void execute(std::uint32_t cmd);
-  void read_media(std::uint32_t cmd);
+  void read_media(std::uint32_t cmd, Time from);
   void write_media(std::uint32_t cmd);
   void cache_admit(std::uint32_t cmd);
   void reaped(std::uint32_t cmd);

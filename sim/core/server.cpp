@@ -218,7 +218,7 @@ void Server::start_next() {
     const Time end = std::max(release, job.not_before_end);
     last_release_ = std::max(last_release_, release);
     ++busy_;
-    const bool quiet = units_ == 1 && end == release && !job.finished && count_ == 0;
+    const bool quiet = units_ == 1 && !job.finished && count_ == 0;
     if (quiet)
       busy_gauge_.set_until(start, busy_, release, busy_ - 1);
     else
