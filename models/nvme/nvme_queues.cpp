@@ -164,7 +164,7 @@ void NvmeQueues::complete(std::uint32_t cmd) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   --q.at_controller;
   if (q.routes.cq_lookup != CqLookup::in_order) {
-    post(cmd);
+    post(cmd, owner_.now());
     return;
   }
   // In submission order: this entry, and any finished behind it, once all before are out.
@@ -174,18 +174,34 @@ void NvmeQueues::complete(std::uint32_t cmd) {
     const std::uint32_t next = q.in_order.front();
     q.in_order.pop_front();
     finished_[next] = false;
-    post(next);
+    post(next, owner_.now());
   }
 }
 
-void NvmeQueues::post(std::uint32_t cmd) {
+void NvmeQueues::complete_at(std::uint32_t cmd, Time at) {
+  Queue& q = queues_[static_cast<std::size_t>(queue_of_[cmd])];
+  if (at == owner_.now() || !posts_ahead(q.routes) || q.routes.cq_lookup == CqLookup::in_order) {
+    owner_.ctx().at(at, [this, cmd] { complete(cmd); });
+    return;
+  }
+  --q.at_controller;
+  post(cmd, at);
+}
+
+bool NvmeQueues::posts_ahead(const NvmeQueueRoutes& r) const {
+  if (!timed_ahead(r)) return false;
+  if (c_.polling || r.polled) return r.cq_lookup != CqLookup::scan;
+  return c_.coalesce_count == 1;
+}
+
+void NvmeQueues::post(std::uint32_t cmd, Time depart) {
   const int queue = queue_of_[cmd];
   const Queue& q = queues_[static_cast<std::size_t>(queue)];
   const NvmeQueueRoutes& r = q.routes;
-  if (timed_ahead(r) && !c_.polling && !r.polled && c_.coalesce_count == 1) {
+  if (posts_ahead(r) && !c_.polling && !r.polled) {
     // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
     // order, both posted) and the handler's start are timed together, one event.
-    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
+    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, depart);
     const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + handler_delay();
     // The entry is in memory from `posted_at`: a handler that runs sooner for another
     // entry reaps it too, as a real one reaps everything the phase tags show.
@@ -197,10 +213,10 @@ void NvmeQueues::post(std::uint32_t cmd) {
     });
     return;
   }
-  if (timed_ahead(r) && (c_.polling || r.polled) && r.cq_lookup != CqLookup::scan) {
+  if (posts_ahead(r)) {
     // A poller: the entry is in memory at `posted_at`, and the poller reaps it, with
     // whatever else has arrived by then, a poll delay later. One event.
-    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, owner_.now());
+    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, depart);
     cq_entries_.add();
     completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
     poll_at(queue, posted_at);

@@ -75,6 +75,9 @@ public:
   void submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& routes);
   // The controller finished `cmd`: post its CQ entry and notify the host.
   void complete(std::uint32_t cmd);
+  // The same, known ahead: the command's data arrives at `at` (not before now). Where
+  // the CQ entry is timed when sent, it is timed from `at` with no event of its own.
+  void complete_at(std::uint32_t cmd, Time at);
   // Outstanding commands a queue can hold: SQ slots (entries - 1) or CIDs, the fewer.
   i64 queue_limit() const;
   i64 queues_per_vector() const;  // CQs one interrupt vector serves
@@ -115,7 +118,9 @@ private:
   // A scan lookup for the entry just posted on `queue`.
   void scan_for(int queue);
   // Posts the CQ entry of `cmd` (complete() decides when).
-  void post(std::uint32_t cmd);
+  void post(std::uint32_t cmd, Time depart);
+  // Whether a CQ entry on `r`'s queue is timed when sent (no event until it is reaped).
+  bool posts_ahead(const NvmeQueueRoutes& r) const;
   // An interrupt's handler: it scans every CQ on the queue's vector and reaps them all.
   void handle_interrupt(int queue);
   // From the MSI-X write to the handler having scanned its vector's CQs.

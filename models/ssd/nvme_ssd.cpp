@@ -151,7 +151,7 @@ void NvmeSsd::read_media(std::uint32_t cmd, Time from) {
       const Command& cc = commands_[cmd];
       bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
       const Io& io = ios_[cc.io];
-      io.mover->send(*io.route, cc.bytes, [this, cmd] { queues_->complete(cmd); });
+      io.mover->send_arriving(*io.route, cc.bytes, [this, cmd](Time at) { queues_->complete_at(cmd, at); });
     });
   };
   const Command& c = commands_[cmd];

@@ -46,8 +46,12 @@ std::uint32_t RouteMover::allocate() {
 }
 
 void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, int tc) {
+  start(route, bytes, done, {}, kind, tc);
+}
+
+void RouteMover::start(const Route& route, Bytes bytes, Done done, Arriving arriving, DmaKind kind, int tc) {
   const std::uint32_t t = allocate();
-  pool_[t] = Transfer{&route, bytes, done, UINT32_MAX, kind, tc};
+  pool_[t] = Transfer{&route, bytes, done, arriving, UINT32_MAX, kind, tc};
   ++in_flight_;
   const i64 piece = ctx_.fidelity() == Fidelity::tlp ? packet_payload(route, kind) : 0;
   if (piece > 0 && bytes.n > piece && !route.hops.empty()) {
@@ -56,7 +60,7 @@ void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, 
     pool_[t].pieces_left = (bytes.n + piece - 1) / piece;
     for (i64 off = 0; off < bytes.n; off += piece) {
       const std::uint32_t p = allocate();
-      pool_[p] = Transfer{&route, Bytes(std::min(piece, bytes.n - off)), {}, UINT32_MAX, kind, tc, t};
+      pool_[p] = Transfer{&route, Bytes(std::min(piece, bytes.n - off)), {}, {}, UINT32_MAX, kind, tc, t};
       enter(p, 0, ctx_.now());
     }
     return;
@@ -66,6 +70,10 @@ void RouteMover::send(const Route& route, Bytes bytes, Done done, DmaKind kind, 
     return;
   }
   enter(t, 0, ctx_.now());
+}
+
+void RouteMover::send_arriving(const Route& route, Bytes bytes, Arriving arriving, DmaKind kind) {
+  start(route, bytes, {}, arriving, kind, 0);
 }
 
 bool RouteMover::signals_are_packets() const { return ctx_.fidelity() == Fidelity::tlp; }
@@ -99,7 +107,7 @@ Time RouteMover::pass(const Route& route, Bytes bytes, DmaKind kind, Time depart
 
 void RouteMover::call_at(Time at, Done done) {
   const std::uint32_t t = allocate();
-  pool_[t] = Transfer{nullptr, Bytes(0), done, UINT32_MAX, DmaKind::write, 0};
+  pool_[t] = Transfer{nullptr, Bytes(0), done, {}, UINT32_MAX, DmaKind::write, 0};
   ++in_flight_;
   ctx_.at(at, [this, t] { complete(t); });
 }
@@ -116,7 +124,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
   const Time service = hop.service(tr.bytes, tr.kind);
   const int job_class = hop.class_by_tc ? tr.tc : hop.job_class;
   server.submit(service, tail_in, [this, t, hop_index](Time start, Time end) {
-    Transfer& tr = pool_[t];
+    const Transfer& tr = pool_[t];
     const Hop& hop = tr.route->hops[hop_index];
     if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.n));
     const Time tail_out = end + hop.latency;
@@ -125,6 +133,10 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
       // a store-and-forward device sends it on only once the last byte is in.
       const Time head_next = tr.route->hops[hop_index + 1].store_and_forward ? tail_out : start + hop.latency;
       ctx_.at(head_next, [this, t, hop_index, tail_out] { enter(t, hop_index + 1, tail_out); });
+    } else if (tr.arriving && tr.parent == UINT32_MAX) {  // (at tlp fidelity: when the last TLP is in)
+      const Arriving arriving = tr.arriving;
+      release(t);
+      arriving(tail_out);
     } else {
       ctx_.at(tail_out, [this, t] { complete(t); });
     }
@@ -138,6 +150,7 @@ namespace iowall {
 void RouteMover::complete(std::uint32_t t) {
   const std::uint32_t parent = pool_[t].parent;
   const Done done = pool_[t].done;
+  const Arriving arriving = pool_[t].arriving;
   pool_[t].next_free = free_;
   free_ = t;
   if (parent != UINT32_MAX) {
@@ -145,7 +158,17 @@ void RouteMover::complete(std::uint32_t t) {
     return;
   }
   --in_flight_;
-  if (done) done();  // a posted write nobody waits for
+  if (done) {
+    done();
+  } else if (arriving) {
+    arriving(ctx_.now());
+  }  // else a posted write nobody waits for
+}
+
+void RouteMover::release(std::uint32_t t) {
+  pool_[t].next_free = free_;
+  free_ = t;
+  --in_flight_;
 }
 
 i64 RouteMover::packet_payload(const Route& route, DmaKind kind) {

@@ -63,11 +63,16 @@ struct Route {
 class RouteMover {
 public:
   using Done = InlineFunction<void()>;
+  using Arriving = InlineFunction<void(Time arrival)>;
   explicit RouteMover(SimContext& ctx) : ctx_(ctx) {}
   // Sends `bytes` along `route` as one chunk; `done` runs when the tail arrives.
   // `kind` picks the wire format: a device writing (posted) or reading (completions).
   // `tc` is the PCIe traffic class, used where a switch arbitrates by class.
   void send(const Route& route, Bytes bytes, Done done, DmaKind kind = DmaKind::write, int tc = 0);
+  // The same, but `arriving(at)` runs as soon as the arrival time is known (when the
+  // last hop takes the chunk on), not at it: for a receiver that times what follows
+  // itself (a CQ entry posted behind the data), saving the arrival's event.
+  void send_arriving(const Route& route, Bytes bytes, Arriving arriving, DmaKind kind = DmaKind::write);
   // Sends a control message that fits a packet or a few (a doorbell, queue entries, an
   // MSI-X write). At chunk fidelity it is timed when sent: at each hop it waits behind
   // the work queued there (FIFO, as its packets would) and charges its own bytes' time
@@ -89,6 +94,7 @@ private:
     const Route* route;
     Bytes bytes;
     Done done;
+    Arriving arriving;  // set instead of `done` by send_arriving
     std::uint32_t next_free;
     DmaKind kind;
     int tc;
@@ -96,7 +102,9 @@ private:
     i64 pieces_left = 0;                // at tlp fidelity, on the parent: TLPs not yet arrived
   };
   void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
+  void start(const Route& route, Bytes bytes, Done done, Arriving arriving, DmaKind kind, int tc);
   void complete(std::uint32_t t);
+  void release(std::uint32_t t);  // frees a transfer that ran no `done`
   // The largest payload one packet carries on `route` (the smallest MPS or completion size).
   static i64 packet_payload(const Route& route, DmaKind kind);
   std::uint32_t allocate();

@@ -107,7 +107,7 @@ Time Server::drain_time(int job_class) const {
   const Time now = owner_.now();
   const Time free_at = busy_at(now) < units_ ? now : std::max(now, last_release_);
   Time ahead = queued_service_;
-  if (policy_ != Arbitration::fifo && !classes_.empty()) {
+  if (policy_ != Arbitration::fifo && !classes_.empty() && count_ > 0) {
     const auto mine = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
     ahead = Time{};
     for (std::size_t c = 0; c < classes_.size(); ++c) {

@@ -5,7 +5,7 @@
 
 namespace iowall {
 Device& PathEnv::nearest(const Device& from, const char* model) {
-  Device*& slot = nearest_[{&from, model}];
+  Device*& slot = nearest_[{&from, model, nullptr}];
   if (slot) return *slot;
   std::size_t best_hops = SIZE_MAX;
   for (Device* d : topology.devices_of(model)) {

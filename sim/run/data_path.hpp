@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "sim/config/topology.hpp"
 #include "sim/core/inline_function.hpp"
@@ -50,8 +51,24 @@ private:
   // The nearest device of a model, found once per (device, model): the search walks
   // the topology graph, and paths ask for it on every I/O.
   Device& nearest(const Device& from, const char* model);
-  std::map<std::tuple<const Device*, const Device*, const Server*>, std::unique_ptr<Route>> routes_;
-  std::map<std::pair<const Device*, std::string>, Device*> nearest_;
+  // Both are looked up on every I/O: hashed on the pointers. The model names are the
+  // literals of cpu_near and dram_near, so their addresses stand for them.
+  struct PointerTriple {
+    const void* a;
+    const void* b;
+    const void* c;
+    bool operator==(const PointerTriple&) const = default;
+  };
+  struct HashPointers {
+    std::size_t operator()(const PointerTriple& k) const {
+      const auto mix = [](std::size_t h, const void* p) {
+        return (h ^ reinterpret_cast<std::uintptr_t>(p)) * 0x9E3779B97F4A7C15ULL;
+      };
+      return mix(mix(mix(0, k.a), k.b), k.c);
+    }
+  };
+  std::unordered_map<PointerTriple, std::unique_ptr<Route>, HashPointers> routes_;
+  std::unordered_map<PointerTriple, Device*, HashPointers> nearest_;
 };
 
 class DataPath {
