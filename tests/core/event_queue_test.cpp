@@ -89,3 +89,67 @@ TEST_CASE("scheduling in the past is refused", "[engine]") {
   q.step();
   CHECK_THROWS_AS(q.schedule(ns(50), [] {}), std::logic_error);
 }
+
+// Against a reference (a multimap keeps insertion order among equal keys): events that
+// schedule more events at distances from zero to seconds, so that they land in the
+// same radix bucket and in buckets far apart, either side of 2^k ps boundaries,
+// with ties at every distance and cancellations of pending events.
+TEST_CASE("events from zero to seconds ahead keep (time, insertion) order under rescheduling and cancels", "[engine]") {
+  EventQueue q;
+  Rng rng(11, "calendar");
+  std::multimap<i64, std::pair<int, EventId>> reference;
+  std::map<int, std::multimap<i64, std::pair<int, EventId>>::iterator> by_id;
+  std::vector<int> fired, expected;
+  const i64 distances[] = {0, 1, 1000, 16383, 16384, 16385, 50'000, 1'000'000, 100'000'000,
+                           268'000'000, 268'435'456, 300'000'000, 5'000'000'000, 1'000'000'000'000};
+  int next_id = 0;
+  struct Env {
+    EventQueue* q;
+    Rng* rng;
+    std::vector<int>* fired;
+    const i64* distances;
+    int* next_id;
+    std::multimap<i64, std::pair<int, EventId>>* reference;
+    std::map<int, std::multimap<i64, std::pair<int, EventId>>::iterator>* by_id;
+    int budget;
+    void add(i64 at) {
+      const int id = (*next_id)++;
+      const EventId e = q->schedule(Time(at), [this, id] { fire(id); });
+      (*by_id)[id] = reference->emplace(at, std::make_pair(id, e));
+    }
+    void fire(int id) {
+      fired->push_back(id);
+      if (budget <= 0) return;
+      const int children = static_cast<int>(rng->below(3));
+      for (int c = 0; c < children && budget > 0; ++c, --budget) {
+        // Round some distances so that ties are frequent.
+        const i64 d = distances[rng->below(14)];
+        add(q->now().ps + d);
+      }
+      if (rng->below(10) == 0 && !by_id->empty()) {  // cancel a random pending event
+        auto it = by_id->lower_bound(static_cast<int>(rng->below(static_cast<std::uint64_t>(*next_id))));
+        if (it != by_id->end() && it->first != id) {
+          CHECK(q->cancel(it->second->second.second));
+          reference->erase(it->second);
+          by_id->erase(it);
+        }
+      }
+    }
+  } env{&q, &rng, &fired, distances, &next_id, &reference, &by_id, 60000};
+  for (int i = 0; i < 200; ++i) env.add(static_cast<i64>(rng.below(20)) * 16384);
+  // The reference fires its earliest entry (first inserted among equals) each time.
+  while (!reference.empty()) {
+    const auto it = reference.begin();
+    expected.push_back(it->second.first);
+    const int id = it->second.first;
+    const i64 want_time = it->first;
+    by_id.erase(id);
+    reference.erase(it);
+    REQUIRE(q.step());
+    INFO("expected id " << id << " at " << want_time << " ps; fired at " << q.now().ps << " ps");
+    REQUIRE(fired.back() == id);
+  }
+  CHECK_FALSE(q.step());
+  CHECK(fired == expected);
+  CHECK(q.pending() == 0);
+}
