@@ -74,7 +74,7 @@ TEST_CASE("a message flow delivers every message whole and in order, then idles"
 
 TEST_CASE("message flows in an 8:1 incast: lossless under PFC, fair under DCQCN", "[net][message][dcqcn]") {
   Incast net(fabric_config(), 8);
-  const Time until = ms(30);
+  const Time until = ms(300);
   ClosedLoop loop{net, Bytes(1 << 20), until, {}, {}, {}};
   loop.start();
   net.ctx.run();
@@ -86,9 +86,9 @@ TEST_CASE("message flows in an 8:1 incast: lossless under PFC, fair under DCQCN"
     CHECK(loop.firsts[i] == loop.sent[i]);
     CHECK(loop.lasts[i] == loop.sent[i]);
     CHECK(f.delivered == Bytes(loop.sent[i] * (i64{1} << 20)));
-    // Bytes each sender moved over 10-30 ms, once DCQCN has settled.
+    // Bytes each sender moved over 100-300 ms, once DCQCN has settled.
     share.push_back(static_cast<double>((net.fabric.delivered_before(net.flows[i], until) -
-                                         net.fabric.delivered_before(net.flows[i], ms(10))).n));
+                                         net.fabric.delivered_before(net.flows[i], ms(100))).n));
     CHECK(f.min_rate < k100G);  // every sender was cut
     cnps += f.cnps;
   }
@@ -98,5 +98,5 @@ TEST_CASE("message flows in an 8:1 incast: lossless under PFC, fair under DCQCN"
   // Together they keep the receiver's port busy.
   double total = 0;
   for (double b : share) total += b;
-  CHECK(total * 8 / 0.020 / 1e9 > 80);
+  CHECK(total * 8 / 0.200 / 1e9 > 80);
 }

@@ -28,7 +28,7 @@ double metric(const Json& r, const char* path, const char* name) { return r["met
 constexpr i64 kFramesPerRead = (1 << 20) + 256 * 62 + 16 + (16 + 62 + 16);
 }  // namespace
 
-TEST_CASE("per-packet incast: PFC pauses the targets and loses nothing; every byte arrives", "[nvmeof][packet]") {
+TEST_CASE("per-packet incast: PFC pauses the targets and loses nothing, every byte arrives", "[nvmeof][packet]") {
   const Json r = run_nvmeof(incast_topology(), reads("256 MiB", kEight), Json::array({packet("pfc", false)}));
   INFO(r["metrics"]["pfc"].dump());
   CHECK(stat(r, "pfc", "net/drops") == 0);
@@ -44,7 +44,7 @@ TEST_CASE("per-packet incast: PFC pauses the targets and loses nothing; every by
   CHECK(stat(r, "pfc", "net/queue_max_bytes") <= 16e6);
 }
 
-TEST_CASE("per-packet incast with DCQCN: marks, CNPs and rate cuts; less queue than PFC alone", "[nvmeof][packet][dcqcn]") {
+TEST_CASE("per-packet incast with DCQCN: marks, CNPs and rate cuts, less queue than PFC alone", "[nvmeof][packet][dcqcn]") {
   const Json r = run_nvmeof(incast_topology(), reads("256 MiB", kEight),
                             Json::array({packet("dcqcn"), packet("pfc", false)}));
   CHECK(stat(r, "dcqcn", "net/drops") == 0);
@@ -60,20 +60,22 @@ TEST_CASE("per-packet incast with DCQCN: marks, CNPs and rate cuts; less queue t
   CHECK(stat(r, "dcqcn", "net/paused_ns") < stat(r, "pfc", "net/paused_ns"));
 }
 
-TEST_CASE("per-packet and served networks agree where nothing congests; incast stays under the port", "[nvmeof][packet][bound]") {
+TEST_CASE("per-packet and served networks agree where nothing congests, incast stays under the port", "[nvmeof][packet][bound]") {
   // One target: a 100 Gb/s path end to end, no incast.
   const Json paths = Json::array({{{"name", "nvmeof_rdma"}, {"label", "served"}}, packet("packet")});
   const Json one = run_nvmeof(incast_topology(), reads("256 MiB", "nvme0"), paths);
   CHECK(metric(one, "packet", "throughput_GBps") == Approx(metric(one, "served", "throughput_GBps")).epsilon(0.03));
   CHECK(metric(one, "packet", "latency_p50_us") == Approx(metric(one, "served", "latency_p50_us")).epsilon(0.05));
   CHECK(stat(one, "packet", "net/pause_frames") == 0);
-  // Eight targets: the client's port bounds both (RoCEv2 at 4096 B MTU: 82 B per packet).
-  const Json all = run_nvmeof(incast_topology(), reads("256 MiB", kEight), paths);
+  // Eight targets: the client's port bounds all (RoCEv2 at 4096 B MTU: 82 B per packet).
+  // PFC alone keeps the port busy; DCQCN's cuts leave it idle at times, so only the bound.
+  const Json all = run_nvmeof(incast_topology(), reads("256 MiB", kEight),
+                              Json::array({paths[0], paths[1], packet("pfc", false)}));
   const double port = 100.0 / 8 * 4096 / (4096 + 82);
-  for (const char* p : {"served", "packet"}) {
+  for (const char* p : {"served", "packet", "pfc"}) {
     INFO(p << ": " << metric(all, p, "throughput_GBps") << " GB/s");
     CHECK(metric(all, p, "throughput_GBps") <= port);
-    CHECK(metric(all, p, "throughput_GBps") >= 0.85 * port);
+    if (std::string(p) != "packet") CHECK(metric(all, p, "throughput_GBps") >= 0.95 * port);
   }
 }
 
