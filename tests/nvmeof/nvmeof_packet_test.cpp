@@ -85,3 +85,17 @@ TEST_CASE("per-packet NVMe-oF runs are deterministic", "[nvmeof][packet][determi
   const Json b = run_nvmeof(incast_topology(), reads("64 MiB", kEight), paths);
   CHECK(a.dump() == b.dump());
 }
+
+TEST_CASE("a parallel file system's RDMA transport takes the per-packet network too", "[nvmeof][packet][pfs]") {
+  const Json workload = {{"kind", "sequential_read"}, {"size", "256 MiB"}, {"io_size", "4 MiB"}, {"threads", 8},
+                         {"qd", 4}, {"targets", "gpu0"}, {"storage", "all"}};
+  const Json path = {{"name", "pfs"},           {"mds_nic", "mdsnic"}, {"file_size", "1 GiB"},
+                     {"stripe_count", 8},       {"fabric", "packet"},  {"dcqcn", false}};
+  std::ifstream in(std::string(IOWALL_SOURCE_DIR) + "/topologies/pfs-4oss.json");
+  const Json r = run_nvmeof(Json::parse(in), workload, Json::array({path}));
+  CHECK(metric(r, "pfs", "bytes") == 256 << 20);
+  CHECK(stat(r, "pfs", "net/drops") == 0);
+  // Four servers share the client's port: its queue grows past Kmin and gets marked.
+  CHECK(stat(r, "pfs", "net/ecn_marks") > 0);
+  CHECK(stat(r, "pfs", "net/queue_max_bytes") > 400e3);
+}
