@@ -122,7 +122,12 @@ int PacketNetwork::open(const Route& wire, bool watch) {
     nodes.push_back(n);
   }
   const int f = fabric_->open_flow(nodes);
-  const std::string name = fmt::format("{}>{}", wire.devices.front(), wire.devices.back());
+  // Several queue pairs between two NICs (one per drive) are told apart by a number.
+  std::string name = fmt::format("{}>{}", wire.devices.front(), wire.devices.back());
+  const auto same = std::count_if(flows_.begin(), flows_.end(), [&](const auto& fl) {
+    return fl.first == name || fl.first.rfind(name + "#", 0) == 0;
+  });
+  if (same > 0) name += fmt::format("#{}", same + 1);
   flows_.emplace_back(name, f);
   auto& stats = fabric_->ctx().stats();
   auto& c = published_->per_flow;
