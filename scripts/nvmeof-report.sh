@@ -205,8 +205,9 @@ cat <<'MD'
   the client's queue memory, not gathered from the GPU buffer.
 - RDMA: the ACK that lets the sender write its CQE (the CQE follows delivery here); the responder's
   translation miss stalls the transfer before the data leaves rather than inside the receive pipeline;
-  retransmission (go-back-N) and the fabric's PFC and DCQCN (the per-packet fabric of `models/net` is not on
-  this path: the link is one served resource per direction, so incast at a switch is not seen); on-demand
+  retransmission (go-back-N); by default the fabric's PFC and DCQCN (each link is one served resource per
+  direction, so incast at a switch queues without PAUSE or ECN; `"fabric": "packet"` puts reads on the
+  per-packet network of `models/net` instead: reports/nvmeof-incast.md); on-demand
   paging; BlueFlame (WQE in the doorbell); doorbell batching across posts; several QPs per connection
   (one QP per client device and drive); shared receive queues; the client's interrupt or polling delay for
   the response (inside `initiator_complete`).
@@ -214,7 +215,8 @@ cat <<'MD'
   header and data digests; zero-copy receive (devmem TCP) that could land in GPU memory; H2CData and R2T for
   writes. CPU per byte is one parameter per end (the copy folded in), not cycles per byte from cache
   behaviour.
-- A network switch between client and target (links join NICs directly), and NVMe-oF discovery, connect,
+- A network switch between client and target in this report's topology (links join NICs directly; see
+  reports/nvmeof-incast.md for targets behind one switch), and NVMe-oF discovery, connect,
   keep-alive and multipathing (ANA).
 - The per-I/O CPU costs (`initiator_submit`, `initiator_complete`, `target_cost`) and the HCA's
   `pipeline_latency` are assumptions until calibrated against a real initiator and target.

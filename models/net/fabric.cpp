@@ -24,6 +24,7 @@ struct Fabric::Impl {
     int prio = 0;
     bool ecn = false;
     bool pause = false, pause_on = false;  // a PAUSE (on) or resume (off) frame
+    bool msg_first = false, msg_last = false;  // a message flow's first / last frame of a message
     Time sent;        // when the sender injected it (NSCC's round trip)
   };
   struct Port {
@@ -51,6 +52,10 @@ struct Fabric::Impl {
     std::vector<int> ports;
     i64 used = 0;  // switch: shared buffer in use
   };
+  struct Message {
+    i64 size = 0, left = 0;  // bytes, and bytes not yet sent
+    Delivered first, last;
+  };
   struct Flow {
     std::vector<std::vector<int>> routes;  // egress port at each node from the source on, per route
     Multipath mode = Multipath::ecmp;
@@ -71,6 +76,11 @@ struct Fabric::Impl {
     EventId increase;
     std::vector<i64> bins;
     FlowStats stats;
+    bool messages = false;        // carries messages (open_flow), not one stream of bytes
+    std::deque<Message> msgs;     // sent or sending, not yet delivered; in order
+    std::size_t sending = 0;      // index in msgs of the one being sent
+    bool increase_on = false, alpha_on = false;  // DCQCN timers scheduled
+    Time increase_off, alpha_off;                 // ...or when each last fired
   };
 
   Fabric& self;
@@ -267,6 +277,7 @@ struct Fabric::Impl {
     if (f.bins.size() <= bin) f.bins.resize(bin + 1, 0);
     f.bins[bin] += k.bytes;
     reorder(f, k);
+    if (f.messages) message_progress(f, k);
     if (cfg.nscc.enabled) {
       // Every packet is acknowledged over the idle reverse path, echoing its ECN mark.
       // (flow, bytes and mark packed in one word: an event holds 24 bytes.)
@@ -287,6 +298,17 @@ struct Fabric::Impl {
       const int fi = k.flow;
       ctx().in(f.cnp_delay, [self_, fi] { self_->on_cnp(fi); });
     }
+  }
+
+  // A message flow keeps one route, so its frames arrive in order: the front message
+  // is the one a frame belongs to.
+  static void message_progress(Flow& f, const Packet& k) {
+    if (k.msg_first && f.msgs.front().first) f.msgs.front().first();
+    if (!k.msg_last) return;
+    const Delivered last = std::move(f.msgs.front().last);
+    f.msgs.pop_front();
+    --f.sending;
+    if (last) last();
   }
 
   // The receiver places packets in order: one past a gap waits until the gap fills.
@@ -327,21 +349,55 @@ struct Fabric::Impl {
   }
   void schedule_increase(int fi) {
     Impl* self_ = this;
+    flows[fi].increase_on = true;
     flows[fi].increase = ctx().in(cfg.dcqcn.increase_timer, [self_, fi] {
       Flow& f = self_->flows[fi];
-      if (!self_->active(f)) return;
+      if (!self_->active(f)) {
+        f.increase_on = false;
+        f.increase_off = self_->ctx().now();
+        return;
+      }
       f.rate.on_increase_timer();
       self_->schedule_increase(fi);
     });
   }
   void schedule_alpha(int fi) {
     Impl* self_ = this;
+    flows[fi].alpha_on = true;
     ctx().in(cfg.dcqcn.alpha_timer, [self_, fi] {
       Flow& f = self_->flows[fi];
-      if (!self_->active(f)) return;
+      if (!self_->active(f)) {
+        f.alpha_on = false;
+        f.alpha_off = self_->ctx().now();
+        return;
+      }
       f.rate.on_alpha_timer();
       self_->schedule_alpha(fi);
     });
+  }
+
+  // A NIC's DCQCN timers keep running while its queue pair is idle; rather than an
+  // event per period, a flow that starts sending again takes the periods it missed
+  // (no CNP and no bytes came meanwhile, so only the timer stages move).
+  void restart_timers(int fi) {
+    Flow& f = flows[fi];
+    const Time now = ctx().now();
+    if (!f.increase_on) {
+      // Past this many AI steps any cut has recovered to line rate.
+      const i64 missed = std::min<i64>((now - f.increase_off).ps / cfg.dcqcn.increase_timer.ps, 1'000'000);
+      for (i64 i = 0; i < missed; ++i) {
+        const Bandwidth before = f.rate.rate();
+        f.rate.on_increase_timer();
+        if (f.rate.rate() == before) break;  // at line rate (or as near as halving gets)
+      }
+      schedule_increase(fi);
+    }
+    if (!f.alpha_on) {
+      // Alpha is below 1e-9 of itself after this many periods (g = 1/256): nothing left to decay.
+      const i64 missed = std::min<i64>((now - f.alpha_off).ps / cfg.dcqcn.alpha_timer.ps, 6000);
+      for (i64 i = 0; i < missed; ++i) f.rate.on_alpha_timer();
+      schedule_alpha(fi);
+    }
   }
 
   void wake_blocked(int p) {
@@ -369,7 +425,8 @@ struct Fabric::Impl {
       pt.blocked.push_back(fi);
       return;
     }
-    const i64 bytes = f.remaining < 0 ? cfg.frame.n : std::min(f.remaining, cfg.frame.n);
+    i64 bytes = f.remaining < 0 ? cfg.frame.n : std::min(f.remaining, cfg.frame.n);
+    if (f.messages) bytes = std::min(bytes, f.msgs[f.sending].left);  // a frame holds one message's bytes
     if (cfg.nscc.enabled && f.inflight > 0 && f.inflight + bytes > f.window.window().n) {
       f.window_full = true;
       return;
@@ -382,11 +439,19 @@ struct Fabric::Impl {
     k.seq = f.next_seq++;
     k.path = f.mode == Multipath::spray ? static_cast<int>(k.seq % static_cast<i64>(f.routes.size())) : f.ecmp;
     k.sent = ctx().now();
+    if (f.messages) {
+      Message& m = f.msgs[f.sending];
+      k.msg_first = m.left == m.size;
+      m.left -= bytes;
+      k.msg_last = m.left == 0;
+      if (k.msg_last) ++f.sending;
+    }
     f.inflight += bytes;
     enqueue(p, new_packet(k));
     if (cfg.dcqcn.enabled) f.rate.on_sent(Bytes(bytes));
     const Bandwidth r = cfg.dcqcn.enabled ? f.rate.rate() : pt.rate;
     f.stats.final_rate = r;
+    if (f.stats.min_rate.bps == 0 || r < f.stats.min_rate) f.stats.min_rate = r;
     Impl* self_ = this;
     f.pacing = true;
     ctx().in(transfer_time(Bytes(bytes + kWireOverhead), r), [self_, fi] { self_->send(fi); });
@@ -443,6 +508,19 @@ int Fabric::add_flow(const std::vector<int>& nodes, Bytes size, Time start, int 
 
 int Fabric::add_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, Time start,
                      int priority) {
+  const int fi = build_flow(paths, mode, size, priority);
+  Impl* im = impl_.get();
+  ctx().at(start, [im, fi] {
+    im->send(fi);
+    if (im->cfg.dcqcn.enabled) {
+      im->schedule_increase(fi);
+      im->schedule_alpha(fi);
+    }
+  });
+  return fi;
+}
+
+int Fabric::build_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, int priority) {
   if (paths.empty()) throw InputError(name(), "", "a flow needs a route");
   Impl::Flow f;
   f.remaining = size.n > 0 ? size.n : -1;
@@ -470,15 +548,27 @@ int Fabric::add_flow(const std::vector<std::vector<int>>& paths, Multipath mode,
   f.rate = DcqcnRate(impl_->cfg.dcqcn, impl_->ports[f.routes[0][0]].rate);
   f.window = NsccWindow(impl_->cfg.nscc, impl_->ports[f.routes[0][0]].rate, impl_->cfg.frame);
   impl_->flows.push_back(std::move(f));
-  Impl* im = impl_.get();
-  ctx().at(start, [im, fi] {
-    im->send(fi);
-    if (im->cfg.dcqcn.enabled) {
-      im->schedule_increase(fi);
-      im->schedule_alpha(fi);
-    }
-  });
   return fi;
+}
+
+int Fabric::open_flow(const std::vector<int>& nodes, int priority) {
+  const int fi = build_flow({nodes}, Multipath::ecmp, Bytes(0), priority);
+  Impl::Flow& f = impl_->flows[fi];
+  f.messages = true;
+  f.remaining = 0;  // idle until a message comes
+  return fi;
+}
+
+void Fabric::send_message(int fi, Bytes bytes, Delivered first, Delivered last) {
+  if (bytes.n <= 0) throw InputError(name(), "", "a message needs at least one byte");
+  Impl::Flow& f = impl_->flows.at(fi);
+  if (!f.messages) throw InputError(name(), "", "send_message on a flow not opened with open_flow");
+  const bool idle = f.remaining == 0;
+  f.msgs.push_back({bytes.n, bytes.n, std::move(first), std::move(last)});
+  f.remaining += bytes.n;
+  if (!idle) return;  // the flow is sending: it reaches this message in turn
+  if (impl_->cfg.dcqcn.enabled) impl_->restart_timers(fi);
+  if (!f.pacing && !f.waiting && !f.window_full) impl_->send(fi);
 }
 
 int Fabric::route_of(int f) const { return impl_->flows.at(f).ecmp; }

@@ -15,6 +15,7 @@
 #include "models/net/nscc.hpp"
 #include "models/net/pfc.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/inline_function.hpp"
 
 namespace iowall::net {
 
@@ -41,6 +42,7 @@ struct FlowStats {
   Time first_byte, last_byte;
   std::uint64_t marked = 0, cnps = 0;
   Bandwidth final_rate;
+  Bandwidth min_rate;              // lowest rate the sender paced at (DCQCN's deepest cut)
 };
 
 struct PortStats {
@@ -69,6 +71,15 @@ public:
                int priority = 3);
   int route_of(int f) const;  // ECMP: the route index the flow was hashed onto
 
+  // A flow that carries messages (an RDMA queue pair's data): idle until one is sent,
+  // in order, one after another, each split into frames of its own. Its congestion
+  // control state lives across messages; its timers run while it has bytes to send.
+  using Delivered = InlineFunction<void()>;
+  int open_flow(const std::vector<int>& nodes, int priority = 3);
+  // Queues `bytes` on message flow `f`: `first` runs when its first frame reaches the
+  // receiver, `last` when its last one does.
+  void send_message(int f, Bytes bytes, Delivered first, Delivered last);
+
   // Samples the data queue of egress port `port` (from `from` on) for time averages.
   void watch_queue(int port, Time from);
   double mean_watched_queue(Time until) const;   // bytes
@@ -86,6 +97,7 @@ public:
   std::string pending_work() const override;
 
 private:
+  int build_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, int priority);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   Bytes watch_min_, watch_max_;

@@ -15,10 +15,15 @@
 // then SENDs the response.
 // Every post goes through models/rdma's queue pair and HCA: doorbell, WQE fetch,
 // translation lookups (a miss is a PCIe read), the engine, the data DMA and the CQE.
+// With "fabric": "packet" the messages cross the network per packet (PacketNetwork:
+// the switches' shared buffers, PFC and ECN, DCQCN at the sending NICs) between PCIe
+// legs at both ends; by default the network links are served resources like PCIe's.
 #include <fmt/format.h>
 
 #include "models/gpu/gpu.hpp"
 #include "models/nvmeof/nvmeof_path.hpp"
+#include "models/nvmeof/packet_network.hpp"
+#include "models/nvmeof/packet_wire.hpp"
 #include "models/paths/host_copy.hpp"
 #include "models/rdma/queue_pair.hpp"
 #include "models/rdma/registration.hpp"
@@ -33,6 +38,8 @@ public:
     std::string buffer, registration;
     i64 qp_depth;
     Bytes registered_memory, inline_data;
+    bool packet_fabric;
+    net::DcqcnConfig dcqcn;  // the NICs' congestion control, per-packet network only
   };
   static Config read_config(const Params& p) {
     return {CommonConfig::read(p),
@@ -52,7 +59,15 @@ public:
                         "assumption: a data loader's buffer pool"),
             p.get_bytes("inline_data_size", "4 KiB",
                         "writes up to this size carry their data in the command capsule (no RDMA READ)",
-                        "Linux nvmet-rdma: inline_data_size defaults to one page")};
+                        "Linux nvmet-rdma: inline_data_size defaults to one page"),
+            p.get_choice("fabric", "served", {"served", "packet"},
+                         "how the network is simulated: served (each link direction a queue with a rate, like "
+                         "PCIe's) or packet (frames through the switches' shared buffers with PFC and ECN, DCQCN at "
+                         "the senders; reads only)",
+                         "models/net/fabric.hpp; reports/net.md") == "packet",
+            // Steps are checked against each link's own rate where the network is built;
+            // here only against the fastest Ethernet rate (IEEE 802.3dj, 1.6 Tb/s).
+            net::DcqcnConfig::read(p, Bandwidth::Gbps(1600))};
   }
   NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(read_config(p), env) {}
   NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
@@ -62,7 +77,13 @@ public:
       throw InputError(env.file, env.pointer + "/registered_memory", "the registered memory must be positive");
   }
 
+  // After the run: the per-packet network's totals (also published as statistics).
+  std::string note() const override { return network_ ? network_->summary() : std::string(); }
+
   void submit(const IoRequest& r, Done done) override {
+    if (r.write && config_.packet_fabric)
+      throw InputError(env_.file, env_.pointer + "/fabric",
+                       "the per-packet network simulates NVMe-oF reads only (the workload writes)");
     const Endpoints& e = endpoints(r);
     Connection& c = connection(e, r);
     const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
@@ -86,6 +107,8 @@ private:
     Route command, data, response, write_data;
     const Route* read_request;  // an RDMA READ's request, target to client
     rdma::RegistrationCost registration;  // of the memory the data lands in
+    // Per-packet network: the command, and the data with its response behind it.
+    std::unique_ptr<PacketWire> command_wire, data_wire, response_wire;
   };
   static constexpr Bytes kCommand{64}, kResponse{16};  // NVMe SQE and CQE in capsules
   static constexpr Bytes kTargetPool{i64{1} << 30};     // the target's registered data buffers
@@ -119,7 +142,28 @@ private:
     c->response = across(env_, *e.target_queues, *e.target_nic, to_client, *e.client_nic, *e.client_queues);
     c->write_data = across(env_, land, *e.client_nic, to_target, *e.target_nic, *e.target_data);
     c->read_request = &to_client;
+    if (config_.packet_fabric) packet_wires(*c, land, to_target, to_client);
     return conns_.add(e, std::move(c));
+  }
+
+  // One flow per direction per connection (a queue pair's packets), built on the run's
+  // per-packet network; the response shares the data's flow, so it lands behind it.
+  void packet_wires(Connection& c, Device& land, const Route& to_target, const Route& to_client) {
+    if (!network_) network_ = std::make_unique<PacketNetwork>(env_, config_.dcqcn);
+    const Endpoints& e = *c.e;
+    auto near = [&](Device& from, Nic& nic) {
+      return join_routes({{&env_.route(from, nic), true, nic.pipeline_latency}});
+    };
+    const int commands = network_->open(to_target);
+    const int data = network_->open(to_client, true);
+    c.command_wire = std::make_unique<PacketWire>(env_.mover, *network_, commands, near(*e.client_queues, *e.client_nic),
+                                                  env_.route(*e.target_nic, *e.target_queues),
+                                                  e.target_nic->pipeline_latency);
+    c.data_wire = std::make_unique<PacketWire>(env_.mover, *network_, data, near(*e.target_data, *e.target_nic),
+                                               env_.route(*e.client_nic, land), e.client_nic->pipeline_latency);
+    c.response_wire = std::make_unique<PacketWire>(env_.mover, *network_, data, near(*e.target_queues, *e.target_nic),
+                                                   env_.route(*e.client_nic, *e.client_queues),
+                                                   e.client_nic->pipeline_latency);
   }
 
   // Registering more memory than the device holds is bad input.
@@ -154,7 +198,8 @@ private:
                                .data = &c.command,
                                .local = {kCapsules, slot},
                                .remote = c.target_hca,
-                               .remote_ref = {kTargetCapsules, slot}};
+                               .remote_ref = {kTargetCapsules, slot},
+                               .carrier = c.command_wire.get()};
     c.client_qp->post(wr, [this, id] { command_arrived(id); });
   }
 
@@ -214,6 +259,8 @@ private:
     wr.followup = kResponse;
     wr.followup_route = &c.response;
     wr.wqes = 2;
+    wr.carrier = c.data_wire.get();
+    wr.followup_carrier = c.response_wire.get();
     c.target_qp->post(wr, [this, id] { response_arrived(id); });
   }
 
@@ -230,6 +277,7 @@ private:
   std::map<const Nic*, std::unique_ptr<rdma::Hca>> hcas_;
   ConnectionTable<Connection> conns_;
   std::uint32_t per_io_regions_ = 0;
+  std::unique_ptr<PacketNetwork> network_;  // built by the first connection, with "fabric": "packet"
 };
 
 IOWALL_REGISTER_PATH(NvmeofRdmaPath, "nvmeof_rdma",

@@ -54,9 +54,16 @@ void Hca::execute(const WorkRequest& wr, Done delivered, Done completed) {
 
 void Hca::process(std::uint32_t id) {
   const WorkRequest& wr = running_[id].wr;
-  mover_.send(*wr.data, wr.bytes, [this, id] { arrived(id); });
+  if (wr.carrier)
+    wr.carrier->carry(wr.bytes, [this, id] { arrived(id); });
+  else
+    mover_.send(*wr.data, wr.bytes, [this, id] { arrived(id); });
   // Chained behind the data on the same route: every hop is FIFO, so it lands after it.
-  if (wr.followup.n > 0) mover_.send(*wr.followup_route, wr.followup, [this, id] { arrived(id); });
+  if (wr.followup.n == 0) return;
+  if (wr.followup_carrier)
+    wr.followup_carrier->carry(wr.followup, [this, id] { arrived(id); });
+  else
+    mover_.send(*wr.followup_route, wr.followup, [this, id] { arrived(id); });
 }
 
 void Hca::arrived(std::uint32_t id) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "models/rdma/carrier.hpp"
 #include "models/rdma/translation_cache.hpp"
 #include "sim/core/route.hpp"
 #include "sim/core/server.hpp"
@@ -47,6 +48,10 @@ struct WorkRequest {
   Bytes followup{};                  // a SEND chained behind the data in one post (0: none)
   const Route* followup_route = nullptr;
   int wqes = 1;                      // WQEs fetched for this post
+  // When set, the data (and the chained SEND) travel by these instead of `data` and
+  // `followup_route`.
+  Carrier* carrier = nullptr;
+  Carrier* followup_carrier = nullptr;
 };
 
 class Hca {

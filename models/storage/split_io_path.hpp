@@ -14,6 +14,10 @@
 namespace iowall::storage {
 
 class SplitIoPath : public PathBase {
+public:
+  // The transport's remark (the per-packet network's totals, which it publishes then).
+  std::string note() const override { return transport_->note(); }
+
 protected:
   // `drives_key`: the parameter listing the drives; `default_transport`: rdma or tcp.
   SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, const char* default_transport);
