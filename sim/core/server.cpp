@@ -1,6 +1,7 @@
 #include "sim/core/server.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace iowall {
@@ -27,7 +28,6 @@ const char* arbitration_name(Arbitration a) {
 
 Server::Server(Component& owner, std::string name, int units, std::size_t queue_capacity)
     : owner_(owner), name_(std::move(name)), units_(units < 1 ? 1 : units), capacity_(queue_capacity) {
-  ring_.resize(8);
   const std::string prefix = owner_.name() + "/" + name_;
   auto& stats = owner_.ctx().stats();
   stats.add(prefix + "/busy", "units", "time-weighted busy servers (utilization x units)", busy_gauge_, units_);
@@ -43,6 +43,7 @@ void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
   if (weights_.empty()) weights_.push_back(1);
   for (int& w : weights_) w = std::max(w, 1);
   classes_.assign(weights_.size(), {});
+  waiting_.assign((weights_.size() + 63) / 64, 0);
   class_service_.assign(weights_.size(), Time{});
   last_finish_.assign(weights_.size(), 0);
 }
@@ -75,6 +76,7 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
       job.finish_tag = last_finish_[c];
     }
     classes_[c].push_back(job);
+    mark_waiting(c, true);
     class_service_[c] += service;
     ++count_;
     queued_service_ += service;
@@ -82,13 +84,7 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
     start_next();
     return true;
   }
-  if (count_ == ring_.size()) {
-    std::vector<Job> bigger(ring_.size() * 2);
-    for (std::size_t i = 0; i < count_; ++i) bigger[i] = slot(i);
-    ring_.swap(bigger);
-    head_ = 0;
-  }
-  ring_[(head_ + count_) % ring_.size()] = Job{service, not_before_end, started, finished};
+  fifo_.push_back(Job{service, not_before_end, started, finished});
   ++count_;
   queued_service_ += service;
   queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
@@ -110,14 +106,16 @@ Time Server::drain_time(int job_class) const {
   if (policy_ != Arbitration::fifo && !classes_.empty() && count_ > 0) {
     const auto mine = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
     ahead = Time{};
-    for (std::size_t c = 0; c < classes_.size(); ++c) {
-      if (classes_[c].empty()) continue;
-      if (policy_ == Arbitration::strict_priority) {
-        if (c >= mine) ahead += class_service_[c];  // its own class and the ones above
-      } else if (c == mine) {
-        ahead += class_service_[c];
-      } else {
-        ahead += classes_[c].front().service;  // round-robin: one job of each other class first
+    for (std::size_t w = 0; w < waiting_.size(); ++w) {
+      for (std::uint64_t bits = waiting_[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t c = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+        if (policy_ == Arbitration::strict_priority) {
+          if (c >= mine) ahead += class_service_[c];  // its own class and the ones above
+        } else if (c == mine) {
+          ahead += class_service_[c];
+        } else {
+          ahead += classes_[c].front().service;  // round-robin: one job of each other class first
+        }
       }
     }
   }
@@ -136,14 +134,15 @@ bool Server::pop_next(Job& job) {
   if (count_ == 0) return false;
   --count_;
   if (policy_ == Arbitration::fifo) {
-    job = slot(0);
-    head_ = (head_ + 1) % ring_.size();
+    job = fifo_.front();
+    fifo_.pop_front();
     return true;
   }
   std::size_t pick = 0;
   if (!pick_urgent(pick)) pick = pick_by_policy();
   job = classes_[pick].front();
   classes_[pick].pop_front();
+  if (classes_[pick].empty()) mark_waiting(pick, false);
   class_service_[pick] -= job.service;
   return true;
 }
@@ -190,18 +189,28 @@ std::size_t Server::pick_by_policy() {
       }
       [[fallthrough]];
     default:
-      for (std::size_t i = 1; i <= n; ++i) {
-        const std::size_t c = (rr_next_ + i) % n;
-        if (!classes_[c].empty()) {
-          pick = c;
-          break;
-        }
-      }
+      pick = next_waiting(rr_next_);
       rr_next_ = pick;
       wrr_credit_ = weights_[pick] - 1;
       break;
   }
   return pick;
+}
+
+std::size_t Server::next_waiting(std::size_t after) const {
+  const std::size_t n = classes_.size();
+  // Classes after `after` first, then from 0 up to and including it.
+  const auto first_from = [this, n](std::size_t from, std::size_t to) -> std::size_t {
+    for (std::size_t w = from / 64; w * 64 < to && w < waiting_.size(); ++w) {
+      std::uint64_t bits = waiting_[w];
+      if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);
+      if (bits != 0) return std::min(to, w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    }
+    return to;
+  };
+  std::size_t c = first_from(after + 1, n);
+  if (c == n) c = first_from(0, after + 1);
+  return c < n ? c : 0;
 }
 
 void Server::start_next() {

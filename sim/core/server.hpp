@@ -5,12 +5,12 @@
 // unit at the end. A full queue refuses the job (backpressure) and can notify a
 // waiter when space opens. Busy units and queue occupancy are time-weighted gauges.
 #pragma once
-#include <deque>
 #include <string>
 #include <vector>
 
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
@@ -81,23 +81,30 @@ private:
   bool pick_urgent(std::size_t& pick);  // a waiting class of the urgent class, round-robin
   std::size_t pick_by_policy();         // a waiting class by the arbitration policy
   void finish_one(std::uint32_t in_service);
+  // The first class after `after` (cyclically, itself last) with jobs waiting; any
+  // class when none waits.
+  std::size_t next_waiting(std::size_t after) const;
+  void mark_waiting(std::size_t c, bool waiting) {
+    const std::uint64_t bit = std::uint64_t{1} << (c % 64);
+    waiting_[c / 64] = waiting ? waiting_[c / 64] | bit : waiting_[c / 64] & ~bit;
+  }
   // Units busy at `now`, counting a quiet release that has come as done.
   int busy_at(Time now) const { return busy_ - (quiet_release_ && release_at_ <= now ? 1 : 0); }
   // Frees the unit of a quiet release whose time has come.
   void retire_quiet(Time now);
   // A job is about to wait behind the quietly released unit: give the release its event.
   void schedule_quiet_release();
-  Job& slot(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
 
   Component& owner_;
   std::string name_;
   int units_;
   std::size_t capacity_;
   int busy_ = 0;
-  std::vector<Job> ring_;  // grows by doubling, never shrinks: no steady-state allocation
-  std::size_t head_ = 0, count_ = 0;
+  RingQueue<Job> fifo_;   // the jobs waiting under fifo
+  std::size_t count_ = 0;  // jobs waiting, all classes
   Arbitration policy_ = Arbitration::fifo;
-  std::vector<std::deque<Job>> classes_;  // per-class queues (policies other than fifo)
+  std::vector<RingQueue<Job>> classes_;  // per-class queues (policies other than fifo)
+  std::vector<std::uint64_t> waiting_;   // a bit per class with jobs waiting
   std::vector<Time> class_service_;       // service queued per class
   std::vector<int> weights_;
   std::size_t rr_next_ = 0;
