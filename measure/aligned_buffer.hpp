@@ -1,19 +1,44 @@
-// Host memory aligned to 4 KiB, as O_DIRECT needs for the buffer address.
+// Host memory for I/O buffers: aligned to 4 KiB, as O_DIRECT needs for the buffer address,
+// and from 64 KiB up, 2 MiB-aligned and offered to transparent huge pages.
+//
+// Why huge pages: an O_DIRECT request's buffer becomes one DMA segment per physically
+// contiguous run of pages. With 4 KiB pages, faulted in one by one, a 1 MiB buffer is 190 to
+// 256 runs, and the block layer splits a request at the device's segment limit (254 on a
+// virtio disk): a 1 MiB read went out as 1016 KiB + 8 KiB in some runs and whole in
+// others, depending on where the kernel happened to find the pages, and the extra small
+// request cost about a third of the bandwidth (reports/calibration/cpu-machine/fio-crosscheck.md).
+// A buffer inside one 2 MiB page is one segment, so the device sees the I/O size asked for.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <string>
+#include <sys/mman.h>
+#include <utility>
 
 namespace iowall::measure {
+
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+inline constexpr std::size_t kHugePageFrom = std::size_t{64} << 10;
 
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
   explicit AlignedBuffer(std::size_t size, std::size_t align = 4096) : size_(size) {
     if (size == 0) return;
-    if (::posix_memalign(&data_, align, size) != 0) throw std::bad_alloc();
-    std::memset(data_, 0, size);  // touch every page now, not during the timed loop
+    std::size_t bytes = size;
+    if (size >= kHugePageFrom) {
+      align = kHugePage;
+      bytes = (size + kHugePage - 1) / kHugePage * kHugePage;  // whole huge pages
+    }
+    if (::posix_memalign(&data_, align, bytes) != 0) throw std::bad_alloc();
+    // Advice only: where transparent huge pages are off, this fails and the buffer has
+    // 4 KiB pages, as before.
+    if (align == kHugePage) ::madvise(data_, bytes, MADV_HUGEPAGE);
+    std::memset(data_, 0, bytes);  // touch every page now, not during the timed loop
   }
   ~AlignedBuffer() { std::free(data_); }
   AlignedBuffer(AlignedBuffer&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
@@ -31,5 +56,27 @@ private:
   void* data_ = nullptr;
   std::size_t size_ = 0;
 };
+
+// Bytes of the mapping that holds `p` that are backed by transparent huge pages
+// (AnonHugePages in /proc/self/smaps), or 0 when it cannot be told.
+inline std::size_t huge_page_bytes(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    const auto dash = line.find('-');
+    const auto space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space && line.find(':') > space) {
+      // a mapping's header line: "lo-hi perms ..."
+      const std::uintptr_t lo = std::stoull(line.substr(0, dash), nullptr, 16);
+      const std::uintptr_t hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      inside = addr >= lo && addr < hi;
+    } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
+      return static_cast<std::size_t>(std::stoull(line.substr(14))) * 1024;  // "AnonHugePages:   4096 kB"
+    }
+  }
+  return 0;
+}
 
 }  // namespace iowall::measure

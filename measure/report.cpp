@@ -97,6 +97,8 @@ ojson to_json(const RunInfo& info) {
       job["ctx"] = t.ctx_switches;
       job["elapsed"] = el;
       if (uses_cufile(o.xfer)) job["cufile_buffer_registered"] = t.cufile_buffer_registered;
+      if (t.host_buffer_bytes > 0)
+        job["host_buffer"] = {{"bytes", t.host_buffer_bytes}, {"huge_page_bytes", t.host_buffer_huge_bytes}};
       root["jobs"].push_back(std::move(job));
       read_all.clat_ns.merge(t.read.clat_ns);
       read_all.ops += t.read.ops;

@@ -26,6 +26,8 @@ struct ThreadResult {
   double usr_s = 0, sys_s = 0;    // CPU time of this thread (RUSAGE_THREAD)
   long ctx_switches = 0;
   bool cufile_buffer_registered = false;
+  // cpu_only and cpu_cached: the I/O buffers' size and how much of it transparent huge pages back.
+  std::int64_t host_buffer_bytes = 0, host_buffer_huge_bytes = 0;
   std::string error;
   double elapsed_s() const { return end_s - start_s; }
 };

@@ -1,5 +1,6 @@
 #include "measure/worker.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -115,6 +116,9 @@ public:
       host_ = AlignedBuffer(static_cast<std::size_t>(slots_ * io_));
       host_ptr_ = host_.data();
       fill_random(host_ptr_, static_cast<std::size_t>(slots_ * io_));
+      out_.host_buffer_bytes = slots_ * io_;
+      out_.host_buffer_huge_bytes =
+          std::min<std::int64_t>(out_.host_buffer_bytes, static_cast<std::int64_t>(huge_page_bytes(host_ptr_)));
     } else if (x == TransferType::cpu_gpu || x == TransferType::cpu_cached_gpu) {
       // One more buffer than I/Os in flight, so a copy to the GPU overlaps the next read
       // (two buffers per thread with psync).
@@ -224,10 +228,14 @@ private:
         op_of[s] = op;
         issued_at[s] = monotonic_ns();
         engine_->submit({s, op.write, op.offset, static_cast<std::size_t>(io_), slot_host(s)});
+        // Each I/O goes to the kernel on its own (fio's default, iodepth_batch_submit=1).
+        // Handed over together, adjacent sequential reads are merged by the block layer
+        // into one request (four 1 MiB reads at QD4 reached the disk as one 4 MiB read at
+        // QD1), so the device would not see the I/O size and queue depth asked for.
+        engine_->flush();
         ++inflight;
       }
       if (inflight == 0) break;
-      engine_->flush();
       const int n = engine_->wait(done.data(), static_cast<int>(done.size()));
       const std::uint64_t now = monotonic_ns();
       for (int i = 0; i < n; ++i) {

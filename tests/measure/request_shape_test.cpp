@@ -1,0 +1,128 @@
+// The requests the device sees are the ones asked for: an O_DIRECT read of -i bytes is one
+// block request, neither split (a buffer of scattered 4 KiB pages exceeds a virtio disk's
+// segment limit at 1 MiB: 1016 KiB + 8 KiB) nor merged with its neighbours (sequential
+// reads handed to the kernel together became one 4 MiB request at QD1 instead of four
+// 1 MiB ones at QD4). Both were seen with block-layer tracepoints against fio
+// (reports/calibration/cpu-machine/fio-crosscheck.md).
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <fcntl.h>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "measure/aligned_buffer.hpp"
+#include "measure/runner.hpp"
+#include "measure_test_util.hpp"
+
+using namespace iowall;
+using namespace iowall::measure;
+
+namespace {
+
+bool thp_offered() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string s;
+  std::getline(f, s);
+  return s.find("[always]") != std::string::npos || s.find("[madvise]") != std::string::npos;
+}
+
+// Physically contiguous runs of 4 KiB pages in [p, p + n), or -1 when the page frame
+// numbers cannot be read (they read as 0 without CAP_SYS_ADMIN).
+int physical_runs(const char* p, std::size_t n) {
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY);
+  if (fd < 0) return -1;
+  int runs = 0;
+  std::uint64_t prev = 0;
+  for (std::size_t off = 0; off < n; off += 4096) {
+    std::uint64_t e = 0;
+    const auto va = reinterpret_cast<std::uintptr_t>(p + off);
+    if (::pread(fd, &e, 8, static_cast<off_t>(va / 4096 * 8)) != 8) return ::close(fd), -1;
+    const std::uint64_t pfn = e & ((std::uint64_t{1} << 55) - 1);
+    if (pfn == 0) return ::close(fd), -1;
+    if (off == 0 || pfn != prev + 1) ++runs;
+    prev = pfn;
+  }
+  ::close(fd);
+  return runs;
+}
+
+struct BlockStat {
+  std::uint64_t reads = 0, sectors = 0;
+};
+
+bool block_stat(const std::string& path, BlockStat& out) {
+  std::ifstream f(path);
+  std::uint64_t merged = 0;
+  return static_cast<bool>(f >> out.reads >> merged >> out.sectors);
+}
+
+}  // namespace
+
+TEST_CASE("I/O buffers from 64 KiB are 2 MiB-aligned and physically contiguous where huge pages are offered",
+          "[measure]") {
+  const AlignedBuffer small(4096);
+  CHECK(reinterpret_cast<std::uintptr_t>(small.data()) % 4096 == 0);
+  const std::size_t n = std::size_t{4} << 20;  // four 1 MiB slots, as -i 1M --qd 4
+  const AlignedBuffer b(n);
+  REQUIRE(b.size() == n);
+  CHECK(reinterpret_cast<std::uintptr_t>(b.data()) % kHugePage == 0);
+  if (!thp_offered()) {
+    WARN("transparent huge pages are off: I/O buffers have 4 KiB pages");
+    return;
+  }
+  CHECK(huge_page_bytes(b.data()) >= n);
+  const int runs = physical_runs(b.data(), std::size_t{1} << 20);
+  if (runs < 0) {
+    WARN("page frame numbers are not readable here: physical contiguity not checked");
+    return;
+  }
+  INFO("physically contiguous runs in the first 1 MiB slot: " << runs);
+  CHECK(runs == 1);  // with 4 KiB pages it was 190-256
+}
+
+TEST_CASE("sequential O_DIRECT reads at QD4 reach the disk as one request per I/O", "[measure][io]") {
+  testing::ScratchDir dir;
+  if (!dir.direct_io()) {
+    WARN("no scratch directory accepts O_DIRECT here: skipped");
+    return;
+  }
+  const std::string file = dir.file("shape.bin");
+  testing::run_cli({"-f", file, "-s", "64M", "-i", "1M", "--keep", "--quiet"});
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  const std::string stat_path =
+      "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev)) + "/stat";
+  BlockStat before;
+  if (!block_stat(stat_path, before)) {
+    WARN("the scratch file system has no block device statistics (" << stat_path << "): skipped");
+    return;
+  }
+  MeasureOptions o;
+  o.file = file;
+  o.io_size = Bytes(1 << 20);
+  o.threads = 1;
+  o.xfer = TransferType::cpu_only;
+  o.engine = Engine::io_uring;
+  o.qd = 4;
+  o.mode = parse_io_mode("read", o.mode_text);
+  o.quiet = true;
+  const RunInfo info = run_measurement(o);
+  BlockStat after;
+  REQUIRE(block_stat(stat_path, after));
+  const std::uint64_t ios = info.repeats.at(0).threads.at(0).read.ops;
+  REQUIRE(ios == 64);
+  const std::uint64_t reads = after.reads - before.reads, bytes = (after.sectors - before.sectors) * 512;
+  // Other processes' reads of the same disk can only add small requests: they lower the
+  // average and raise the count, so the first check cannot fail because of them.
+  INFO("block requests " << reads << " for " << ios << " reads of 1 MiB, " << bytes << " bytes");
+  REQUIRE(reads > 0);
+  REQUIRE(bytes >= ios << 20);
+  CHECK(static_cast<double>(bytes) / static_cast<double>(reads) <= 1.25 * (1 << 20));  // not merged
+  const bool huge = info.repeats.at(0).threads.at(0).host_buffer_huge_bytes ==
+                    info.repeats.at(0).threads.at(0).host_buffer_bytes;
+  if (huge) CHECK(reads <= ios + ios / 2);  // not split (1016 KiB + 8 KiB doubles the count)
+}
