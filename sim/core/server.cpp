@@ -84,6 +84,11 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
     start_next();
     return true;
   }
+  if (count_ == 0 && busy_ < units_) {  // nothing to arbitrate: start it now
+    Job job{service, not_before_end, started, finished};
+    begin(job);
+    return true;
+  }
   fifo_.push_back(Job{service, not_before_end, started, finished});
   ++count_;
   queued_service_ += service;
@@ -216,8 +221,25 @@ std::size_t Server::next_waiting(std::size_t after) const {
 void Server::start_next() {
   Job job;
   while (busy_ < units_ && pop_next(job)) {
-    const Time start = owner_.now();
     queued_service_ -= job.service;
+    const std::size_t waiting = count_;
+    queue_gauge_.set(owner_.now(), static_cast<i64>(waiting));
+    begin(job);
+    // A queue slot opened: let one waiter in.
+    if (waiter_head_ < waiters_.size()) {
+      Notify w = waiters_[waiter_head_++];
+      if (waiter_head_ == waiters_.size()) {
+        waiters_.clear();
+        waiter_head_ = 0;
+      }
+      w();
+    }
+  }
+}
+
+void Server::begin(Job& job) {
+  {
+    const Time start = owner_.now();
     job.service += charged_;
     charged_ = Time{};
     // The unit is busy for the job's own service time; the job ends no earlier than
@@ -232,7 +254,6 @@ void Server::start_next() {
       busy_gauge_.set_until(start, busy_, release, busy_ - 1);
     else
       busy_gauge_.set(start, busy_);
-    queue_gauge_.set(start, static_cast<i64>(count_));
     jobs_.add();
     busy_time_ += job.service;
     if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
@@ -255,15 +276,6 @@ void Server::start_next() {
       }
     }
     if (job.started) job.started(start, end);
-    // A queue slot opened: let one waiter in.
-    if (waiter_head_ < waiters_.size()) {
-      Notify w = waiters_[waiter_head_++];
-      if (waiter_head_ == waiters_.size()) {
-        waiters_.clear();
-        waiter_head_ = 0;
-      }
-      w();
-    }
   }
 }
 

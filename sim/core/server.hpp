@@ -77,6 +77,7 @@ private:
     i64 finish_tag = 0;  // weighted fair queueing
   };
   void start_next();
+  void begin(Job& job);  // starts a job on a free unit
   bool pop_next(Job& job);  // the next job by the arbitration policy
   bool pick_urgent(std::size_t& pick);  // a waiting class of the urgent class, round-robin
   std::size_t pick_by_policy();         // a waiting class by the arbitration policy
