@@ -75,7 +75,7 @@ void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
   if (q.unrung.size() == 1 || ready > q.unrung_ready) q.unrung_ready = ready;
   const int batch = q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch;
   if (static_cast<int>(q.unrung.size()) >= batch && q.unrung_ready <= owner_.now()) {
-    ring(queue);
+    ring_all(queue);
   } else if (!q.flush_scheduled) {
     // Whatever the submitter placed by the end of this instant (or, with a submit
     // delay, by the time its entries are in place) goes behind one doorbell.
@@ -93,17 +93,25 @@ void NvmeQueues::flush(int queue) {
     owner_.ctx().at(q.unrung_ready, [this, queue] { flush(queue); });
     return;
   }
-  ring(queue);
+  ring_all(queue);
 }
 
-void NvmeQueues::ring(int queue) {
+void NvmeQueues::ring_all(int queue) {
+  // A doorbell covers at most a batch: entries placed while a submit delay ran may fill
+  // more than one.
   Queue& q = queues_[static_cast<std::size_t>(queue)];
-  const auto k = static_cast<std::uint32_t>(q.unrung.size());
+  const auto batch = static_cast<std::size_t>(q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch);
+  while (!q.unrung.empty()) ring(queue, std::min(std::max<std::size_t>(batch, 1), q.unrung.size()));
+}
+
+void NvmeQueues::ring(int queue, std::size_t count) {
+  Queue& q = queues_[static_cast<std::size_t>(queue)];
+  const auto k = static_cast<std::uint32_t>(count);
   // With shadow doorbells, a controller still working on this queue polls its shadow
   // tail; one that went idle set its EventIdx, so the host rings the register as well.
   const bool controller_polls = c_.doorbells.shadow && (q.at_controller > 0 || !q.rung.empty());
-  for (std::uint32_t cmd : q.unrung) q.rung.push_back(cmd);
-  q.unrung.clear();
+  for (std::size_t i = 0; i < count; ++i) q.rung.push_back(q.unrung[i]);
+  q.unrung.erase(q.unrung.begin(), q.unrung.begin() + static_cast<std::ptrdiff_t>(count));
   fetches_.add();
   Time start = owner_.now();
   if (c_.doorbells.shadow) start = doorbell_writes_.store_shadow(queue, false, start);

@@ -103,7 +103,8 @@ private:
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
   void flush(int queue);  // rings for what was placed by now, or waits for its entries
-  void ring(int queue);
+  void ring(int queue, std::size_t count);
+  void ring_all(int queue);  // rings for every unrung entry, a batch per doorbell  // one doorbell for the first `count` unrung entries
   // The doorbell, then the controller's read of `k` new entries (one DMA), from `start`.
   void fetch(int queue, std::uint32_t k, bool mmio, Time start);
   void fetched(int queue, std::size_t count);

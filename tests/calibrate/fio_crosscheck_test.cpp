@@ -59,7 +59,10 @@ TEST_CASE("iowall measure and fio agree within 15% on interleaved O_DIRECT reads
                                           " --time_based --runtime=1 --output-format=json --output=" + out + " >/dev/null",
                                       out);
     const double fio_bw = f["jobs"][0]["read"]["bw_bytes"].get<double>();
-    const nlohmann::json i = run_json(iowall + " measure -f " + file +
+    // fio's job process calls setsid(), so under autogroup scheduling it gets a CPU share
+    // of its own; iowall gets the same, instead of sharing the test runner's with
+    // whatever else runs (a compiler under ctest -j halved it).
+    const nlohmann::json i = run_json("setsid -w " + iowall + " measure -f " + file +
                                           " -i 1M -x cpu_only --engine io_uring --qd 4 -I read --runtime '1 s'"
                                           " --output-format json --quiet --output " + out,
                                       out);
