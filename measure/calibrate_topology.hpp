@@ -10,7 +10,8 @@
 
 namespace iowall::calib {
 
-// The base topology with the profile's values on its first nvme_ssd, cpu_socket and gpu;
+// The base topology with the profile's values on its first nvme_ssd (and the fitted read
+// bandwidth on the link joining it, so that a lone request waits for its data), cpu_socket and gpu;
 // its description cites `profile_file`. Throws InputError if the topology has no nvme_ssd.
 nlohmann::json apply_profile(const nlohmann::json& base, const Profile& p, const std::string& base_file,
                              const std::string& profile_file);

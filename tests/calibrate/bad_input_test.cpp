@@ -26,7 +26,7 @@ struct Files {
   Files() {
     dir = std::filesystem::temp_directory_path() / ("iowall-calib-test-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    std::ifstream in(IOWALL_SOURCE_DIR "/reports/calibration/cpu-machine/sweep/cpu_only-4K-qd1-t1.json");
+    std::ifstream in(IOWALL_SOURCE_DIR "/reports/calibration/cpu-machine/sweep/cpu_only-4K-qd1-t1-r1.json");
     const nlohmann::json good = nlohmann::json::parse(in);
     write("good.json", good);
     nlohmann::json old = good;

@@ -1,9 +1,11 @@
 // Subset selection, the error summary, and validate's split between fitted and held-out points.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 
 #include "measure/calibrate.hpp"
+#include "measure/calibrate_topology.hpp"
 #include "measure/validate.hpp"
 #include "sim/core/error.hpp"
 
@@ -127,6 +129,45 @@ TEST_CASE("validate fits on the subset and simulates the held-out points", "[cal
   CHECK(held == 3);
   CHECK(v.held_out.points == 3);
   CHECK(v.fit.fitted_points.size() == 4);
+}
+
+TEST_CASE("a calibrated drive's link carries the fitted bandwidth, so a lone request waits for its data",
+          "[calibrate][validate]") {
+  // A disk whose transfer time dominates a lone 128 KiB read (65 us of 95 us): the fit's
+  // model adds size / bandwidth to each request's time, and the simulation must too.
+  // Without the link at the fitted rate the drive's cut-through data path let a QD1
+  // thread overlap its next request with the previous one's transfer (+40% at 128 KiB).
+  const StorageParams disk{20e-6, 2e9, 200e3};
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 131072, 1 << 20})
+    for (int threads : {1, 2}) {
+      const double bw = storage_throughput(disk, static_cast<double>(size), threads, 5e-6);
+      groups.push_back(group("cpu_only", size, 1, threads, {bw * 0.97, bw, bw * 1.03}));
+    }
+  const nlohmann::json base = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
+  const ValidationResult v = validate(groups, Subset("threads=1"), base, "topologies/cpu-machine.json");
+  REQUIRE(v.fit.storage);
+  CHECK(v.fit.storage->bandwidth_Bps == Approx(2e9).epsilon(0.05));
+  for (const PredictedPoint& r : v.rows) {
+    INFO(r.group->key() << ": predicted " << r.predicted_bw << " measured " << r.measured_bw);
+    REQUIRE(r.predicted_bw > 0);
+    CHECK(std::fabs(r.error) < 0.1);
+  }
+
+  const nlohmann::json t = apply_profile(base, v.fit, "base.json", "profile.json");
+  int disk_links = 0;
+  for (std::size_t i = 0; i < t["links"].size(); ++i) {
+    const nlohmann::json& l = t["links"][i];
+    if (l["b"] == "disk0.up" || l["a"] == "disk0.up") {
+      ++disk_links;
+      REQUIRE(l.contains("fabric"));
+      CHECK_FALSE(l.contains("pcie"));
+      CHECK(l["fabric"]["bandwidth"] == bandwidth_text(v.fit.storage->bandwidth_Bps));
+    } else {
+      CHECK(l == base["links"][i]);  // other links as they were
+    }
+  }
+  CHECK(disk_links == 1);
 }
 
 TEST_CASE("validate refuses a subset that leaves nothing to predict", "[calibrate][validate]") {
