@@ -36,7 +36,7 @@ void EventQueue::free_slot(std::uint32_t s) {
 void EventQueue::push(Time at, std::uint32_t slot) {
   if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
   slots_[slot].next_free = UINT32_MAX;
-  add(bucket_of(at.ps), Entry{at.ps, slot});
+  buckets_[bucket_of(at.ps)].add(Entry{at.ps, slot});
   ++live_;
   ++entries_;
 }
@@ -58,27 +58,21 @@ bool EventQueue::refill() {
   b0.head = 0;
   b0.min = INT64_MAX;
   if (entries_ == 0) return false;
-  const std::uint64_t above = occupied_ & ~std::uint64_t{1};
-  const int i = above != 0 ? std::countr_zero(above) : kBuckets - 1;
-  if (buckets_[i].items.empty()) return false;
+  int i = 1;
+  while (i < kBuckets && buckets_[i].items.empty()) ++i;
+  if (i == kBuckets) return false;
   Bucket& b = buckets_[i];
   // Each bucket keeps its minimum as entries arrive, so no pass is needed to find it.
   last_ = b.min;
-  // Entries keep their relative order, so equal times stay in insertion order. (Locals
-  // for the reference key and the bits: the stores into buckets could alias members.)
-  const auto reference = static_cast<std::uint64_t>(last_);
-  std::uint64_t filled = 0;
+  // Entries keep their relative order, so equal times stay in insertion order.
   for (const Entry& e : b.items) {
-    const std::uint64_t x = static_cast<std::uint64_t>(e.time) ^ reference;
-    const int target = x == 0 ? 0 : 64 - std::countl_zero(x);
+    const int target = bucket_of(e.time);
     // Entries that land in the lowest buckets run within a few steps: start fetching
     // their (likely cold) slots now so the misses overlap.
     if (target <= kPrefetchBuckets) __builtin_prefetch(&slots_[e.slot]);
-    buckets_[static_cast<std::size_t>(target)].add(e);
-    filled |= std::uint64_t{1} << (target & 63);
+    buckets_[target].add(e);
   }
   b.min = INT64_MAX;
-  occupied_ = (occupied_ | filled) & ~(std::uint64_t{1} << (i & 63));
   // Give back the storage of a large emptied bucket: otherwise every bucket keeps the
   // most it ever held and memory grows to several times the pending events.
   if (b.items.capacity() > 4096 && b.items.capacity() * 2 > entries_) {

@@ -104,18 +104,11 @@ private:
     const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
     return x == 0 ? 0 : 64 - std::countl_zero(x);
   }
-  void add(int bucket, const Entry& e) {
-    buckets_[static_cast<std::size_t>(bucket)].add(e);
-    occupied_ |= std::uint64_t{1} << (bucket & 63);  // bucket 64 shares bit 0 (never searched)
-  }
   void push(Time at, std::uint32_t slot);
   // Makes bucket 0 non-empty by redistributing the lowest non-empty bucket; false if empty.
   bool refill();
 
   std::array<Bucket, kBuckets> buckets_;
-  // A bit per bucket 1-63 that may hold entries (bucket 64 is searched by hand: keys a
-  // full 2^63 apart), so a refill finds the lowest without walking empty buckets.
-  std::uint64_t occupied_ = 0;
   std::vector<Slot> slots_;
   std::uint32_t free_head_ = UINT32_MAX;
   i64 last_ = 0;  // the radix heap's reference key: the last minimum taken
