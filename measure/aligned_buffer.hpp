@@ -57,9 +57,9 @@ private:
   std::size_t size_ = 0;
 };
 
-// Bytes of the mapping that holds `p` that are backed by transparent huge pages
-// (AnonHugePages in /proc/self/smaps), or 0 when it cannot be told.
-inline std::size_t huge_page_bytes(const void* p) {
+// The number after `field` ("AnonHugePages:", "THPeligible:") in /proc/self/smaps for the
+// mapping that holds `p`, or -1 when smaps does not say.
+inline long long smaps_field(const void* p, const std::string& field) {
   std::ifstream smaps("/proc/self/smaps");
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   std::string line;
@@ -72,11 +72,18 @@ inline std::size_t huge_page_bytes(const void* p) {
       const std::uintptr_t lo = std::stoull(line.substr(0, dash), nullptr, 16);
       const std::uintptr_t hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
       inside = addr >= lo && addr < hi;
-    } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
-      return static_cast<std::size_t>(std::stoull(line.substr(14))) * 1024;  // "AnonHugePages:   4096 kB"
+    } else if (inside && line.rfind(field, 0) == 0) {
+      return std::stoll(line.substr(field.size()));  // "AnonHugePages:   4096 kB", "THPeligible:    1"
     }
   }
-  return 0;
+  return -1;
+}
+
+// Bytes of the mapping that holds `p` that are backed by transparent huge pages, or 0 when
+// it cannot be told.
+inline std::size_t huge_page_bytes(const void* p) {
+  const long long kib = smaps_field(p, "AnonHugePages:");
+  return kib > 0 ? static_cast<std::size_t>(kib) * 1024 : 0;
 }
 
 }  // namespace iowall::measure

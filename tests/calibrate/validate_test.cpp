@@ -101,15 +101,21 @@ TEST_CASE("group medians and spread come from the repeats", "[calibrate][validat
   CHECK(median({4, 1, 3, 2}) == Approx(2.5));
 }
 
-TEST_CASE("validate fits on the subset and simulates the held-out points", "[calibrate][validate]") {
-  // Points shaped like a 2 GB/s, 80 us disk; two threads held out.
-  const StorageParams disk{80e-6, 2e9, 200e3};
+// cpu_only points at QD1 with 1 and 2 threads, shaped by the fit's own model of `disk`,
+// three repeats each at -3%, 0 and +3%.
+static std::vector<PointGroup> disk_points(const StorageParams& disk, std::initializer_list<i64> sizes) {
   std::vector<PointGroup> groups;
-  for (i64 size : {4096, 65536, 1 << 20})
+  for (i64 size : sizes)
     for (int threads : {1, 2}) {
       const double bw = storage_throughput(disk, static_cast<double>(size), threads, 5e-6);
       groups.push_back(group("cpu_only", size, 1, threads, {bw * 0.97, bw, bw * 1.03}));
     }
+  return groups;
+}
+
+TEST_CASE("validate fits on the subset and simulates the held-out points", "[calibrate][validate]") {
+  // Points shaped like a 2 GB/s, 80 us disk; two threads held out.
+  std::vector<PointGroup> groups = disk_points(StorageParams{80e-6, 2e9, 200e3}, {4096, 65536, 1 << 20});
   groups.push_back(group("cpu_cached", 4096, 1, 1, {1e9, 1e9, 1e9}));
   const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
   const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/cpu-machine.json");
@@ -138,12 +144,7 @@ TEST_CASE("a calibrated drive's link carries the fitted bandwidth, so a lone req
   // Without the link at the fitted rate the drive's cut-through data path let a QD1
   // thread overlap its next request with the previous one's transfer (+40% at 128 KiB).
   const StorageParams disk{20e-6, 2e9, 200e3};
-  std::vector<PointGroup> groups;
-  for (i64 size : {4096, 131072, 1 << 20})
-    for (int threads : {1, 2}) {
-      const double bw = storage_throughput(disk, static_cast<double>(size), threads, 5e-6);
-      groups.push_back(group("cpu_only", size, 1, threads, {bw * 0.97, bw, bw * 1.03}));
-    }
+  const std::vector<PointGroup> groups = disk_points(disk, {4096, 131072, 1 << 20});
   const nlohmann::json base = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
   const ValidationResult v = validate(groups, Subset("threads=1"), base, "topologies/cpu-machine.json");
   REQUIRE(v.fit.storage);
