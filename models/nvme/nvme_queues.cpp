@@ -73,8 +73,7 @@ void NvmeQueues::place(Queue& q, int queue, std::uint32_t cmd) {
   q.unrung.push_back(cmd);
   const Time ready = owner_.now() + q.routes.submit_delay;
   if (q.unrung.size() == 1 || ready > q.unrung_ready) q.unrung_ready = ready;
-  const int batch = q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch;
-  if (static_cast<int>(q.unrung.size()) >= batch && q.unrung_ready <= owner_.now()) {
+  if (q.unrung.size() >= batch_of(q) && q.unrung_ready <= owner_.now()) {
     ring_all(queue);
   } else if (!q.flush_scheduled) {
     // Whatever the submitter placed by the end of this instant (or, with a submit
@@ -100,8 +99,7 @@ void NvmeQueues::ring_all(int queue) {
   // A doorbell covers at most a batch: entries placed while a submit delay ran may fill
   // more than one.
   Queue& q = queues_[static_cast<std::size_t>(queue)];
-  const auto batch = static_cast<std::size_t>(q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch);
-  while (!q.unrung.empty()) ring(queue, std::min(std::max<std::size_t>(batch, 1), q.unrung.size()));
+  while (!q.unrung.empty()) ring(queue, std::min(batch_of(q), q.unrung.size()));
 }
 
 void NvmeQueues::ring(int queue, std::size_t count) {
@@ -206,28 +204,25 @@ void NvmeQueues::post(std::uint32_t cmd, Time depart) {
   const int queue = queue_of_[cmd];
   const Queue& q = queues_[static_cast<std::size_t>(queue)];
   const NvmeQueueRoutes& r = q.routes;
-  if (posts_ahead(r) && !c_.polling && !r.polled) {
-    // Every entry raises its own interrupt: the CQ entry, the MSI-X write behind it (in
-    // order, both posted) and the handler's start are timed together, one event.
+  if (posts_ahead(r)) {
+    // Timed when sent: the entry is in memory from `posted_at`.
     const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, depart);
-    const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + handler_delay();
-    // The entry is in memory from `posted_at`: a handler that runs sooner for another
-    // entry reaps it too, as a real one reaps everything the phase tags show.
     cq_entries_.add();
     completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
+    if (c_.polling || r.polled) {
+      // A poller reaps it, with whatever else has arrived by then, a poll delay later.
+      poll_at(queue, posted_at);
+      return;
+    }
+    // Every entry raises its own interrupt: the MSI-X write behind the entry (in order,
+    // both posted) and the handler's start are timed with it, one event. A handler that
+    // runs sooner for another entry reaps this one too, as a real one reaps everything
+    // the phase tags show.
+    const Time handler = pass(r.to_queues, kMsix, r, DmaKind::write, posted_at) + handler_delay();
     owner_.ctx().at(handler, [this, queue] {
       interrupts_.add();
       handle_interrupt(queue);
     });
-    return;
-  }
-  if (posts_ahead(r)) {
-    // A poller: the entry is in memory at `posted_at`, and the poller reaps it, with
-    // whatever else has arrived by then, a poll delay later. One event.
-    const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, depart);
-    cq_entries_.add();
-    completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
-    poll_at(queue, posted_at);
     return;
   }
   send(r.to_queues, kCqEntry, r, [this, queue, cmd] {

@@ -9,6 +9,7 @@
 //           polling or by an MSI-X interrupt (coalesced by count and time); it reaps the
 //           entries, frees their CIDs and writes the CQ head doorbell once per reap.
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <vector>
 
@@ -103,8 +104,12 @@ private:
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
   void flush(int queue);  // rings for what was placed by now, or waits for its entries
-  void ring(int queue, std::size_t count);
-  void ring_all(int queue);  // rings for every unrung entry, a batch per doorbell  // one doorbell for the first `count` unrung entries
+  void ring(int queue, std::size_t count);  // one doorbell for the first `count` unrung entries
+  void ring_all(int queue);                 // rings for every unrung entry, a batch per doorbell
+  // Commands placed before one doorbell: the queue's own (a warp), else the controller's.
+  std::size_t batch_of(const Queue& q) const {
+    return static_cast<std::size_t>(std::max(q.routes.doorbell_batch > 0 ? q.routes.doorbell_batch : c_.doorbell_batch, 1));
+  }
   // The doorbell, then the controller's read of `k` new entries (one DMA), from `start`.
   void fetch(int queue, std::uint32_t k, bool mmio, Time start);
   void fetched(int queue, std::size_t count);

@@ -151,13 +151,12 @@ void RouteMover::complete(std::uint32_t t) {
   const std::uint32_t parent = pool_[t].parent;
   const Done done = pool_[t].done;
   const Arriving arriving = pool_[t].arriving;
-  pool_[t].next_free = free_;
-  free_ = t;
   if (parent != UINT32_MAX) {
+    free_slot(t);  // a TLP of a transfer: the transfer itself stays in flight
     if (--pool_[parent].pieces_left == 0) complete(parent);
     return;
   }
-  --in_flight_;
+  release(t);
   if (done) {
     done();
   } else if (arriving) {
@@ -165,9 +164,13 @@ void RouteMover::complete(std::uint32_t t) {
   }  // else a posted write nobody waits for
 }
 
-void RouteMover::release(std::uint32_t t) {
+void RouteMover::free_slot(std::uint32_t t) {
   pool_[t].next_free = free_;
   free_ = t;
+}
+
+void RouteMover::release(std::uint32_t t) {
+  free_slot(t);
   --in_flight_;
 }
 

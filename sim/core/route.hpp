@@ -104,7 +104,8 @@ private:
   void enter(std::uint32_t t, std::uint32_t hop, Time tail_in);
   void start(const Route& route, Bytes bytes, Done done, Arriving arriving, DmaKind kind, int tc);
   void complete(std::uint32_t t);
-  void release(std::uint32_t t);  // frees a transfer that ran no `done`
+  void free_slot(std::uint32_t t);  // back to the pool
+  void release(std::uint32_t t);    // a transfer leaves flight: back to the pool
   // The largest payload one packet carries on `route` (the smallest MPS or completion size).
   static i64 packet_payload(const Route& route, DmaKind kind);
   std::uint32_t allocate();

@@ -222,8 +222,7 @@ void Server::start_next() {
   Job job;
   while (busy_ < units_ && pop_next(job)) {
     queued_service_ -= job.service;
-    const std::size_t waiting = count_;
-    queue_gauge_.set(owner_.now(), static_cast<i64>(waiting));
+    queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
     begin(job);
     // A queue slot opened: let one waiter in.
     if (waiter_head_ < waiters_.size()) {
@@ -238,45 +237,43 @@ void Server::start_next() {
 }
 
 void Server::begin(Job& job) {
-  {
-    const Time start = owner_.now();
-    job.service += charged_;
-    charged_ = Time{};
-    // The unit is busy for the job's own service time; the job ends no earlier than
-    // `not_before_end` (cut-through: the last byte has to arrive first), but the unit
-    // may serve the next job meanwhile, as interleaved packets would share a link.
-    const Time release = start + job.service;
-    const Time end = std::max(release, job.not_before_end);
-    last_release_ = std::max(last_release_, release);
-    ++busy_;
-    const bool quiet = units_ == 1 && !job.finished && count_ == 0;
-    if (quiet)
-      busy_gauge_.set_until(start, busy_, release, busy_ - 1);
-    else
-      busy_gauge_.set(start, busy_);
-    jobs_.add();
-    busy_time_ += job.service;
-    if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
-    if (quiet) {
-      quiet_release_ = true;
-      release_at_ = release;
-    } else if (end == release) {
-      const std::uint32_t slot_id = in_service_.acquire(job.finished);
-      owner_.ctx().at(release, [this, slot_id] { finish_one(slot_id); });
-    } else {
-      const std::uint32_t none = in_service_.acquire({});
-      owner_.ctx().at(release, [this, none] { finish_one(none); });
-      if (job.finished) {
-        const std::uint32_t late = in_service_.acquire(job.finished);
-        owner_.ctx().at(end, [this, late] {
-          const Notify f = in_service_[late];
-          in_service_.release(late);
-          f();
-        });
-      }
+  const Time start = owner_.now();
+  job.service += charged_;
+  charged_ = Time{};
+  // The unit is busy for the job's own service time; the job ends no earlier than
+  // `not_before_end` (cut-through: the last byte has to arrive first), but the unit
+  // may serve the next job meanwhile, as interleaved packets would share a link.
+  const Time release = start + job.service;
+  const Time end = std::max(release, job.not_before_end);
+  last_release_ = std::max(last_release_, release);
+  ++busy_;
+  const bool quiet = units_ == 1 && !job.finished && count_ == 0;
+  if (quiet)
+    busy_gauge_.set_until(start, busy_, release, busy_ - 1);
+  else
+    busy_gauge_.set(start, busy_);
+  jobs_.add();
+  busy_time_ += job.service;
+  if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
+  if (quiet) {
+    quiet_release_ = true;
+    release_at_ = release;
+  } else if (end == release) {
+    const std::uint32_t slot_id = in_service_.acquire(job.finished);
+    owner_.ctx().at(release, [this, slot_id] { finish_one(slot_id); });
+  } else {
+    const std::uint32_t none = in_service_.acquire({});
+    owner_.ctx().at(release, [this, none] { finish_one(none); });
+    if (job.finished) {
+      const std::uint32_t late = in_service_.acquire(job.finished);
+      owner_.ctx().at(end, [this, late] {
+        const Notify f = in_service_[late];
+        in_service_.release(late);
+        f();
+      });
     }
-    if (job.started) job.started(start, end);
   }
+  if (job.started) job.started(start, end);
 }
 
 void Server::finish_one(std::uint32_t slot_id) {
