@@ -47,6 +47,7 @@ struct MeasureOptions {
   int repeat = 1;                         // --repeat
   bool quiet = false;                     // --quiet
   bool keep = false;                      // --keep
+  bool invalidate = false;                // --invalidate (fio's): drop the target's cached pages before each repeat
   bool allow_write = false;               // --allow-write
   std::string destroy_data_on;            // --destroy-data-on
   std::uint64_t seed = 1;                 // --seed (random offsets, mixed choices, fill data)

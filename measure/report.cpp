@@ -64,6 +64,7 @@ ojson options_json(const RunInfo& info) {
   j["runtime"] = o.runtime ? to_string(*o.runtime) : std::string();
   j["gpu"] = o.gpu;
   j["repeat"] = o.repeat;
+  j["invalidate"] = o.invalidate;
   j["seed"] = o.seed;
   j["direct"] = uses_odirect(o.xfer);
   return j;

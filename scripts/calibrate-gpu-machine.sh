@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: what the machine is, then two calibration sweeps.
-#   memory: a file on tmpfs (no disk in the way). Storage is the page cache, so the
-#           paths differ only by their host and GPU work: memcpy, pinned-memory copies,
-#           cuFile's compatibility-mode bounce buffers. cuFile registers files on tmpfs
-#           without the udev lookup that fails on a virtio disk in a VM (error 5027).
-#   disk:   the local virtio disk, interleaved rounds (the storage fit).
-#   scripts/calibrate-gpu-machine.sh OUT_DIR
-# Environment: IOWALL (binary), ROUNDS (default 3), MEMORY_TYPES, MEMORY_IO_SIZES, DISK_TYPES,
-# DISK_IO_SIZES.
+# One call on the GPU machine: what the machine is, whether cuFile can run there, then the
+# calibration sweeps, each phase packed into OUT_DIR/PHASE.tar.gz as soon as it ends (so a
+# call cut short still returns the phases it finished).
+#   probe:   cuFileRead (-x gpu_direct) on a tmpfs and a disk file, as configured and with
+#            compatibility mode forced (CUFILE_FORCE_COMPAT_MODE, and a user cufile.json with
+#            properties.force_compat_mode); the first setting that works is used below.
+#   disk:    the local virtio disk, interleaved rounds (the storage fit).
+#   figures: figures.md's runs: 4 GiB reads of a file on the disk, 16 MiB I/Os, one thread,
+#            psync, every transfer type, cold (--invalidate), 3 interleaved rounds.
+#   memory:  a file on tmpfs (no disk in the way): the paths differ only by their host and
+#            GPU work (memcpy, pinned-memory copies, cuFile's bounce buffers).
+#   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe disk figures memory)
+# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4).
 set -uo pipefail
-out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR}
-iowall=${IOWALL:-build/release/iowall}
+out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR [PHASE...]}
+shift
+phases=("$@")
+[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory)
+iowall=$(realpath "${IOWALL:-build/release/iowall}")
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out/memory" "$out/disk"
+work=$(mktemp -d /var/tmp/iowall-gpu-calibration.XXXXXX)
+trap 'rm -rf "$work" /dev/shm/iowall-*.bin /var/tmp/iowall-*.bin' EXIT
+mkdir -p "$out"
+out=$(realpath "$out")
 
 {
   nvidia-smi -L 2>&1
@@ -20,18 +30,92 @@ mkdir -p "$out/memory" "$out/disk"
   free -g
   uname -r
   df -hT /dev/shm /var/tmp | tail -n 2
+  ls /usr/local/cuda*/targets/x86_64-linux/lib/libcufile.so* 2>&1 | head -n 3
 } > "$out/machine.txt" 2>&1
 
-# cuFile writes its log into the working directory: keep it with the results.
-cd "$out" || exit 1
-shm=/dev/shm/iowall-calibration.bin
-IOWALL=$iowall CALIB_FILE=$shm FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 ROUNDS=${ROUNDS:-3} \
-  IO_SIZES="${MEMORY_IO_SIZES:-4K 64K 1M 16M}" QDS="1 8" THREADS="1 2" \
-  "$here/calibrate-sweep.sh" memory ${MEMORY_TYPES:-cpu_only cpu_cached cpu_gpu gpu_direct} 2> memory.log
-[ -f cufile.log ] && mv cufile.log memory/cufile.log
+pack() {  # phase
+  tar -C "$work" -czf "$out/$1.tar.gz" "$1"
+}
 
-IOWALL=$iowall CALIB_FILE=/var/tmp/iowall-calibration.bin FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 ROUNDS=${ROUNDS:-3} \
-  IO_SIZES="${DISK_IO_SIZES:-4K 128K 1M}" QDS="1 8" THREADS="1 2" \
-  "$here/calibrate-sweep.sh" disk ${DISK_TYPES:-cpu_only cpu_gpu} 2> disk.log
-[ -f cufile.log ] && mv cufile.log disk/cufile.log
+# cuFile writes cufile.log into the working directory: each phase runs in its own.
+cufile_env=()
+probe() {
+  mkdir -p "$work/probe" && cd "$work/probe" || return
+  printf '{ "properties": { "allow_compat_mode": true, "force_compat_mode": true } }\n' > force-compat.json
+  local ok=""
+  for place in /dev/shm /var/tmp; do
+    local f=$place/iowall-probe.bin
+    "$iowall" measure -f "$f" -s 64M -i 1M --keep --quiet
+    for setting in default CUFILE_FORCE_COMPAT_MODE=true CUFILE_ENV_PATH_JSON=$work/probe/force-compat.json; do
+      local envs=()
+      [ "$setting" != default ] && envs=("$setting")
+      echo "== $place $setting" >> probe.txt
+      if env "${envs[@]}" "$iowall" measure -f "$f" -i 1M -x gpu_direct --output-format normal,json \
+           --output "probe-$(basename "$place")-${setting%%=*}.json" >> probe.txt 2>&1; then
+        echo "works" >> probe.txt
+        [ "$setting" = default ] && touch "default-works-$(basename "$place")"
+        [ -z "$ok" ] && [ "$place" = /var/tmp ] && ok=$setting
+      fi
+    done
+    rm -f "$f"
+  done
+  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+  echo "${ok:-none}" > compat-setting.txt
+}
+
+with_cufile_env() { env "${cufile_env[@]}" "$@"; }
+
+disk() {
+  mkdir -p "$work/disk" && cd "$work/disk" || return
+  local types=(cpu_only cpu_gpu)
+  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-tmp" ] && types+=(gpu_direct)
+  with_cufile_env env IOWALL="$iowall" CALIB_FILE=/var/tmp/iowall-calibration.bin FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
+    ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="1 8" THREADS="1 2" \
+    "$here/calibrate-sweep.sh" "$work/disk/sweep" "${types[@]}" 2> sweep.log
+  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+}
+
+figures() {
+  mkdir -p "$work/figures" && cd "$work/figures" || return
+  local f=/var/tmp/iowall-figures.bin
+  "$iowall" measure -f "$f" -s 4G -i 16M --keep --quiet
+  local types=(cpu_only cpu_gpu cpu_cached_gpu cpu_cached)
+  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-tmp" ] && types+=(gpu_direct)
+  for r in 1 2 3; do
+    for x in "${types[@]}"; do
+      echo "measuring $x-16M-r$r" >&2
+      with_cufile_env "$iowall" measure -f "$f" -i 16M -x "$x" --engine psync --invalidate --output-format json \
+        --output "$x-16M-qd1-t1-r$r.json" --quiet 2> "$x-r$r.err" && rm -f "$x-r$r.err"
+    done
+  done 2> figures.log
+  rm -f "$f"
+  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+}
+
+memory() {
+  mkdir -p "$work/memory" && cd "$work/memory" || return
+  local types=(cpu_only cpu_cached cpu_gpu)
+  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-shm" ] && types+=(gpu_direct)
+  with_cufile_env env IOWALL="$iowall" CALIB_FILE=/dev/shm/iowall-calibration.bin FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
+    ROUNDS="${ROUNDS:-3}" IO_SIZES="4K 64K 1M 16M" QDS="1 8" THREADS="1 2" \
+    "$here/calibrate-sweep.sh" "$work/memory/sweep" "${types[@]}" 2> sweep.log
+  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+}
+
+for phase in "${phases[@]}"; do
+  start=$(date +%s)
+  case $phase in
+    probe) probe ;;
+    disk) disk ;;
+    figures) figures ;;
+    memory) memory ;;
+    *) echo "unknown phase $phase" >&2; continue ;;
+  esac
+  if [ "$phase" = probe ]; then
+    setting=$(cat "$work/probe/compat-setting.txt")
+    case $setting in none|default) ;; *) cufile_env=("$setting") ;; esac
+  fi
+  echo "$phase: $(( $(date +%s) - start )) s" >> "$out/phases.txt"
+  pack "$phase"
+done
 exit 0

@@ -2,7 +2,12 @@
 // shared; only what must hold whatever the speed (bytes moved, counts, consistency).
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 #include "measure/measurement_json.hpp"
 #include "measure/report.hpp"
@@ -141,4 +146,47 @@ TEST_CASE("GPU transfer types fail with one clear line where they cannot run", "
     }
   }
   CHECK(dir.entries().empty());
+}
+
+namespace {
+
+// Pages of `path` resident in the page cache, from mincore() over a read-only mapping.
+std::size_t resident_pages(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  struct stat st {};
+  REQUIRE(::fstat(fd, &st) == 0);
+  const std::size_t n = static_cast<std::size_t>(st.st_size);
+  void* map = ::mmap(nullptr, n, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  REQUIRE(map != MAP_FAILED);
+  std::vector<unsigned char> vec((n + 4095) / 4096);
+  REQUIRE(::mincore(map, n, vec.data()) == 0);
+  ::munmap(map, n);
+  std::size_t resident = 0;
+  for (unsigned char v : vec) resident += v & 1;
+  return resident;
+}
+
+}  // namespace
+
+TEST_CASE("--invalidate drops the target's cached pages before a run, and only with the flag", "[measure][io]") {
+  testing::ScratchDir dir;
+  if (!dir.direct_io()) {
+    WARN("no directory with O_DIRECT support found; --invalidate not checked");
+    return;
+  }
+  const std::string f = dir.file("cached.dat");
+  testing::make_file(f, 4 << 20);
+  const std::uint64_t before = testing::fingerprint(f);
+  auto warm = [&] { testing::run_cli({"-f", f, "-i", "1M", "-x", "cpu_cached", "--quiet"}); };
+  // O_DIRECT reads neither fill nor drop the cache, so what is resident afterwards is what
+  // the flag left.
+  warm();
+  REQUIRE(resident_pages(f) > 0);
+  testing::run_cli({"-f", f, "-i", "1M", "-x", "cpu_only", "--quiet"});
+  CHECK(resident_pages(f) > 0);
+  testing::run_cli({"-f", f, "-i", "1M", "-x", "cpu_only", "--invalidate", "--quiet"});
+  CHECK(resident_pages(f) == 0);
+  CHECK(testing::fingerprint(f) == before);
 }

@@ -30,7 +30,7 @@ struct RawOptions {
   int threads = 1, gpu = 0, qd = 1, repeat = 1;
   int rwmixread = -1;
   std::uint64_t seed = 1;
-  bool quiet = false, keep = false, allow_write = false;
+  bool quiet = false, keep = false, allow_write = false, invalidate = false;
 };
 
 MeasureOptions convert(const RawOptions& r) {
@@ -55,6 +55,7 @@ MeasureOptions convert(const RawOptions& r) {
   o.repeat = r.repeat;
   o.quiet = r.quiet;
   o.keep = r.keep;
+  o.invalidate = r.invalidate;
   o.allow_write = r.allow_write;
   o.destroy_data_on = r.destroy;
   o.seed = r.seed;
@@ -106,6 +107,9 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--seed", raw->seed, "Seed for random offsets, mixed choices and file contents")->capture_default_str();
   cmd->add_flag("--quiet", raw->quiet, "No summary or notes on the terminal");
   cmd->add_flag("--keep", raw->keep, "Keep the file that iowall created");
+  cmd->add_flag("--invalidate", raw->invalidate,
+                "Drop the target's pages from the page cache before each repeat (as fio's --invalidate=1), "
+                "so that buffered reads start cold");
   cmd->add_flag("--allow-write", raw->allow_write, "Allow writing to an existing file");
   cmd->add_option("--destroy-data-on", raw->destroy,
                   "Allow writing to this block device (the same as -f), destroying its data; refused while "
