@@ -46,8 +46,8 @@ Loaded load() {
   bind(r.lib, "cudaSetDevice", r.SetDevice, missing);
   bind(r.lib, "cudaMalloc", r.Malloc, missing);
   bind(r.lib, "cudaFree", r.Free, missing);
-  bind(r.lib, "cudaHostAlloc", r.HostAlloc, missing);
-  bind(r.lib, "cudaFreeHost", r.FreeHost, missing);
+  bind(r.lib, "cudaHostRegister", r.HostRegister, missing);
+  bind(r.lib, "cudaHostUnregister", r.HostUnregister, missing);
   bind(r.lib, "cudaMemcpyAsync", r.MemcpyAsync, missing);
   bind(r.lib, "cudaMemset", r.Memset, missing);
   bind(r.lib, "cudaStreamCreate", r.StreamCreate, missing);

@@ -10,7 +10,7 @@ namespace iowall::measure {
 using cudaError_t = int;        // an enum in CUDA; 0 is cudaSuccess
 using cudaStream_t = void*;     // an opaque pointer in CUDA
 enum CudaMemcpyKind : int { kHostToDevice = 1, kDeviceToHost = 2 };
-inline constexpr unsigned kCudaHostAllocDefault = 0;
+inline constexpr unsigned kCudaHostRegisterDefault = 0;
 
 struct CudaRuntime {
   void* lib = nullptr;
@@ -19,8 +19,8 @@ struct CudaRuntime {
   cudaError_t (*SetDevice)(int) = nullptr;
   cudaError_t (*Malloc)(void**, std::size_t) = nullptr;
   cudaError_t (*Free)(void*) = nullptr;
-  cudaError_t (*HostAlloc)(void**, std::size_t, unsigned) = nullptr;
-  cudaError_t (*FreeHost)(void*) = nullptr;
+  cudaError_t (*HostRegister)(void*, std::size_t, unsigned) = nullptr;
+  cudaError_t (*HostUnregister)(void*) = nullptr;
   cudaError_t (*MemcpyAsync)(void*, const void*, std::size_t, int, cudaStream_t) = nullptr;
   cudaError_t (*Memset)(void*, int, std::size_t) = nullptr;
   cudaError_t (*StreamCreate)(cudaStream_t*) = nullptr;

@@ -86,7 +86,7 @@ void record(ThreadResult& out, bool write, std::uint64_t latency_ns, std::int64_
 struct GpuResources {
   const CudaRuntime* rt = nullptr;
   void* device = nullptr;
-  void* pinned = nullptr;
+  void* pinned = nullptr;  // a host buffer registered (page-locked) with cudaHostRegister
   std::vector<cudaStream_t> streams;
   const CuFileSession* cufile = nullptr;
   bool registered = false;
@@ -95,7 +95,7 @@ struct GpuResources {
     for (auto s : streams) rt->StreamSynchronize(s), rt->StreamDestroy(s);
     if (registered) cufile->api().BufDeregister(device);
     if (device) rt->Free(device);
-    if (pinned) rt->FreeHost(pinned);
+    if (pinned) rt->HostUnregister(pinned);  // before the buffer itself is freed
   }
 };
 
@@ -111,30 +111,34 @@ public:
       gpu_.rt = ctx_.cuda;
       gpu_.rt->check(gpu_.rt->SetDevice(o_.gpu), "cudaSetDevice");
     }
-    if (x == TransferType::cpu_only || x == TransferType::cpu_cached) {
-      slots_ = o_.qd;
+    const bool staged = x == TransferType::cpu_gpu || x == TransferType::cpu_cached_gpu;
+    if (x == TransferType::cpu_only || x == TransferType::cpu_cached || staged) {
+      // Staged types keep one more buffer than I/Os in flight, so a copy to the GPU
+      // overlaps the next read (two buffers per thread with psync).
+      slots_ = staged ? o_.qd + 1 : o_.qd;
       host_ = AlignedBuffer(static_cast<std::size_t>(slots_ * io_));
       host_ptr_ = host_.data();
       fill_random(host_ptr_, static_cast<std::size_t>(slots_ * io_));
       out_.host_buffer_bytes = slots_ * io_;
       out_.host_buffer_huge_bytes =
           std::min<std::int64_t>(out_.host_buffer_bytes, static_cast<std::int64_t>(huge_page_bytes(host_ptr_)));
-    } else if (x == TransferType::cpu_gpu || x == TransferType::cpu_cached_gpu) {
-      // One more buffer than I/Os in flight, so a copy to the GPU overlaps the next read
-      // (two buffers per thread with psync).
-      slots_ = o_.qd + 1;
+    }
+    if (staged) {
+      // The same huge-page buffer as cpu_only, page-locked for the copy engine. Pinned
+      // memory from cudaHostAlloc has 4 KiB pages: its O_DIRECT reads reach a virtio disk
+      // as many DMA segments, so cpu_gpu would measure a different storage request than
+      // cpu_only (see aligned_buffer.hpp).
       const auto bytes = static_cast<std::size_t>(slots_ * io_);
-      gpu_.rt->check(gpu_.rt->HostAlloc(&gpu_.pinned, bytes, kCudaHostAllocDefault), "cudaHostAlloc");
+      gpu_.rt->check(gpu_.rt->HostRegister(host_ptr_, bytes, kCudaHostRegisterDefault), "cudaHostRegister");
+      gpu_.pinned = host_ptr_;
       gpu_.rt->check(gpu_.rt->Malloc(&gpu_.device, bytes), "cudaMalloc");
       gpu_.rt->check(gpu_.rt->Memset(gpu_.device, 0xa5, bytes), "cudaMemset");
-      host_ptr_ = static_cast<char*>(gpu_.pinned);
-      fill_random(host_ptr_, bytes);
       for (int i = 0; i < slots_; ++i) {
         cudaStream_t s = nullptr;
         gpu_.rt->check(gpu_.rt->StreamCreate(&s), "cudaStreamCreate");
         gpu_.streams.push_back(s);
       }
-    } else {  // gpu_direct, gpu_batch
+    } else if (uses_cufile(x)) {  // gpu_direct, gpu_batch
       slots_ = x == TransferType::gpu_batch ? o_.qd : 1;
       const auto bytes = static_cast<std::size_t>(slots_ * io_);
       gpu_.rt->check(gpu_.rt->Malloc(&gpu_.device, bytes), "cudaMalloc");
