@@ -18,7 +18,5 @@ fit() {  # machine, description[, sweep folder, suffix of the outputs]
     --report "$r/validation$sfx-small-io" --title "$m$sfx: fit on I/Os up to 128 KiB, predict larger" \
     > "$r/validation$sfx-small-io.txt"
 }
-fit cpu-machine "CPU build machine: 2-vCPU VM, ext4 on a virtio disk"
-fit gpu-machine "GPU machine: 16-vCPU Firecracker VM, one H200 on PCIe Gen5 x16, ext4 on a virtio disk"
-# The GPU machine's second sweep: the same disk in three interleaved rounds (cpu_only, cpu_gpu).
-fit gpu-machine "GPU machine, second sweep (interleaved rounds)" disk-rounds -rounds
+[ "${1:-}" = gpu-machine ] || fit cpu-machine "CPU build machine: 2-vCPU VM, ext4 on a virtio disk"
+[ "${1:-}" = cpu-machine ] || fit gpu-machine "GPU machine: 16-vCPU Firecracker VM, one H200 on PCIe Gen5 x16, ext4 on a virtio disk"
