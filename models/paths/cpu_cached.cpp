@@ -3,7 +3,8 @@
 // from the page cache into the user buffer, then the CUDA driver copies it again
 // into its pinned staging buffer before the copy engine moves it to the GPU: host
 // memory is crossed six times per byte (DMA in, two copies of two crossings, DMA
-// out). Writes run the other way and return once the data is in the page cache;
+// out). With "user_buffer": "pinned" the read lands in page-locked memory (gdsio's
+// CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging copy. Writes run the other way and return once the data is in the page cache;
 // writeback follows, and past the dirty limit the writer waits for it.
 #include <map>
 
@@ -21,6 +22,7 @@ public:
   struct Config {
     Time syscall_cost, copy_launch_cost;
     Bytes page_cache, dirty_limit, block;
+    bool pinned_user_buffer;
   };
   static Config read_config(const Params& p) {
     return {p.get_time("syscall_cost", "2 us", "CPU time of one read()/write() system call through the VFS",
@@ -29,7 +31,11 @@ public:
             p.get_bytes("page_cache", "256 GiB", "memory the page cache may use", "assumed: a share of host DRAM"),
             p.get_bytes("dirty_limit", "20 GiB", "dirty data buffered writes may leave before writers wait",
                         "Linux vm.dirty_ratio 20% of a ~100 GiB budget (assumption)"),
-            p.get_bytes("block", "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead")};
+            p.get_bytes("block", "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead"),
+            p.get_choice("user_buffer", "pageable", {"pageable", "pinned"},
+                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
+                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
+                         "CUDA programming guide, page-locked host memory") == "pinned"};
   }
   CpuCachedPath(const Params& p, PathEnv& env)
       : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block) {}
@@ -87,23 +93,27 @@ private:
   void copy_to_user(std::uint32_t id) {
     env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
       thread_spend(id, config_.copy_launch_cost, [this, id] {
+        if (config_.pinned_user_buffer) return to_gpu(id);
         // The driver stages pageable memory through its pinned buffer: a second copy.
-        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
-          env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);
-        });
+        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { to_gpu(id); });
       });
     });
+  }
+  void to_gpu(std::uint32_t id) {
+    env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);
   }
   // Writes: GPU -> staging -> user buffer -> page cache; writeback to storage later.
   void write_from_gpu(std::uint32_t id) {
     thread_spend(id, config_.copy_launch_cost, [this, id] {
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] {
-        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
-          thread_spend(id, config_.syscall_cost, [this, id] {
-            env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
-          });
-        });
+        if (config_.pinned_user_buffer) return write_syscall(id);
+        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_syscall(id); });
       });
+    });
+  }
+  void write_syscall(std::uint32_t id) {
+    thread_spend(id, config_.syscall_cost, [this, id] {
+      env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
     });
   }
   void write_back(std::uint32_t id) {

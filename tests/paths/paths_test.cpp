@@ -33,6 +33,28 @@ TEST_CASE("bounce paths stay under host memory bandwidth over the times bytes cr
   CHECK(direct > bounce - 1e-9);
 }
 
+TEST_CASE("cpu_cached into a pinned user buffer skips the driver's staging copy: four crossings per byte", "[paths][bound]") {
+  const Json pinned = {{"name", "cpu_cached"}, {"user_buffer", "pinned"}};
+  const Json r = run(kRead, Json::array({pinned}), 60);
+  const double cached = r["metrics"]["cpu_cached"]["throughput_GBps"];
+  CHECK(cached <= 60.0 / 4 * 1.001);
+  CHECK(cached > 0.9 * 60.0 / 4);
+  CHECK(r["metrics"]["cpu_cached"]["limited_by"]["resource"] == "dram0/access");
+  // Writes save the same copy: past the dirty limit they run at the DRAM bound too, and
+  // the pinned buffer's is 6/4 of the pageable one's.
+  Json w = kRead;
+  w["kind"] = "sequential_write";
+  w["size"] = "4 GiB";
+  Json pinned_w = pinned;
+  pinned_w["label"] = "pinned";
+  pinned_w["dirty_limit"] = "64 MiB";
+  const Json pageable_w = {{"name", "cpu_cached"}, {"dirty_limit", "64 MiB"}};
+  const Json wr = run(w, Json::array({pinned_w, pageable_w}), 60);
+  const double wp = wr["metrics"]["pinned"]["throughput_GBps"], wq = wr["metrics"]["cpu_cached"]["throughput_GBps"];
+  CHECK(wp > wq);
+  CHECK(wp <= 60.0 / 4 * 1.001);
+}
+
 TEST_CASE("an unaligned I/O on gpu_direct takes the compat path and says so", "[paths]") {
   Json w = kRead;
   w["misalign"] = "512 B";
