@@ -196,6 +196,9 @@ void validate(const MeasureOptions& o) {
   if (o.threads > 1024) bad("-w", fmt::format("{} threads is more than the 1024 allowed", o.threads));
   if (o.qd < 1) bad("--qd", fmt::format("a queue depth of {} cannot issue any I/O; use 1 or more", o.qd));
   if (o.qd > 4096) bad("--qd", fmt::format("a queue depth of {} is more than the 4096 allowed", o.qd));
+  if (o.pageable && o.xfer != TransferType::cpu_gpu && o.xfer != TransferType::cpu_cached_gpu)
+    bad("--pageable", fmt::format("applies to the types that stage through host memory (cpu_gpu, cpu_cached_gpu), not {}",
+                                  name(o.xfer)));
   if (o.repeat < 1) bad("--repeat", fmt::format("{} repeats: at least one is needed", o.repeat));
   if (o.gpu < 0) bad("-d", fmt::format("GPU index {} is negative", o.gpu));
   if (o.io_size.n <= 0) bad("-i", "the I/O size must be positive");

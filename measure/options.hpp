@@ -47,6 +47,7 @@ struct MeasureOptions {
   int repeat = 1;                         // --repeat
   bool quiet = false;                     // --quiet
   bool keep = false;                      // --keep
+  bool pageable = false;                  // --pageable: staged GPU types copy from pageable memory
   bool invalidate = false;                // --invalidate (fio's): drop the target's cached pages before each repeat
   bool allow_write = false;               // --allow-write
   std::string destroy_data_on;            // --destroy-data-on

@@ -65,6 +65,7 @@ ojson options_json(const RunInfo& info) {
   j["gpu"] = o.gpu;
   j["repeat"] = o.repeat;
   j["invalidate"] = o.invalidate;
+  j["pageable"] = o.pageable;
   j["seed"] = o.seed;
   j["direct"] = uses_odirect(o.xfer);
   return j;

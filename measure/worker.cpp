@@ -129,8 +129,10 @@ public:
       // as many DMA segments, so cpu_gpu would measure a different storage request than
       // cpu_only (see aligned_buffer.hpp).
       const auto bytes = static_cast<std::size_t>(slots_ * io_);
-      gpu_.rt->check(gpu_.rt->HostRegister(host_ptr_, bytes, kCudaHostRegisterDefault), "cudaHostRegister");
-      gpu_.pinned = host_ptr_;
+      if (!o_.pageable) {
+        gpu_.rt->check(gpu_.rt->HostRegister(host_ptr_, bytes, kCudaHostRegisterDefault), "cudaHostRegister");
+        gpu_.pinned = host_ptr_;
+      }
       gpu_.rt->check(gpu_.rt->Malloc(&gpu_.device, bytes), "cudaMalloc");
       gpu_.rt->check(gpu_.rt->Memset(gpu_.device, 0xa5, bytes), "cudaMemset");
       for (int i = 0; i < slots_; ++i) {
@@ -193,7 +195,7 @@ private:
 
   // cpu_only, cpu_cached, and the staged GPU types.
   void run_host_engine() {
-    const bool staged = gpu_.pinned != nullptr;
+    const bool staged = !gpu_.streams.empty();  // cpu_gpu, cpu_cached_gpu
     const bool pure_write = o_.mode.read_pct == 0;
     const auto& rt = gpu_.rt;
     std::deque<int> free_slots;

@@ -82,10 +82,12 @@ figures() {
   local types=(cpu_only cpu_gpu cpu_cached_gpu cpu_cached)
   [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-tmp" ] && types+=(gpu_direct)
   for r in 1 2 3; do
-    for x in "${types[@]}"; do
+    for x in "${types[@]}" cpu_cached_gpu-pageable; do
       echo "measuring $x-16M-r$r" >&2
-      with_cufile_env "$iowall" measure -f "$f" -i 16M -x "$x" --engine psync --invalidate --output-format json \
-        --output "$x-16M-qd1-t1-r$r.json" --quiet 2> "$x-r$r.err" && rm -f "$x-r$r.err"
+      local flags=()
+      [ "$x" = cpu_cached_gpu-pageable ] && flags=(--pageable)
+      with_cufile_env "$iowall" measure -f "$f" -i 16M -x "${x%-pageable}" "${flags[@]}" --engine psync --invalidate \
+        --output-format json --output "$x-16M-qd1-t1-r$r.json" --quiet 2> "$x-r$r.err" && rm -f "$x-r$r.err"
     done
   done 2> figures.log
   rm -f "$f"

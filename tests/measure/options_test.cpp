@@ -72,6 +72,11 @@ TEST_CASE("bad input is one InputError naming the option", "[measure]") {
   SECTION("a queue depth of 0") {
     CHECK(input_error({"-f", f, "-s", "1 MiB", "--engine", "io_uring", "--qd", "0"}).first == "--qd");
   }
+  SECTION("--pageable on a type that does not stage through host memory") {
+    auto [opt, msg] = input_error({"-f", f, "-s", "1 MiB", "--pageable"});
+    CHECK(opt == "--pageable");
+    CHECK(msg.find("not cpu_only") != std::string::npos);
+  }
   SECTION("a queue depth that psync cannot have") {
     CHECK(input_error({"-f", f, "-s", "1 MiB", "--qd", "4"}).first == "--qd");
   }

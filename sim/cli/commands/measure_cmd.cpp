@@ -30,7 +30,7 @@ struct RawOptions {
   int threads = 1, gpu = 0, qd = 1, repeat = 1;
   int rwmixread = -1;
   std::uint64_t seed = 1;
-  bool quiet = false, keep = false, allow_write = false, invalidate = false;
+  bool quiet = false, keep = false, allow_write = false, invalidate = false, pageable = false;
 };
 
 MeasureOptions convert(const RawOptions& r) {
@@ -56,6 +56,7 @@ MeasureOptions convert(const RawOptions& r) {
   o.quiet = r.quiet;
   o.keep = r.keep;
   o.invalidate = r.invalidate;
+  o.pageable = r.pageable;
   o.allow_write = r.allow_write;
   o.destroy_data_on = r.destroy;
   o.seed = r.seed;
@@ -110,6 +111,9 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_flag("--invalidate", raw->invalidate,
                 "Drop the target's pages from the page cache before each repeat (as fio's --invalidate=1), "
                 "so that buffered reads start cold");
+  cmd->add_flag("--pageable", raw->pageable,
+                "cpu_gpu, cpu_cached_gpu: leave the host buffer pageable (not registered with CUDA), so that "
+                "cudaMemcpyAsync stages it through the driver's pinned buffer, as a plain cudaMemcpy from malloc'd memory does");
   cmd->add_flag("--allow-write", raw->allow_write, "Allow writing to an existing file");
   cmd->add_option("--destroy-data-on", raw->destroy,
                   "Allow writing to this block device (the same as -f), destroying its data; refused while "
