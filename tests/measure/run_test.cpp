@@ -170,7 +170,7 @@ std::size_t resident_pages(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("--invalidate drops the target's cached pages before a run, and only with the flag", "[measure][io]") {
+TEST_CASE("measure --invalidate drops the target's cached pages before a run, and only with the flag", "[measure][io]") {
   testing::ScratchDir dir;
   if (!dir.direct_io()) {
     WARN("no directory with O_DIRECT support found; --invalidate not checked");
