@@ -19,8 +19,11 @@ phases=("$@")
 [ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory)
 iowall=$(realpath "${IOWALL:-build/release/iowall}")
 here=$(cd "$(dirname "$0")" && pwd)
+# Everything the script creates lives in two private folders, one on the disk and one on
+# tmpfs, removed at the end: nothing else on the machine is written or deleted.
 work=$(mktemp -d /var/tmp/iowall-gpu-calibration.XXXXXX)
-trap 'rm -rf "$work" /dev/shm/iowall-*.bin /var/tmp/iowall-*.bin' EXIT
+shm=$(mktemp -d /dev/shm/iowall-gpu-calibration.XXXXXX)
+trap 'rm -rf "$work" "$shm"' EXIT
 mkdir -p "$out"
 out=$(realpath "$out")
 
@@ -37,29 +40,40 @@ pack() {  # phase
   tar -C "$work" -czf "$out/$1.tar.gz" "$1"
 }
 
-# cuFile writes cufile.log into the working directory: each phase runs in its own.
+# cuFile writes cufile.log into the working directory: each phase runs in its own and
+# keeps the log's tail.
+keep_cufile_log() {
+  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+}
+# Whether gpu_direct can run on a file in the folder of that kind (tmp or shm): with the
+# setting the probe found, or as configured.
+gpu_direct_runs() {
+  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-$1" ]
+}
 cufile_env=()
 probe() {
   mkdir -p "$work/probe" && cd "$work/probe" || return
   printf '{ "properties": { "allow_compat_mode": true, "force_compat_mode": true } }\n' > force-compat.json
   local ok=""
-  for place in /dev/shm /var/tmp; do
-    local f=$place/iowall-probe.bin
+  for place in "$shm" "$work"; do
+    local kind=tmp
+    [ "$place" = "$shm" ] && kind=shm
+    local f=$place/probe.bin
     "$iowall" measure -f "$f" -s 64M -i 1M --keep --quiet
     for setting in default CUFILE_FORCE_COMPAT_MODE=true CUFILE_ENV_PATH_JSON=$work/probe/force-compat.json; do
       local envs=()
       [ "$setting" != default ] && envs=("$setting")
-      echo "== $place $setting" >> probe.txt
+      echo "== $kind $setting" >> probe.txt
       if env "${envs[@]}" "$iowall" measure -f "$f" -i 1M -x gpu_direct --output-format normal,json \
-           --output "probe-$(basename "$place")-${setting%%=*}.json" >> probe.txt 2>&1; then
+           --output "probe-$kind-${setting%%=*}.json" >> probe.txt 2>&1; then
         echo "works" >> probe.txt
-        [ "$setting" = default ] && touch "default-works-$(basename "$place")"
-        [ -z "$ok" ] && [ "$place" = /var/tmp ] && ok=$setting
+        [ "$setting" = default ] && touch "default-works-$kind"
+        [ -z "$ok" ] && [ "$kind" = tmp ] && ok=$setting
       fi
     done
     rm -f "$f"
   done
-  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+  keep_cufile_log
   echo "${ok:-none}" > compat-setting.txt
 }
 
@@ -68,19 +82,19 @@ with_cufile_env() { env "${cufile_env[@]}" "$@"; }
 disk() {
   mkdir -p "$work/disk" && cd "$work/disk" || return
   local types=(cpu_only cpu_gpu)
-  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-tmp" ] && types+=(gpu_direct)
-  with_cufile_env env IOWALL="$iowall" CALIB_FILE=/var/tmp/iowall-calibration.bin FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
+  gpu_direct_runs tmp && types+=(gpu_direct)
+  with_cufile_env env IOWALL="$iowall" CALIB_FILE="$work/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
     ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="1 8" THREADS="1 2" \
     "$here/calibrate-sweep.sh" "$work/disk/sweep" "${types[@]}" 2> sweep.log
-  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+  keep_cufile_log
 }
 
 figures() {
   mkdir -p "$work/figures" && cd "$work/figures" || return
-  local f=/var/tmp/iowall-figures.bin
+  local f=$work/figures.bin
   "$iowall" measure -f "$f" -s 4G -i 16M --keep --quiet
   local types=(cpu_only cpu_gpu cpu_cached_gpu cpu_cached)
-  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-tmp" ] && types+=(gpu_direct)
+  gpu_direct_runs tmp && types+=(gpu_direct)
   for r in 1 2 3; do
     for x in "${types[@]}" cpu_cached_gpu-pageable; do
       echo "measuring $x-16M-r$r" >&2
@@ -91,17 +105,17 @@ figures() {
     done
   done 2> figures.log
   rm -f "$f"
-  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+  keep_cufile_log
 }
 
 memory() {
   mkdir -p "$work/memory" && cd "$work/memory" || return
   local types=(cpu_only cpu_cached cpu_gpu)
-  [ ${#cufile_env[@]} -gt 0 ] || [ -e "$work/probe/default-works-shm" ] && types+=(gpu_direct)
-  with_cufile_env env IOWALL="$iowall" CALIB_FILE=/dev/shm/iowall-calibration.bin FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
+  gpu_direct_runs shm && types+=(gpu_direct)
+  with_cufile_env env IOWALL="$iowall" CALIB_FILE="$shm/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
     ROUNDS="${ROUNDS:-3}" IO_SIZES="4K 64K 1M 16M" QDS="1 8" THREADS="1 2" \
     "$here/calibrate-sweep.sh" "$work/memory/sweep" "${types[@]}" 2> sweep.log
-  [ -f cufile.log ] && tail -n 200 cufile.log > cufile-tail.log && rm -f cufile.log
+  keep_cufile_log
 }
 
 for phase in "${phases[@]}"; do

@@ -4,8 +4,9 @@
 // into its pinned staging buffer before the copy engine moves it to the GPU: host
 // memory is crossed six times per byte (DMA in, two copies of two crossings, DMA
 // out). With "user_buffer": "pinned" the read lands in page-locked memory (gdsio's
-// CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging copy. Writes run the other way and return once the data is in the page cache;
-// writeback follows, and past the dirty limit the writer waits for it.
+// CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging copy.
+// Writes run the other way and return once the data is in the page cache; writeback
+// follows, and past the dirty limit the writer waits for it.
 #include <map>
 
 #include <fmt/format.h>
