@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <fcntl.h>
 #include <fstream>
 #include <string>
@@ -60,16 +61,34 @@ bool block_stat(const std::string& path, BlockStat& out) {
   return static_cast<bool>(f >> out.reads >> merged >> out.sectors);
 }
 
-// The device queue's largest request (max_sectors_kb) for the device or partition whose
-// statistics are at `stat_path`; 0 when unknown.
-std::uint64_t max_request_kib(const std::string& stat_path) {
+// A queue attribute (queue/NAME) of the device or partition whose statistics are at
+// `stat_path`; empty when unreadable.
+std::string queue_attribute(const std::string& stat_path, const std::string& name) {
   const std::string dir = stat_path.substr(0, stat_path.size() - 4);  // ".../M:m/"
-  for (const char* rel : {"queue/max_sectors_kb", "../queue/max_sectors_kb"}) {
-    std::ifstream f(dir + rel);
-    std::uint64_t kib = 0;
-    if (f >> kib) return kib;
+  for (const char* rel : {"queue/", "../queue/"}) {
+    std::ifstream f(dir + rel + name);
+    std::string s;
+    if (std::getline(f, s)) return s;
   }
-  return 0;
+  return {};
+}
+
+// The device queue's largest request (max_sectors_kb); 0 when unknown.
+std::uint64_t max_request_kib(const std::string& stat_path) {
+  try {
+    return std::stoull(queue_attribute(stat_path, "max_sectors_kb"));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// The queue's I/O scheduler, the bracketed entry of queue/scheduler ("none" when the
+// queue has none to choose).
+std::string scheduler(const std::string& stat_path) {
+  const std::string s = queue_attribute(stat_path, "scheduler");
+  const auto open = s.find('['), close = s.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return s.empty() ? "unknown" : s;
+  return s.substr(open + 1, close - open - 1);
 }
 
 }  // namespace
@@ -137,12 +156,21 @@ TEST_CASE("sequential O_DIRECT reads at QD4 reach the disk as one request per I/
   const std::uint64_t ios = info.repeats.at(0).threads.at(0).read.ops;
   REQUIRE(ios == 64);
   const std::uint64_t reads = after.reads - before.reads, bytes = (after.sectors - before.sectors) * 512;
-  // Other processes' reads of the same disk can only add small requests: they lower the
-  // average and raise the count, so the first check cannot fail because of them.
   INFO("block requests " << reads << " for " << ios << " reads of 1 MiB, " << bytes << " bytes");
   REQUIRE(reads > 0);
   REQUIRE(bytes >= ios << 20);
-  CHECK(static_cast<double>(bytes) / static_cast<double>(reads) <= 1.25 * (1 << 20));  // not merged
+  // Submitted one at a time, requests are not plugged together, so without an I/O
+  // scheduler nothing merges them. A scheduler (mq-deadline, bfq, kyber) also merges
+  // adjacent requests that wait in it while the device is busy: that depends on the
+  // device and on other users of it, and fio's jobs see the same, so there it is
+  // reported.
+  const bool merged = static_cast<double>(bytes) / static_cast<double>(reads) > 1.25 * (1 << 20);
+  const std::string sched = scheduler(stat_path);
+  if (!merged || sched == "none")
+    CHECK_FALSE(merged);
+  else
+    WARN("the '" << sched << "' scheduler merged waiting requests: " << reads << " block requests for " << ios
+                 << " reads of 1 MiB");
   const bool huge = info.repeats.at(0).threads.at(0).host_buffer_huge_bytes ==
                     info.repeats.at(0).threads.at(0).host_buffer_bytes;
   // A queue whose largest request is under 1 MiB splits every read whatever the buffer.
