@@ -80,6 +80,9 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
     e["submit_cost"] = time_text(half);
     e["complete_cost"] = time_text(half);
   }
+  // A buffered read's fixed cost per call (system call, page-cache lookup) is the memcpy
+  // fit's intercept; its copy runs at the cpu_socket's fitted memcpy_per_core.
+  if (path == "cpu_cached" && p.memcpy) e["syscall_cost"] = time_text(std::max(0.0, p.memcpy->fixed_s));
   if (path == "cpu_gpu" && p.h2d) e["copy_launch_cost"] = time_text(std::max(0.0, p.h2d->fixed_s));
   return e;
 }

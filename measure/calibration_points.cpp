@@ -69,6 +69,16 @@ double PointGroup::max_bw() const {
   return m;
 }
 
+std::optional<double> PointGroup::median_cached_at_start() const {
+  std::vector<double> v;
+  for (const Sample& s : samples) {
+    if (!s.cached_at_start) return std::nullopt;
+    v.push_back(*s.cached_at_start);
+  }
+  if (v.empty()) return std::nullopt;
+  return median(std::move(v));
+}
+
 std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
   if (files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
   std::map<std::string, PointGroup> groups;
@@ -96,6 +106,7 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
       s.clat_p90_ns = static_cast<double>(p.read.clat.at(90).value_or(0));
       const double cpu_pct = number_at(j, path, ptr + "/usr_cpu") + number_at(j, path, ptr + "/sys_cpu");
       if (p.read.ops > 0) s.cpu_s_per_io = cpu_pct / 100.0 * p.last_done_s / static_cast<double>(p.read.ops);
+      s.cached_at_start = p.page_cache_resident_at_start;
       if (p.read.ops == 0 || s.bw_bytes_per_s <= 0) throw InputError(path, ptr + "/read", "no reads were measured");
       PointGroup g;
       g.xfer = p.options.xfer_type;

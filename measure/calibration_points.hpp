@@ -15,6 +15,7 @@ struct Sample {
   double iops = 0;
   double clat_mean_ns = 0, clat_p50_ns = 0, clat_p90_ns = 0;
   double cpu_s_per_io = 0;  // (usr + sys) CPU seconds over all threads, per I/O
+  std::optional<double> cached_at_start;  // share of the file in the page cache, when recorded
 };
 
 // All repeats of one configuration (transfer type, engine, I/O size, queue depth, threads).
@@ -32,6 +33,8 @@ struct PointGroup {
   double median_p90_ns() const;
   double min_bw() const;
   double max_bw() const;
+  // The median share of the file cached as the repeats began; nullopt unless every repeat recorded it.
+  std::optional<double> median_cached_at_start() const;
 };
 
 double median(std::vector<double> v);

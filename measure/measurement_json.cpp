@@ -153,6 +153,11 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     p.repeat = rd.small_count(reps[i], ptr, "repeat");
     p.first_done_s = rd.number(reps[i], ptr, "first_done_s");
     p.last_done_s = rd.number(reps[i], ptr, "last_done_s");
+    if (auto it = reps[i].find("page_cache_resident_at_start"); it != reps[i].end() && !it->is_null()) {
+      const double v = rd.number(reps[i], ptr, "page_cache_resident_at_start");
+      if (v < 0 || v > 1) rd.fail(ptr + "/page_cache_resident_at_start", fmt::format("expected 0 to 1, found {}", v));
+      p.page_cache_resident_at_start = v;
+    }
     p.read = rd.direction(rd.member(reps[i], ptr, "read"), ptr + "/read");
     p.write = rd.direction(rd.member(reps[i], ptr, "write"), ptr + "/write");
     f.points.push_back(std::move(p));

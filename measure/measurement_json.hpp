@@ -40,6 +40,7 @@ struct MeasurementPoint {
   int repeat = 1;
   MeasuredOptions options;
   double first_done_s = 0, last_done_s = 0;
+  std::optional<double> page_cache_resident_at_start;  // 0-1; absent in older files or where unknown
   MeasuredDirection read, write;
 };
 

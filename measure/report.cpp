@@ -116,6 +116,8 @@ ojson to_json(const RunInfo& info) {
     rep["repeat"] = r.repeat;
     rep["first_done_s"] = r.first_done_s;
     rep["last_done_s"] = r.last_done_s;
+    rep["page_cache_resident_at_start"] =
+        r.page_cache_resident_at_start ? ojson(*r.page_cache_resident_at_start) : ojson(nullptr);
     rep["read"] = direction_json(read_all, r.last_done_s);
     rep["write"] = direction_json(write_all, r.last_done_s);
     rep["usr_cpu"] = r.last_done_s > 0 ? 100.0 * usr / r.last_done_s : 0.0;  // percent of one core

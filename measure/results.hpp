@@ -36,6 +36,8 @@ struct RepeatResult {
   int repeat = 1;  // 1-based
   std::vector<ThreadResult> threads;
   double first_done_s = 0, last_done_s = 0;
+  // The share of the target's pages in the page cache as the repeat began (regular files).
+  std::optional<double> page_cache_resident_at_start;
 };
 
 struct RunInfo {

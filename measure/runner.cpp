@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "measure/cuda_runtime.hpp"
+#include "measure/page_residency.hpp"
 #include "sim/core/interrupt.hpp"
 #include "measure/worker.hpp"
 #include "sim/core/error.hpp"
@@ -110,7 +111,9 @@ RunInfo run_measurement(const MeasureOptions& o) {
   for (int r = 1; r <= o.repeat; ++r) {
     // Only the cache's copy is dropped (the kernel writes dirty pages back first); the data is untouched.
     if (o.invalidate) ::posix_fadvise(fd.fd, 0, 0, POSIX_FADV_DONTNEED);
+    const std::optional<double> resident = page_cache_resident(fd.fd, info.target.size.n);
     info.repeats.push_back(run_once(o, info.target, fd.fd, cuda, cufile.get(), r));
+    info.repeats.back().page_cache_resident_at_start = resident;
     if (stop_requested()) throw interrupted();
   }
   return info;

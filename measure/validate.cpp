@@ -16,8 +16,11 @@ namespace iowall::calib {
 using nlohmann::json;
 
 double simulate_point(const PointGroup& g, const Profile& p, const json& topology, std::string& limited_by) {
-  const std::string target = first_device(topology, g.xfer == "cpu_only" ? "dram" : "gpu");
+  const bool host_target = g.xfer == "cpu_only" || g.xfer == "cpu_cached";
+  const std::string target = first_device(topology, host_target ? "dram" : "gpu");
   if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
+  json path = path_entry(p, g.xfer, g.qd, static_cast<double>(g.io_size));
+  if (g.xfer == "cpu_cached") path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
   // Enough I/Os per thread for the queue to reach its steady state.
   const i64 ios_per_thread = 100 + 50 * static_cast<i64>(g.qd);
   const json doc = {
@@ -32,7 +35,7 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
         {"qd", g.qd},
         {"targets", target},
         {"storage", first_device(topology, "nvme_ssd")}}},
-      {"paths", json::array({path_entry(p, g.xfer, g.qd, static_cast<double>(g.io_size))})},
+      {"paths", json::array({path})},
       {"seed", 1}};
   const Scenario sc = scenario_from_json(doc, "validate", ".");
   const json result = run_scenario(sc);
@@ -41,11 +44,11 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
   return m.at("throughput_GBps").get<double>() * 1e9;
 }
 
-ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted) {
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer) {
   std::vector<double> err, spread;
   ErrorSummary s;
   for (const PredictedPoint& r : rows) {
-    if (r.fitted != fitted || r.predicted_bw <= 0) continue;
+    if (r.fitted != fitted || r.predicted_bw <= 0 || (!xfer.empty() && r.group->xfer != xfer)) continue;
     err.push_back(std::fabs(r.error));
     spread.push_back(r.spread);
     s.worst_abs = std::max(s.worst_abs, std::fabs(r.error));
@@ -80,7 +83,19 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
         r.error = r.predicted_bw / r.measured_bw - 1;
       }
     } else if (g.xfer == "cpu_cached") {
-      r.method = "not simulated: the simulator has no page-cache path";
+      // The model starts with the page cache all warm or all cold, so only those are simulated.
+      const std::optional<double> cached = g.median_cached_at_start();
+      if (!cached) {
+        r.method = "not simulated: the measurement does not record how much of the file was cached";
+      } else if (*cached > 0.01 && *cached < 0.99) {
+        r.method = fmt::format("not simulated: {:.0f}% of the file was cached at the start", 100 * *cached);
+      } else if (!v.fit.memcpy || (*cached < 0.5 && !v.fit.storage)) {
+        r.method = "not predicted: no memcpy or storage fit";
+      } else {
+        r.method = *cached >= 0.5 ? "simulation, page cache warm" : "simulation, page cache cold";
+        r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
+        r.error = r.predicted_bw / r.measured_bw - 1;
+      }
     } else if (g.xfer == "gpu_direct") {
       r.method = "not simulated: the gpu_direct path models P2P DMA, not cuFile's compatibility mode";
     } else {
@@ -91,6 +106,9 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
   if (!any_held_out) throw InputError("", "--fit-subset", fmt::format("\"{}\" holds every point: none is left to predict", subset.spec()));
   v.held_out = summarize(v.rows, false);
   v.in_sample = summarize(v.rows, true);
+  for (const PredictedPoint& r : v.rows)
+    if (!r.fitted && r.predicted_bw > 0 && !v.held_out_by_type.count(r.group->xfer))
+      v.held_out_by_type[r.group->xfer] = summarize(v.rows, false, r.group->xfer);
   return v;
 }
 
@@ -101,6 +119,8 @@ json validation_json(const ValidationResult& v, const Profile& full) {
                 {"worst_abs_error", s.worst_abs},
                 {"median_spread", s.median_spread}};
   };
+  json by_type = json::object();
+  for (const auto& [xfer, s] : v.held_out_by_type) by_type[xfer] = summary(s);
   json rows = json::array();
   for (const PredictedPoint& r : v.rows) {
     json row = {{"point", r.group->key()},
@@ -129,6 +149,7 @@ json validation_json(const ValidationResult& v, const Profile& full) {
           {"full_profile", full.name},
           {"held_out", summary(v.held_out)},
           {"in_sample", summary(v.in_sample)},
+          {"held_out_by_type", by_type},
           {"points", rows}};
 }
 

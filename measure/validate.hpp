@@ -2,6 +2,7 @@
 // the others by simulating them on a topology of the measured machine, so every
 // held-out comparison is a real measurement against the simulator.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,12 +29,15 @@ struct ErrorSummary {
   double median_spread = 0;  // of the same points' repeats
 };
 
-ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted);
+// The fitted or held-out rows that were simulated; only those of transfer type `xfer` unless empty.
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer = "");
 
 struct ValidationResult {
   Profile fit;  // fitted on the subset only
   std::vector<PredictedPoint> rows;
   ErrorSummary held_out, in_sample;
+  // Per transfer type: one type that is easy to predict must not hide another that is not.
+  std::map<std::string, ErrorSummary> held_out_by_type;
 };
 
 // Simulates every group with the subset's fit applied to `base_topology`.

@@ -100,7 +100,10 @@ std::string validation_table(const ValidationResult& v) {
                      fmt::format("{:.1f}%", 100 * r.spread), pred ? gbps(r.predicted_bw) : "-",
                      pred ? pct(r.error) : "-", pred ? r.limited_by : r.method);
   }
-  s += summary_line("held out", v.held_out) + "\n" + summary_line("fit (in sample)", v.in_sample) + "\n";
+  s += summary_line("held out", v.held_out) + "\n";
+  if (v.held_out_by_type.size() > 1)
+    for (const auto& [xfer, t] : v.held_out_by_type) s += summary_line(("  held out, " + xfer).c_str(), t) + "\n";
+  s += summary_line("fit (in sample)", v.in_sample) + "\n";
   return s;
 }
 
@@ -120,6 +123,12 @@ std::string write_validation_report(const ValidationResult& v, const Profile& fu
   md += fmt::format("**Held out:** {}.\n\n**Target** (median |error| <= 10% on held-out points): {}.\n\n",
                     summary_line("held out", v.held_out).substr(10),
                     v.held_out.points == 0 ? "not assessed (no simulated held-out point)" : met ? "met" : "NOT met");
+  if (v.held_out_by_type.size() > 1) {
+    md += "Held out, per transfer type:\n\n";
+    for (const auto& [xfer, t] : v.held_out_by_type)
+      md += fmt::format("- {}\n", summary_line(xfer.c_str(), t));
+    md += "\n";
+  }
   md += "In sample (the fit's own points, simulated): " + summary_line("fit", v.in_sample).substr(5) + ".\n\n";
   md += svg.empty() ? "No chart: gnuplot is not installed.\n\n"
                     : fmt::format("![measured vs simulated]({})\n\n", std::filesystem::path(svg).filename().string());

@@ -1,12 +1,14 @@
 // cpu_cached: buffered I/O through the page cache, then cudaMemcpy from pageable
-// memory. A read misses or hits the page cache; the data is copied by a CPU core
-// from the page cache into the user buffer, then the CUDA driver copies it again
-// into its pinned staging buffer before the copy engine moves it to the GPU: host
-// memory is crossed six times per byte (DMA in, two copies of two crossings, DMA
-// out). With "user_buffer": "pinned" the read lands in page-locked memory (gdsio's
-// CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging copy.
-// Writes run the other way and return once the data is in the page cache; writeback
-// follows, and past the dirty limit the writer waits for it.
+// memory. A read misses or hits the page cache; the data is copied by the calling
+// thread from the page cache into the user buffer, then the CUDA driver copies it again
+// (in the caller too) into its pinned staging buffer before the copy engine moves it to
+// the GPU: host memory is crossed six times per byte (DMA in, two copies of two
+// crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
+// (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
+// copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
+// (fio's buffered reads, iowall measure -x cpu_cached). Writes run the other way and
+// return once the data is in the page cache; writeback follows, and past the dirty limit
+// the writer waits for it.
 #include <map>
 
 #include <fmt/format.h>
@@ -23,7 +25,7 @@ public:
   struct Config {
     Time syscall_cost, copy_launch_cost;
     Bytes page_cache, dirty_limit, block;
-    bool pinned_user_buffer;
+    bool pinned_user_buffer, warm_cache;
   };
   static Config read_config(const Params& p) {
     return {p.get_time("syscall_cost", "2 us", "CPU time of one read()/write() system call through the VFS",
@@ -36,20 +38,27 @@ public:
             p.get_choice("user_buffer", "pageable", {"pageable", "pinned"},
                          "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
                          "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
-                         "CUDA programming guide, page-locked host memory") == "pinned"};
+                         "CUDA programming guide, page-locked host memory") == "pinned",
+            p.get_choice("cache_at_start", "cold", {"cold", "warm"},
+                         "the page cache when the run starts: cold (nothing cached) or warm (every block of the "
+                         "target resident, as a file just written or read before; blocks are missed once evicted)",
+                         "fio and iowall measure lay out their file with buffered writes: warm unless "
+                         "--invalidate drops it") == "warm"};
   }
   CpuCachedPath(const Params& p, PathEnv& env)
-      : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block) {}
+      : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block, config_.warm_cache) {}
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);
-    if (!gpu) throw InputError(env_.file, env_.pointer, "cpu_cached needs a GPU target, not " + r.target->name());
-    Dram& dram = env_.dram_near(*gpu);
+    auto* host = dynamic_cast<Dram*>(r.target);
+    if (!gpu && !host)
+      throw InputError(env_.file, env_.pointer, "cpu_cached needs a GPU or host-memory target, not " + r.target->name());
+    Dram& dram = gpu ? env_.dram_near(*gpu) : *host;
     auto& copy = memcpy_[&dram];
     if (!copy) copy = std::make_unique<Route>(memcpy_route(env_.cpu_near(dram), dram));
     InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
     f.first = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
-    f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
+    if (gpu) f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
     if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr), waiting_.resize(id + 1, false);
     copy_of_[id] = copy.get();
@@ -92,11 +101,12 @@ private:
     return {start, Bytes(((r.offset.n + r.size.n + b - 1) / b) * b - start.n)};
   }
   void copy_to_user(std::uint32_t id) {
-    env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] {
+    thread_send(id, *copy_of_[id], io(id).io.size, [this, id] {
+      if (!io(id).second) return finish(id);  // a host-memory target: the data is there
       thread_spend(id, config_.copy_launch_cost, [this, id] {
         if (config_.pinned_user_buffer) return to_gpu(id);
         // The driver stages pageable memory through its pinned buffer: a second copy.
-        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { to_gpu(id); });
+        thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { to_gpu(id); });
       });
     });
   }
@@ -105,16 +115,17 @@ private:
   }
   // Writes: GPU -> staging -> user buffer -> page cache; writeback to storage later.
   void write_from_gpu(std::uint32_t id) {
+    if (!io(id).second) return write_syscall(id);  // a host-memory source
     thread_spend(id, config_.copy_launch_cost, [this, id] {
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] {
         if (config_.pinned_user_buffer) return write_syscall(id);
-        env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_syscall(id); });
+        thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { write_syscall(id); });
       });
     });
   }
   void write_syscall(std::uint32_t id) {
     thread_spend(id, config_.syscall_cost, [this, id] {
-      env_.mover.send(*copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
+      thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
     });
   }
   void write_back(std::uint32_t id) {
@@ -149,6 +160,7 @@ private:
 };
 
 IOWALL_REGISTER_PATH(CpuCachedPath, "cpu_cached",
-                     "buffered I/O through the page cache, then cudaMemcpy from pageable memory");
+                     "buffered I/O through the page cache into host memory, then (to a GPU) cudaMemcpy "
+                     "from pageable memory");
 
 }  // namespace iowall

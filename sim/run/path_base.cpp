@@ -10,10 +10,22 @@ void PathBase::thread_spend(std::uint32_t id, Time cost, InlineFunction<void()> 
     f.cpu->spend(cost, then);
     return;
   }
-  const auto t = static_cast<std::size_t>(f.io.thread);
+  enqueue(id, {cost, f.cpu, then, nullptr, Bytes{}});
+}
+
+void PathBase::thread_send(std::uint32_t id, const Route& route, Bytes size, InlineFunction<void()> then) {
+  if (ios_[id].io.thread < 0) {
+    env_.mover.send(route, size, then);
+    return;
+  }
+  enqueue(id, {Time{}, nullptr, then, &route, size});
+}
+
+void PathBase::enqueue(std::uint32_t id, Step step) {
+  const auto t = static_cast<std::size_t>(ios_[id].io.thread);
   if (threads_.size() <= t) threads_.resize(t + 1);
-  threads_[t].waiting.push_back({cost, f.cpu, then});
-  if (!threads_[t].busy) run_next(f.io.thread);
+  threads_[t].waiting.push_back(std::move(step));
+  if (!threads_[t].busy) run_next(static_cast<int>(t));
 }
 
 void PathBase::run_next(int thread) {
@@ -26,11 +38,16 @@ void PathBase::run_next(int thread) {
   const Step step = th.waiting.front();
   th.waiting.pop_front();
   th.running = step.then;
-  step.cpu->spend(step.cost, [this, thread] {
-    const InlineFunction<void()> then = threads_[static_cast<std::size_t>(thread)].running;
-    run_next(thread);
-    then();
-  });
+  if (step.copy)
+    env_.mover.send(*step.copy, step.size, [this, thread] { step_done(thread); });
+  else
+    step.cpu->spend(step.cost, [this, thread] { step_done(thread); });
+}
+
+void PathBase::step_done(int thread) {
+  const InlineFunction<void()> then = threads_[static_cast<std::size_t>(thread)].running;
+  run_next(thread);
+  then();
 }
 
 }  // namespace iowall

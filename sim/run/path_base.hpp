@@ -61,6 +61,10 @@ protected:
   // launches): a thread runs on one core at a time, so its steps queue behind each other
   // even while other cores are idle. I/Os without a thread only queue for the cores.
   void thread_spend(std::uint32_t id, Time cost, InlineFunction<void()> then);
+  // A copy the I/O's own thread makes (read() and write() copy between the page cache and
+  // the user buffer in the caller; cudaMemcpy stages pageable memory in the caller): the
+  // thread is taken until `size` bytes have crossed `route`, whose first hop holds a core.
+  void thread_send(std::uint32_t id, const Route& route, Bytes size, InlineFunction<void()> then);
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;
     ios_.release(id);
@@ -75,7 +79,11 @@ private:
     Time cost;
     CpuSocket* cpu;
     InlineFunction<void()> then;
+    const Route* copy = nullptr;  // a copy over this route instead of `cost` on `cpu`
+    Bytes size;
   };
+  void enqueue(std::uint32_t id, Step step);
+  void step_done(int thread);
   struct ThreadCpu {
     std::deque<Step> waiting;
     InlineFunction<void()> running;  // the step on a core now

@@ -124,7 +124,8 @@ TEST_CASE("validate fits on the subset and simulates the held-out points", "[cal
   for (const PredictedPoint& r : v.rows) {
     CHECK(r.fitted == (r.group->threads == 1));  // the subset is threads=1, whatever the type
     if (r.group->xfer == "cpu_cached") {
-      CHECK(r.predicted_bw == 0);  // no page-cache path to simulate
+      CHECK(r.predicted_bw == 0);  // its samples do not say how much of the file was cached
+      CHECK(r.method.find("does not record") != std::string::npos);
       continue;
     }
     REQUIRE(r.predicted_bw > 0);
@@ -135,6 +136,38 @@ TEST_CASE("validate fits on the subset and simulates the held-out points", "[cal
   CHECK(held == 3);
   CHECK(v.held_out.points == 3);
   CHECK(v.fit.fitted_points.size() == 4);
+}
+
+TEST_CASE("validate simulates buffered reads of a cached file from the memcpy fit", "[calibrate][validate]") {
+  // One thread: 1 us per read plus the copy at 8 GB/s; two threads copy on two cores.
+  std::vector<PointGroup> groups = disk_points(StorageParams{80e-6, 2e9, 200e3}, {4096, 1 << 20});
+  for (i64 size : {4096, 65536, 1 << 20})
+    for (int threads : {1, 2}) {
+      const double bw = threads * static_cast<double>(size) / (1e-6 + static_cast<double>(size) / 8e9);
+      groups.push_back(group("cpu_cached", size, 1, threads, {bw, bw, bw}));
+      for (Sample& s : groups.back().samples) s.cached_at_start = 1.0;
+    }
+  groups.push_back(group("cpu_cached", 4096, 8, 1, {1e9, 1e9, 1e9}));  // half cached: not simulated
+  for (Sample& s : groups.back().samples) s.cached_at_start = 0.5;
+  nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
+  for (auto& d : topo["devices"])
+    if (d["model"] == "dram") d["bandwidth"] = "100 GB/s";  // two cores' copies must not reach it
+  const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/cpu-machine.json");
+  REQUIRE(v.fit.memcpy);
+  CHECK(v.fit.memcpy->fixed_s == Approx(1e-6).epsilon(0.01));
+  int simulated = 0;
+  for (const PredictedPoint& r : v.rows) {
+    if (r.group->xfer != "cpu_cached") continue;
+    if (r.group->qd == 8) {
+      CHECK(r.predicted_bw == 0);
+      CHECK(r.method == "not simulated: 50% of the file was cached at the start");
+      continue;
+    }
+    CHECK(r.method == "simulation, page cache warm");
+    CHECK(r.error == Approx(0).margin(0.03));  // the held-out two-thread points included
+    ++simulated;
+  }
+  CHECK(simulated == 6);
 }
 
 TEST_CASE("a calibrated drive's link carries the fitted bandwidth, so a lone request waits for its data",

@@ -4,12 +4,13 @@
 
 #include <fcntl.h>
 #include <filesystem>
-#include <sys/mman.h>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 #include "measure/measurement_json.hpp"
+#include "measure/page_residency.hpp"
 #include "measure/report.hpp"
 #include "measure/runner.hpp"
 #include "measure_test_util.hpp"
@@ -150,22 +151,14 @@ TEST_CASE("GPU transfer types fail with one clear line where they cannot run", "
 
 namespace {
 
-// Pages of `path` resident in the page cache, from mincore() over a read-only mapping.
-std::size_t resident_pages(const std::string& path) {
+// The share of `path` resident in the page cache.
+double resident(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   REQUIRE(fd >= 0);
-  struct stat st {};
-  REQUIRE(::fstat(fd, &st) == 0);
-  const std::size_t n = static_cast<std::size_t>(st.st_size);
-  void* map = ::mmap(nullptr, n, PROT_READ, MAP_SHARED, fd, 0);
+  const std::optional<double> r = page_cache_resident(fd, std::int64_t{1} << 40);
   ::close(fd);
-  REQUIRE(map != MAP_FAILED);
-  std::vector<unsigned char> vec((n + 4095) / 4096);
-  REQUIRE(::mincore(map, n, vec.data()) == 0);
-  ::munmap(map, n);
-  std::size_t resident = 0;
-  for (unsigned char v : vec) resident += v & 1;
-  return resident;
+  REQUIRE(r);
+  return *r;
 }
 
 }  // namespace
@@ -183,10 +176,30 @@ TEST_CASE("measure --invalidate drops the target's cached pages before a run, an
   // O_DIRECT reads neither fill nor drop the cache, so what is resident afterwards is what
   // the flag left.
   warm();
-  REQUIRE(resident_pages(f) > 0);
+  REQUIRE(resident(f) > 0);
   testing::run_cli({"-f", f, "-i", "1M", "-x", "cpu_only", "--quiet"});
-  CHECK(resident_pages(f) > 0);
+  CHECK(resident(f) > 0);
   testing::run_cli({"-f", f, "-i", "1M", "-x", "cpu_only", "--invalidate", "--quiet"});
-  CHECK(resident_pages(f) == 0);
+  CHECK(resident(f) == 0);
   CHECK(testing::fingerprint(f) == before);
+}
+
+TEST_CASE("a measurement records how much of its file was cached as each repeat began", "[measure][io]") {
+  testing::ScratchDir dir;
+  if (!dir.direct_io()) {
+    WARN("no directory with O_DIRECT support found: not checked");
+    return;
+  }
+  // The file iowall creates is filled, synced and dropped from the cache; the first
+  // buffered pass reads all of it in, so the second starts warm.
+  MeasureOptions o = small_run(dir.file("fresh.dat"), TransferType::cpu_cached, Engine::psync, "read");
+  o.repeat = 2;
+  const RunInfo info = run_measurement(o);
+  check_sane(info);
+  REQUIRE(info.repeats.at(0).page_cache_resident_at_start);
+  REQUIRE(info.repeats.at(1).page_cache_resident_at_start);
+  CHECK(*info.repeats[0].page_cache_resident_at_start < 0.05);
+  CHECK(*info.repeats[1].page_cache_resident_at_start > 0.95);
+  const MeasurementFile f = parse_measurement_json(nlohmann::json::parse(to_json(info).dump()), "(memory)");
+  CHECK(f.points.at(1).page_cache_resident_at_start == info.repeats[1].page_cache_resident_at_start);
 }
