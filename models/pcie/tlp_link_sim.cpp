@@ -36,7 +36,7 @@ struct Transmitter {
 
 class LinkSim {
 public:
-  explicit LinkSim(const TlpSimConfig& c) : c_(c), tx_{Transmitter{this, 0}, Transmitter{this, 1}} {
+  explicit LinkSim(const TlpSimConfig& c) : c_(c), tx_{Transmitter{this, 0, {}}, Transmitter{this, 1, {}}} {
     for (Transmitter& t : tx_) {
       t.posted_h = c.posted_header_credits;
       t.posted_d = c.posted_data_credits;
