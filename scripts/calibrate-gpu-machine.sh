@@ -81,7 +81,7 @@ with_cufile_env() { env "${cufile_env[@]}" "$@"; }
 
 disk() {
   mkdir -p "$work/disk" && cd "$work/disk" || return
-  local types=(cpu_only cpu_gpu)
+  local types=(cpu_only cpu_cached cpu_gpu)
   gpu_direct_runs tmp && types+=(gpu_direct)
   with_cufile_env env IOWALL="$iowall" CALIB_FILE="$work/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
     ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="1 8" THREADS="1 2" \
