@@ -110,6 +110,15 @@ TEST_CASE("malformed measurement JSON names the file and the pointer", "[measure
   j = good;
   j["iowall"]["repeats"][0]["last_done_s"] = "soon";
   CHECK(pointer_of(j) == "/iowall/repeats/0/last_done_s");
+  j = good;
+  j["iowall"]["repeats"][0]["page_cache_resident_at_start"] = 1.5;  // a share: 0 to 1
+  CHECK(pointer_of(j) == "/iowall/repeats/0/page_cache_resident_at_start");
+  j = good;
+  j["iowall"]["repeats"][0]["page_cache_resident_at_start"] = "warm";
+  CHECK(pointer_of(j) == "/iowall/repeats/0/page_cache_resident_at_start");
+  j = good;  // absent (files of earlier versions) or null (a block device): unknown, not an error
+  j["iowall"]["repeats"][0].erase("page_cache_resident_at_start");
+  CHECK_FALSE(parse_measurement_json(j, "m.json").points.at(0).page_cache_resident_at_start);
 }
 
 TEST_CASE("an unreadable or non-JSON measurement file is an InputError", "[measure][json]") {

@@ -101,6 +101,11 @@ TEST_CASE("buffered reads of a warm file copy on the calling thread: queue depth
   CHECK(two == Approx(2 * one).epsilon(0.03));
 }
 
+TEST_CASE("cpu_cached into a device that is neither a GPU nor host memory is bad input", "[paths]") {
+  const Json w = {{"size", "16 MiB"}, {"io_size", "1 MiB"}, {"threads", 1}, {"targets", "nvme1"}, {"storage", "nvme0"}};
+  CHECK_THROWS_WITH(run(w, {"cpu_cached"}), Catch::Contains("p.json: /workload/targets: nvme1 is a nvme_ssd, not a gpu"));
+}
+
 TEST_CASE("a warm page cache holds every block until it is evicted", "[paths]") {
   PageCache cache(Bytes(2 << 20), Bytes(1 << 20), true);  // two 1 MiB blocks, resident from the start
   int dev = 0;
