@@ -42,8 +42,8 @@ public:
             p.get_choice("cache_at_start", "cold", {"cold", "warm"},
                          "the page cache when the run starts: cold (nothing cached) or warm (every block of the "
                          "target resident, as a file just written or read before; blocks are missed once evicted)",
-                         "fio and iowall measure lay out their file with buffered writes: warm unless "
-                         "--invalidate drops it") == "warm"};
+                         "fio lays out its file with buffered writes (warm unless --invalidate); iowall measure "
+                         "drops its fill and records the share cached (page_cache_resident_at_start)") == "warm"};
   }
   CpuCachedPath(const Params& p, PathEnv& env)
       : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block, config_.warm_cache) {}
