@@ -8,7 +8,7 @@ namespace {
 constexpr i64 kCacheLine = 64;
 }
 
-DoorbellWrites::DoorbellWrites(Component& owner, const DoorbellCosts& c) : owner_(owner), c_(c) {
+DoorbellWrites::DoorbellWrites(Component& owner, const DoorbellCosts& c) : c_(c) {
   auto& stats = owner.ctx().stats();
   const std::string p = owner.name() + "/nvme/";
   stats.add(p + "mmio_doorbell_writes", "writes", "doorbell writes to the controller's registers (MMIO)", mmio_writes_);

@@ -44,7 +44,6 @@ private:
     Time free_at;
     int last_writer = -1;
   };
-  Component& owner_;
   DoorbellCosts c_;
   std::unordered_map<i64, Line> lines_;
   Counter mmio_writes_, shadow_stores_, line_transfers_, write_ps_;

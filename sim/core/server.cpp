@@ -205,7 +205,7 @@ std::size_t Server::pick_by_policy() {
 std::size_t Server::next_waiting(std::size_t after) const {
   const std::size_t n = classes_.size();
   // Classes after `after` first, then from 0 up to and including it.
-  const auto first_from = [this, n](std::size_t from, std::size_t to) -> std::size_t {
+  const auto first_from = [this](std::size_t from, std::size_t to) -> std::size_t {
     for (std::size_t w = from / 64; w * 64 < to && w < waiting_.size(); ++w) {
       std::uint64_t bits = waiting_[w];
       if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);

@@ -16,7 +16,7 @@ namespace {
 using Result = iowall::testing::CliResult;
 using iowall::testing::slurp;
 
-Result iowall_via(const std::string& launcher, const std::string& args) {
+[[maybe_unused]] Result iowall_via(const std::string& launcher, const std::string& args) {
   return iowall::testing::run_iowall(args, launcher);
 }
 Result cli(const std::string& args) { return iowall::testing::run_iowall(args); }

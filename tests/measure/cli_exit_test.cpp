@@ -20,7 +20,7 @@ Result run(const std::string& args) { return iowall::testing::run_iowall("measur
 
 TEST_CASE("iowall measure exits 2 with one line for bad input", "[measure][cli]") {
   iowall::measure::testing::ScratchDir dir;
-  for (const std::string args : {"-f " + dir.path() + " -s 1M", "-f " + dir.file("x") + " -s 1M -i '3000 B'",
+  for (const std::string& args : {"-f " + dir.path() + " -s 1M", "-f " + dir.file("x") + " -s 1M -i '3000 B'",
                                  "-f " + dir.file("x") + " -s 1M --engine io_uring --qd 0",
                                  "-f " + dir.file("x") + " -s 1M -x 42", "-f " + dir.file("x")}) {
     INFO(args);
