@@ -6,9 +6,42 @@
 #include <fmt/format.h>
 
 namespace iowall::measure {
+
 namespace {
 
 using ojson = nlohmann::ordered_json;
+
+ojson disk_json(const DiskUsage& d) {
+  const DiskCounters& c = d.delta;
+  return {{"name", d.name},           {"scheduler", d.scheduler}, {"max_sectors_kb", d.max_request_kib}, {"read_ios", c.read_ios},
+          {"write_ios", c.write_ios}, {"read_merges", c.read_merges},       {"write_merges", c.write_merges},
+          {"read_sectors", c.read_sectors}, {"write_sectors", c.write_sectors}, {"read_ticks", c.read_ticks_ms},
+          {"write_ticks", c.write_ticks_ms}, {"in_queue", c.time_in_queue_ms}, {"util", 100.0 * d.util}};
+}
+
+// The repeats' disk counters added up, as fio reports one figure for its whole run.
+std::optional<DiskUsage> disk_total(const RunInfo& info) {
+  std::optional<DiskUsage> total;
+  for (const auto& r : info.repeats) {
+    if (!r.disk) continue;
+    if (!total) {
+      total = *r.disk;
+      continue;
+    }
+    DiskCounters& t = total->delta;
+    const DiskCounters& c = r.disk->delta;
+    for (auto [sum, add] : {std::pair{&t.read_ios, c.read_ios}, {&t.read_merges, c.read_merges},
+                            {&t.read_sectors, c.read_sectors}, {&t.read_ticks_ms, c.read_ticks_ms},
+                            {&t.write_ios, c.write_ios}, {&t.write_merges, c.write_merges},
+                            {&t.write_sectors, c.write_sectors}, {&t.write_ticks_ms, c.write_ticks_ms},
+                            {&t.io_ticks_ms, c.io_ticks_ms}, {&t.time_in_queue_ms, c.time_in_queue_ms}})
+      *sum += add;
+    total->interval_s += r.disk->interval_s;
+  }
+  if (total && total->interval_s > 0)
+    total->util = std::min(1.0, static_cast<double>(total->delta.io_ticks_ms) / 1000.0 / total->interval_s);
+  return total;
+}
 
 std::string percentile_key_impl(double p) { return fmt::format("{:.6f}", p); }
 
@@ -116,6 +149,7 @@ ojson to_json(const RunInfo& info) {
     rep["repeat"] = r.repeat;
     rep["first_done_s"] = r.first_done_s;
     rep["last_done_s"] = r.last_done_s;
+    rep["disk"] = r.disk ? disk_json(*r.disk) : ojson(nullptr);
     rep["page_cache_resident_at_start"] =
         r.page_cache_resident_at_start ? ojson(*r.page_cache_resident_at_start) : ojson(nullptr);
     rep["read"] = direction_json(read_all, r.last_done_s);
@@ -124,6 +158,8 @@ ojson to_json(const RunInfo& info) {
     rep["sys_cpu"] = r.last_done_s > 0 ? 100.0 * sys / r.last_done_s : 0.0;
     repeats.push_back(std::move(rep));
   }
+  root["disk_util"] = ojson::array();
+  if (const auto total = disk_total(info)) root["disk_util"].push_back(disk_json(*total));
   ojson iw;
   iw["xfer_type"] = std::string(name(o.xfer));
   iw["gdsio_xfer_type"] = std::string(gdsio_name(o.xfer));
@@ -149,6 +185,19 @@ ojson to_json(const RunInfo& info) {
   iw["repeats"] = std::move(repeats);
   root["iowall"] = std::move(iw);
   return root;
+}
+
+std::string disk_summary(const DiskUsage& d) {
+  const DiskCounters& c = d.delta;
+  std::string s = fmt::format(
+      "Disk stats (read/write): {}: ios={}/{}, merge={}/{}, sectors={}/{}, ticks={}/{}, in_queue={}, util={:.1f}%",
+      d.name, c.read_ios, c.write_ios, c.read_merges, c.write_merges, c.read_sectors, c.write_sectors,
+      c.read_ticks_ms, c.write_ticks_ms, c.time_in_queue_ms, 100.0 * d.util);
+  if (!d.scheduler.empty()) s += fmt::format(" (scheduler {}", d.scheduler);
+  if (c.read_ios > 0)
+    s += fmt::format("{}mean read request {:.0f} KiB", d.scheduler.empty() ? " (" : "; ", d.mean_read_request_bytes() / 1024);
+  if (!d.scheduler.empty() || c.read_ios > 0) s += ")";
+  return s;
 }
 
 std::string gdsio_summary(const RunInfo& info, const RepeatResult& r) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "measure/cufile_api.hpp"
+#include "measure/disk_stats.hpp"
 #include "measure/options.hpp"
 #include "measure/target.hpp"
 #include "sim/core/histogram.hpp"
@@ -38,6 +39,7 @@ struct RepeatResult {
   double first_done_s = 0, last_done_s = 0;
   // The share of the target's pages in the page cache as the repeat began (regular files).
   std::optional<double> page_cache_resident_at_start;
+  std::optional<DiskUsage> disk;  // the target's block device over the repeat, where the kernel counts it
 };
 
 struct RunInfo {

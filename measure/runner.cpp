@@ -108,12 +108,16 @@ RunInfo run_measurement(const MeasureOptions& o) {
     info.cufile = cufile->compat();
     info.cufile_library = cufile->api().lib_name;
   }
+  const std::optional<DiskWatch> disk = DiskWatch::of(fd.fd);
   for (int r = 1; r <= o.repeat; ++r) {
     // Only the cache's copy is dropped (the kernel writes dirty pages back first); the data is untouched.
     if (o.invalidate) ::posix_fadvise(fd.fd, 0, 0, POSIX_FADV_DONTNEED);
     const std::optional<double> resident = page_cache_resident(fd.fd, info.target.size.n);
+    const DiskCounters disk_before = disk ? disk->read() : DiskCounters{};
+    const std::uint64_t start_ns = monotonic_ns();
     info.repeats.push_back(run_once(o, info.target, fd.fd, cuda, cufile.get(), r));
     info.repeats.back().page_cache_resident_at_start = resident;
+    if (disk) info.repeats.back().disk = disk->since(disk_before, static_cast<double>(monotonic_ns() - start_ns) * 1e-9);
     if (stop_requested()) throw interrupted();
   }
   return info;

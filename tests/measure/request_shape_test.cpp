@@ -7,15 +7,13 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <exception>
 #include <fcntl.h>
 #include <fstream>
 #include <string>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "measure/aligned_buffer.hpp"
+#include "measure/report.hpp"
 #include "measure/runner.hpp"
 #include "measure_test_util.hpp"
 
@@ -49,46 +47,6 @@ int physical_runs(const char* p, std::size_t n) {
   }
   ::close(fd);
   return runs;
-}
-
-struct BlockStat {
-  std::uint64_t reads = 0, sectors = 0;
-};
-
-bool block_stat(const std::string& path, BlockStat& out) {
-  std::ifstream f(path);
-  std::uint64_t merged = 0;
-  return static_cast<bool>(f >> out.reads >> merged >> out.sectors);
-}
-
-// A queue attribute (queue/NAME) of the device or partition whose statistics are at
-// `stat_path`; empty when unreadable.
-std::string queue_attribute(const std::string& stat_path, const std::string& name) {
-  const std::string dir = stat_path.substr(0, stat_path.size() - 4);  // ".../M:m/"
-  for (const char* rel : {"queue/", "../queue/"}) {
-    std::ifstream f(dir + rel + name);
-    std::string s;
-    if (std::getline(f, s)) return s;
-  }
-  return {};
-}
-
-// The device queue's largest request (max_sectors_kb); 0 when unknown.
-std::uint64_t max_request_kib(const std::string& stat_path) {
-  try {
-    return std::stoull(queue_attribute(stat_path, "max_sectors_kb"));
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
-// The queue's I/O scheduler, the bracketed entry of queue/scheduler ("none" when the
-// queue has none to choose).
-std::string scheduler(const std::string& stat_path) {
-  const std::string s = queue_attribute(stat_path, "scheduler");
-  const auto open = s.find('['), close = s.find(']');
-  if (open == std::string::npos || close == std::string::npos || close < open) return s.empty() ? "unknown" : s;
-  return s.substr(open + 1, close - open - 1);
 }
 
 }  // namespace
@@ -131,18 +89,9 @@ TEST_CASE("sequential O_DIRECT reads at QD4 reach the disk as one request per I/
     return;
   }
   const std::string file = dir.file("shape.bin");
-  testing::run_cli({"-f", file, "-s", "64M", "-i", "1M", "--keep", "--quiet"});
-  struct stat st {};
-  REQUIRE(::stat(file.c_str(), &st) == 0);
-  const std::string stat_path =
-      "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev)) + "/stat";
-  BlockStat before;
-  if (!block_stat(stat_path, before)) {
-    WARN("the scratch file system has no block device statistics (" << stat_path << "): skipped");
-    return;
-  }
   MeasureOptions o;
   o.file = file;
+  o.size = Bytes(64 << 20);
   o.io_size = Bytes(1 << 20);
   o.threads = 1;
   o.xfer = TransferType::cpu_only;
@@ -151,30 +100,38 @@ TEST_CASE("sequential O_DIRECT reads at QD4 reach the disk as one request per I/
   o.mode = parse_io_mode("read", o.mode_text);
   o.quiet = true;
   const RunInfo info = run_measurement(o);
-  BlockStat after;
-  REQUIRE(block_stat(stat_path, after));
+  const std::optional<DiskUsage>& disk = info.repeats.at(0).disk;
+  if (!disk) {
+    WARN("the scratch file system has no block device statistics: skipped");
+    return;
+  }
   const std::uint64_t ios = info.repeats.at(0).threads.at(0).read.ops;
   REQUIRE(ios == 64);
-  const std::uint64_t reads = after.reads - before.reads, bytes = (after.sectors - before.sectors) * 512;
-  INFO("block requests " << reads << " for " << ios << " reads of 1 MiB, " << bytes << " bytes");
-  REQUIRE(reads > 0);
+  const std::uint64_t reads = disk->delta.read_ios, bytes = disk->delta.read_sectors * 512;
+  INFO("block requests " << reads << " (" << disk->delta.read_merges << " merged) for " << ios << " reads of 1 MiB, "
+                         << bytes << " bytes, on " << disk->name);
+  // Every read reached the device as a request of its own or merged into another.
+  REQUIRE(reads + disk->delta.read_merges >= ios);
   REQUIRE(bytes >= ios << 20);
+  // The JSON carries the same counters, fio's disk_util at the top.
+  const auto j = to_json(info);
+  CHECK(j["disk_util"].at(0)["read_ios"].get<std::uint64_t>() == reads);
+  CHECK(j["iowall"]["repeats"].at(0)["disk"]["name"].get<std::string>() == disk->name);
   // Submitted one at a time, requests are not plugged together, so without an I/O
   // scheduler nothing merges them. A scheduler (mq-deadline, bfq, kyber) also merges
   // adjacent requests that wait in it while the device is busy: that depends on the
   // device and on other users of it, and fio's jobs see the same, so there it is
   // reported.
   const bool merged = static_cast<double>(bytes) / static_cast<double>(reads) > 1.25 * (1 << 20);
-  const std::string sched = scheduler(stat_path);
-  if (!merged || sched == "none")
+  if (!merged || disk->scheduler == "none")
     CHECK_FALSE(merged);
   else
-    WARN("the '" << sched << "' scheduler merged waiting requests: " << reads << " block requests for " << ios
-                 << " reads of 1 MiB");
+    WARN("the '" << disk->scheduler << "' scheduler merged waiting requests: " << reads << " block requests for "
+                 << ios << " reads of 1 MiB");
   const bool huge = info.repeats.at(0).threads.at(0).host_buffer_huge_bytes ==
                     info.repeats.at(0).threads.at(0).host_buffer_bytes;
   // A queue whose largest request is under 1 MiB splits every read whatever the buffer.
-  const std::uint64_t largest_kib = max_request_kib(stat_path);
+  const std::uint64_t largest_kib = disk->max_request_kib;
   if (huge && largest_kib >= 1024)
     CHECK(reads <= ios + ios / 2);  // not split (1016 KiB + 8 KiB doubles the count)
 }

@@ -65,7 +65,10 @@ MeasureOptions convert(const RawOptions& r) {
 
 void emit(const MeasureOptions& o, const RunInfo& info) {
   std::string lines;
-  for (const auto& r : info.repeats) lines += gdsio_summary(info, r) + "\n";
+  for (const auto& r : info.repeats) {
+    lines += gdsio_summary(info, r) + "\n";
+    if (r.disk) lines += disk_summary(*r.disk) + "\n";
+  }
   if (info.cufile && !o.quiet)
     fmt::print(stderr, "iowall measure: cuFile ran in {} mode ({})\n",
                !info.cufile->compat ? "an unknown" : *info.cufile->compat ? "compatibility" : "GPUDirect (GDS)",
