@@ -7,6 +7,7 @@
 // every thread serializes on it (seed 000's synchronization challenge).
 #include <fmt/format.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -18,6 +19,8 @@
 namespace iowall {
 
 class GpuInitiatedPath final : public PathBase {
+  static constexpr i64 kMaxWarp = 64;  // AMD's wavefronts; NVIDIA's warps are 32
+
 public:
   struct Config {
     std::string cid_allocation;
@@ -25,6 +28,8 @@ public:
     i64 queues, warp_batch;
     std::string cq_lookup;
     Time cq_check_cost;
+    bool lockstep;
+    i64 warp_size;
   };
   static Config read_config(const Params& p) {
     return {p.get_choice("cid_allocation", "warp_partition", {"warp_partition", "global_atomic"},
@@ -46,9 +51,21 @@ public:
                          "submission order: O(1), but a command waits for the ones before it)",
                          "seed 000: phase-tag scanning of out-of-order completions vs in-order completion"),
             p.get_time("cq_check_cost", "500 ns", "a GPU thread reading one CQ entry from GPU memory (scan)",
-                       "assumption: a global-memory load that misses L2, 400-600 ns on H100-class GPUs")};
+                       "assumption: a global-memory load that misses L2, 400-600 ns on H100-class GPUs"),
+            p.get_bool("warp_lockstep", true,
+                       "a warp's threads submit together on the warp's queue pair (one doorbell for the warp) and "
+                       "issue their next I/Os when all of the warp's I/Os are done; false: every thread on its own, "
+                       "commands spread round-robin over the queues",
+                       "BaM (ASPLOS'23): warp-coalesced submission; SIMT threads of a warp run one instruction stream"),
+            p.get_int("warp_size", 32, 1, kMaxWarp, "GPU threads per warp (each with one I/O in flight)",
+                      "CUDA: 32 threads per warp")};
   }
-  GpuInitiatedPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
+  GpuInitiatedPath(const Params& p, PathEnv& env)
+      : PathBase(env), config_(read_config(p)),
+        cq_lookup_(config_.cq_lookup == "scan"       ? CqLookup::scan
+                   : config_.cq_lookup == "in_order" ? CqLookup::in_order
+                                                      : CqLookup::reap_all),
+        global_atomic_(config_.cid_allocation == "global_atomic") {}
 
   void submit(const IoRequest& r, Done done) override {
     Gpu* gpu = as_gpu(r.target);
@@ -58,14 +75,16 @@ public:
                                    r.target->name()));
     const Route* route = r.write ? &env_.route(*gpu, *r.storage) : &env_.route(*r.storage, *gpu);
     const std::uint32_t id = begin({r, done, nullptr, route, nullptr});
+    const int queue = config_.lockstep ? join_warp(*gpu, id) : static_cast<int>(next_queue_++ % config_.queues);
     const i64 commands = (r.size.n + r.storage->mdts.n - 1) / r.storage->mdts.n;
-    if (config_.cid_allocation == "global_atomic") {
+    if (global_atomic_) {
       // Every command's CID comes from one counter: the commands queue on it.
-      cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {}, [this, id] { issue(id, Time(0)); });
+      cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {},
+                               [this, id, queue] { issue(id, queue, Time(0)); });
       return;
     }
     // Warp-local CIDs: the thread's time on them delays its doorbell, nothing else.
-    issue(id, config_.local_cid_cost * commands);
+    issue(id, queue, config_.local_cid_cost * commands);
   }
 
   std::string note() const override { return "no CPU: GPU threads submit, ring doorbells and poll completions"; }
@@ -81,7 +100,7 @@ private:
     if (!s) s = std::make_unique<Server>(gpu, "cid_counter");
     return *s;
   }
-  void issue(std::uint32_t id, Time submit_delay) {
+  void issue(std::uint32_t id, int queue, Time submit_delay) {
     const IoRequest& r = io(id).io;
     Device& gpu = *r.target;
     NvmeQueueRoutes queues;
@@ -90,19 +109,67 @@ private:
     queues.mover = &env_.mover;
     queues.polled = true;
     queues.doorbell_batch = static_cast<int>(config_.warp_batch);
-    queues.cq_lookup = config_.cq_lookup == "scan"       ? CqLookup::scan
-                       : config_.cq_lookup == "in_order" ? CqLookup::in_order
-                                                          : CqLookup::reap_all;
+    queues.cq_lookup = cq_lookup_;
     queues.cq_check_cost = config_.cq_check_cost;
     queues.submit_delay = submit_delay;
-    const int queue = static_cast<int>(next_queue_++ % config_.queues);
-    storage_part(r, r.offset, r.size, *io(id).first, [this, id] { finish(id); }, &queues, queue);
+    storage_part(r, r.offset, r.size, *io(id).first, [this, id] { done(id); }, &queues, queue);
+  }
+
+  // Lockstep warps: the I/Os a GPU's threads submit in one instant form a warp of up
+  // to warp_size; it closes when full or at the end of the instant. Its queue pair is
+  // its record's index, so the warp that its threads form again keeps the queue.
+  struct Warp {
+    std::array<std::uint32_t, kMaxWarp> members;
+    int size = 0, done = 0;
+    bool open = true;
+  };
+  int join_warp(const Device& gpu, std::uint32_t id) {
+    auto [it, fresh] = open_warp_.try_emplace(&gpu, kNoWarp);
+    if (it->second == kNoWarp) {
+      it->second = warps_.acquire(Warp{});
+      const std::uint32_t w = it->second;
+      env_.ctx.at(env_.ctx.now(), [this, w, g = &gpu] { close_warp(*g, w); });
+    }
+    const std::uint32_t w = it->second;
+    Warp& warp = warps_[w];
+    warp.members[static_cast<std::size_t>(warp.size++)] = id;
+    if (warp_of_.size() <= id) warp_of_.resize(id + 1);
+    warp_of_[id] = w;
+    if (warp.size == config_.warp_size) it->second = kNoWarp;  // full: the next I/O opens another
+    return static_cast<int>(w % static_cast<std::uint32_t>(config_.queues));
+  }
+  void close_warp(const Device& gpu, std::uint32_t w) {
+    auto it = open_warp_.find(&gpu);
+    if (it != open_warp_.end() && it->second == w) it->second = kNoWarp;
+    warps_[w].open = false;
+    if (warps_[w].done == warps_[w].size) release_warp(w);
+  }
+  void done(std::uint32_t id) {
+    if (!config_.lockstep) {
+      finish(id);
+      return;
+    }
+    const std::uint32_t w = warp_of_[id];
+    Warp& warp = warps_[w];
+    if (++warp.done == warp.size && !warp.open) release_warp(w);
+  }
+  void release_warp(std::uint32_t w) {
+    // The threads go on together; what they submit next forms a warp in this record.
+    const Warp warp = warps_[w];
+    warps_.release(w);
+    for (int i = 0; i < warp.size; ++i) finish(warp.members[static_cast<std::size_t>(i)]);
   }
 
   Config config_;
+  const CqLookup cq_lookup_;
+  const bool global_atomic_;
   std::map<const Gpu*, std::unique_ptr<Server>> counters_;
   std::unordered_map<const Device*, Gpu*> gpus_;
   std::uint64_t next_queue_ = 0;
+  static constexpr std::uint32_t kNoWarp = UINT32_MAX;
+  SlotPool<Warp> warps_;
+  std::unordered_map<const Device*, std::uint32_t> open_warp_;  // by GPU: the warp being formed
+  std::vector<std::uint32_t> warp_of_;                          // by I/O: its warp
 };
 
 IOWALL_REGISTER_PATH(GpuInitiatedPath, "gpu_initiated",

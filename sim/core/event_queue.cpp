@@ -4,10 +4,6 @@
 #include <stdexcept>
 
 namespace iowall {
-namespace {
-constexpr int kPrefetchBuckets = 2;
-}
-
 EventQueue::EventQueue() { slots_.reserve(1024); }
 
 std::uint32_t EventQueue::allocate_slot() {
@@ -33,10 +29,18 @@ void EventQueue::free_slot(std::uint32_t s) {
   free_head_ = s;
 }
 
+void EventQueue::file(const Entry& e) {
+  const int level = level_of(e.time);
+  const int digit = static_cast<int>((e.time >> (level * kDigitBits)) & (kSlots - 1));
+  buckets_[static_cast<std::size_t>(level * kSlots + digit)].add(e);
+  occupied_[static_cast<std::size_t>(level)] |= std::uint64_t{1} << digit;
+  levels_ |= 1u << level;
+}
+
 void EventQueue::push(Time at, std::uint32_t slot) {
   if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
   slots_[slot].next_free = UINT32_MAX;
-  buckets_[bucket_of(at.ps)].add(Entry{at.ps, slot});
+  file(Entry{at.ps, slot});
   ++live_;
   ++entries_;
 }
@@ -52,25 +56,24 @@ bool EventQueue::cancel(EventId id) {
 }
 
 bool EventQueue::refill() {
-  Bucket& b0 = buckets_[0];
-  if (!b0.empty()) return true;
-  b0.items.clear();
-  b0.head = 0;
-  b0.min = INT64_MAX;
-  if (entries_ == 0) return false;
-  int i = 1;
-  while (i < kBuckets && buckets_[i].items.empty()) ++i;
-  if (i == kBuckets) return false;
-  Bucket& b = buckets_[i];
+  if (occupied_[0] != 0) return true;
+  if (levels_ == 0) return false;
+  // The lowest bucket of the lowest level holds the smallest keys: every key in a
+  // level shares the digits above it with last_, and a lower bucket a lower digit.
+  const int level = std::countr_zero(levels_);
+  const int digit = std::countr_zero(occupied_[static_cast<std::size_t>(level)]);
+  Bucket& b = buckets_[static_cast<std::size_t>(level * kSlots + digit)];
+  occupied_[static_cast<std::size_t>(level)] &= ~(std::uint64_t{1} << digit);
+  if (occupied_[static_cast<std::size_t>(level)] == 0) levels_ &= ~(1u << level);
   // Each bucket keeps its minimum as entries arrive, so no pass is needed to find it.
+  // Relative to it every entry of the bucket differs in a lower digit only.
   last_ = b.min;
   // Entries keep their relative order, so equal times stay in insertion order.
   for (const Entry& e : b.items) {
-    const int target = bucket_of(e.time);
-    // Entries that land in the lowest buckets run within a few steps: start fetching
-    // their (likely cold) slots now so the misses overlap.
-    if (target <= kPrefetchBuckets) __builtin_prefetch(&slots_[e.slot]);
-    buckets_[target].add(e);
+    // Entries that land in level 0 run within a few steps: start fetching their
+    // (likely cold) slots now so the misses overlap.
+    if (level_of(e.time) == 0) __builtin_prefetch(&slots_[e.slot]);
+    file(e);
   }
   b.min = INT64_MAX;
   // Give back the storage of a large emptied bucket: otherwise every bucket keeps the
@@ -83,13 +86,28 @@ bool EventQueue::refill() {
   return true;
 }
 
+void EventQueue::pop_front(Bucket& b) {
+  --entries_;
+  if (++b.head < b.items.size()) return;
+  // Emptied: all entries of a level-0 bucket share one time, so it is done with.
+  const int digit = static_cast<int>(&b - buckets_.data());
+  occupied_[0] &= ~(std::uint64_t{1} << digit);
+  if (occupied_[0] == 0) levels_ &= ~1u;
+  b.head = 0;
+  b.min = INT64_MAX;
+  if (b.items.capacity() > 4096 && b.items.capacity() * 2 > entries_) {
+    std::vector<Entry>().swap(b.items);
+  } else {
+    b.items.clear();
+  }
+}
+
 Time EventQueue::next_time() {
   while (refill()) {
-    Bucket& b0 = buckets_[0];
-    const Entry& e = b0.items[b0.head];
+    Bucket& b = front_bucket();
+    const Entry e = b.items[b.head];
     if (slots_[e.slot].next_free != kCancelled) return Time(e.time);
-    ++b0.head;  // drop a cancelled entry and free its slot
-    --entries_;
+    pop_front(b);  // drop a cancelled entry and free its slot
     free_slot_only(e.slot);
   }
   return Time::max();
@@ -97,9 +115,9 @@ Time EventQueue::next_time() {
 
 bool EventQueue::step() {
   while (refill()) {
-    Bucket& b0 = buckets_[0];
-    const Entry e = b0.items[b0.head++];
-    --entries_;
+    Bucket& b = front_bucket();
+    const Entry e = b.items[b.head];
+    pop_front(b);
     Slot& slot = slots_[e.slot];
     if (slot.next_free == kCancelled) {
       free_slot_only(e.slot);

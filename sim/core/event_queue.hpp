@@ -1,7 +1,12 @@
-// The event queue: a monotone radix heap keyed by integer picoseconds, over a pool
-// of event slots that hold small callables inline. Ties fire in insertion order
-// (every event of one time sits in one bucket, appended in order), cancellation is
-// lazy (a generation number per slot), and steady-state scheduling allocates nothing.
+// The event queue: a monotone radix heap keyed by integer picoseconds, with 64 buckets
+// per 6-bit digit of the key (a hierarchical timing wheel whose slots keep their
+// minimum), over a pool of event slots that hold small callables inline. An event
+// is filed under the highest digit in which its time differs from the last minimum
+// taken, so it moves down at most one level per digit, about 2-4 times from far
+// ahead, against one move per bit with two buckets a digit. Ties fire in insertion
+// order (every event of one time sits in one bucket, appended in order),
+// cancellation is lazy (a generation number per slot), and steady-state scheduling
+// allocates nothing.
 #pragma once
 #include <array>
 #include <bit>
@@ -87,28 +92,37 @@ private:
 #pragma pack(pop)
   struct Bucket {
     std::vector<Entry> items;
-    std::size_t head = 0;  // bucket 0 is consumed from the front (FIFO)
+    std::size_t head = 0;  // a level-0 bucket (one exact time) is consumed from the front (FIFO)
     i64 min = INT64_MAX;   // smallest key ever added since the bucket was last emptied
-    bool empty() const { return head == items.size(); }
     void add(const Entry& e) {
       items.push_back(e);
       min = e.time < min ? e.time : min;
     }
   };
-  static constexpr int kBuckets = 65;
+  static constexpr int kDigitBits = 6;
+  static constexpr int kSlots = 1 << kDigitBits;  // buckets per level
+  static constexpr int kLevels = 11;              // 11 digits of 6 bits cover 63-bit keys
 
   std::uint32_t allocate_slot();
   void free_slot(std::uint32_t s);       // bumps the generation, then frees
   void free_slot_only(std::uint32_t s);  // frees a slot whose generation was already bumped
-  int bucket_of(i64 t) const {
+  // The level is the highest 6-bit digit in which `t` differs from the last minimum
+  // taken; the bucket within the level is t's value of that digit.
+  int level_of(i64 t) const {
     const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
-    return x == 0 ? 0 : 64 - std::countl_zero(x);
+    return x == 0 ? 0 : (63 - std::countl_zero(x)) / kDigitBits;
   }
+  void file(const Entry& e);  // into its bucket, relative to last_
   void push(Time at, std::uint32_t slot);
-  // Makes bucket 0 non-empty by redistributing the lowest non-empty bucket; false if empty.
+  // Makes a level-0 bucket non-empty by redistributing the lowest non-empty bucket of
+  // the lowest non-empty level; false if the queue is empty.
   bool refill();
+  Bucket& front_bucket() { return buckets_[static_cast<std::size_t>(std::countr_zero(occupied_[0]))]; }
+  void pop_front(Bucket& b);  // drops the front entry of a level-0 bucket
 
-  std::array<Bucket, kBuckets> buckets_;
+  std::array<Bucket, kLevels * kSlots> buckets_;
+  std::array<std::uint64_t, kLevels> occupied_{};  // bit s of level l: bucket (l, s) holds entries
+  std::uint32_t levels_ = 0;                       // bit l: level l holds entries
   std::vector<Slot> slots_;
   std::uint32_t free_head_ = UINT32_MAX;
   i64 last_ = 0;  // the radix heap's reference key: the last minimum taken

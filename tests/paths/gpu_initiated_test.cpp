@@ -9,11 +9,11 @@
 using namespace iowall;
 
 namespace {
-Json run(const Json& paths, const char* target = "gpu0") {
+Json run(const Json& paths, const char* target = "gpu0", int qd = 4) {
   const Json doc = {{"name", "g"},
                     {"topology", "topologies/workstation-gen5.json"},
                     {"workload",
-                     {{"kind", "random_read"}, {"size", "128 MiB"}, {"io_size", "4 KiB"}, {"threads", 64}, {"qd", 4},
+                     {{"kind", "random_read"}, {"size", "128 MiB"}, {"io_size", "4 KiB"}, {"threads", 64}, {"qd", qd},
                       {"targets", target}, {"storage", "nvme0"}}},
                     {"paths", paths}};
   return run_scenario(scenario_from_json(doc, "g.json", IOWALL_SOURCE_DIR));
@@ -21,7 +21,8 @@ Json run(const Json& paths, const char* target = "gpu0") {
 }  // namespace
 
 TEST_CASE("GPU-initiated 4 KiB reads reach the drive's IOPS with no CPU, where cuFile runs out of cores", "[paths][bam]") {
-  const Json r = run({"gpu_direct", "gpu_initiated"});
+  // 64 threads x QD8: 512 GPU threads, 16 warps in lockstep.
+  const Json r = run({"gpu_direct", "gpu_initiated"}, "gpu0", 8);
   const Json& bam = r["metrics"]["gpu_initiated"];
   const Json& gds = r["metrics"]["gpu_direct"];
   CHECK(bam["cpu_cores_busy"].get<double>() == 0.0);
@@ -49,8 +50,10 @@ TEST_CASE("gpu_initiated into host memory is refused", "[paths][bam]") {
 }
 
 TEST_CASE("CQ lookup: scanning for a CID is O(window), in-order completion is O(1) but waits", "[paths][bam]") {
+  // Threads on their own: a warp in lockstep waits for its slowest command anyway.
   auto bam = [](const char* lookup, int queues) {
-    return run(Json::array({Json{{"name", "gpu_initiated"}, {"cq_lookup", lookup}, {"queues", queues}}}));
+    return run(Json::array(
+        {Json{{"name", "gpu_initiated"}, {"cq_lookup", lookup}, {"queues", queues}, {"warp_lockstep", false}}}));
   };
   auto reads_per_io = [](const Json& r) {
     return r["stats"]["gpu_initiated"]["nvme0/nvme/cq_entry_reads"]["value"].get<double>() /
@@ -69,4 +72,31 @@ TEST_CASE("CQ lookup: scanning for a CID is O(window), in-order completion is O(
   // waits for slower ones ahead of it: the tail grows.
   CHECK(reads_per_io(ordered) == 0);
   CHECK(ordered["metrics"]["gpu_initiated"]["latency_p99_us"].get<double>() > 1.1 * a["latency_p99_us"].get<double>());
+}
+
+TEST_CASE("a warp in lockstep rings one doorbell for its 32 commands; threads on their own ring about one each",
+          "[paths][bam]") {
+  auto bam = [](bool lockstep, int batch) {
+    return run(Json::array(
+        {Json{{"name", "gpu_initiated"}, {"warp_lockstep", lockstep}, {"warp_batch", batch}, {"queues", 8}}}));
+  };
+  auto fetches_per_command = [](const Json& r) {
+    return r["stats"]["gpu_initiated"]["nvme0/nvme/sq_fetches"]["value"].get<double>() /
+           r["metrics"]["gpu_initiated"]["ios"].get<double>();
+  };
+  const Json warp = bam(true, 32), own = bam(false, 32), unbatched = bam(true, 1);
+  // 64 threads x QD4 = 256 GPU threads = 8 warps, one per queue pair.
+  CHECK(fetches_per_command(warp) == Approx(1.0 / 32));
+  CHECK(fetches_per_command(own) > 0.9);       // closed-loop threads drift apart
+  CHECK(fetches_per_command(unbatched) == 1.0);  // warp_batch 1: a doorbell per command
+  // The drive stays the limit either way. Eight warps that each wait for their slowest
+  // command leave it a little less work queued (16 warps: within 3%, see above).
+  for (const Json* r : {&warp, &own}) {
+    CHECK((*r)["metrics"]["gpu_initiated"]["iops"].get<double>() > 0.9 * 2.5e6);
+    CHECK((*r)["metrics"]["gpu_initiated"]["limited_by"]["resource"] == "nvme0/controller");
+  }
+  // Every I/O of a warp completes before any of its threads goes on: I/Os issued
+  // together end together, so the mean latency is above the independent threads'.
+  CHECK(warp["metrics"]["gpu_initiated"]["latency_mean_us"].get<double>() >
+        own["metrics"]["gpu_initiated"]["latency_mean_us"].get<double>());
 }
