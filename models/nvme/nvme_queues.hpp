@@ -16,6 +16,7 @@
 #include "models/nvme/doorbell_writes.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/route.hpp"
 #include "sim/core/server.hpp"
 
@@ -150,7 +151,7 @@ private:
     std::uint32_t cmd;
     Time at;  // when the CQ entry lands in memory
   };
-  std::vector<std::deque<Posted>> completed_;  // per queue: CQ entries posted, in order
+  std::vector<RingQueue<Posted>> completed_;  // per queue: CQ entries posted, in order
   DoorbellWrites doorbell_writes_;
   Counter doorbells_, fetches_, cq_entries_, interrupts_, blocked_, cq_reads_;
 };

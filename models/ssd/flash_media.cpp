@@ -7,10 +7,10 @@ namespace iowall {
 FlashMedia::FlashMedia(Component& owner, const FlashGeometry& g)
     : owner_(owner), g_(g), full_page_transfer_(transfer_time(g.page, g.channel_bandwidth)) {
   for (int c = 0; c < g.channels; ++c) {
-    channels_.push_back(std::make_unique<Timeline>(owner, fmt::format("channel{}", c)));
+    channels_.emplace_back(owner, fmt::format("channel{}", c));
     // Planes of a die sense or program pages in parallel (multi-plane operations).
     for (int d = 0; d < g.dies_per_channel; ++d)
-      dies_.push_back(std::make_unique<Timeline>(owner, fmt::format("ch{}die{}", c, d), g.planes));
+      dies_.emplace_back(owner, fmt::format("ch{}die{}", c, d), g.planes);
   }
 }
 
@@ -36,7 +36,7 @@ Time FlashMedia::sensing_time() {
   return t;
 }
 
-Timeline& FlashMedia::channel_of(int die) { return *channels_[static_cast<std::size_t>(die / g_.dies_per_channel)]; }
+Timeline& FlashMedia::channel_of(int die) { return channels_[static_cast<std::size_t>(die / g_.dies_per_channel)]; }
 
 Time FlashMedia::channel_time(Bytes page_bytes) const {
   return page_bytes == g_.page ? full_page_transfer_ : transfer_time(page_bytes, g_.channel_bandwidth);
@@ -56,7 +56,7 @@ void FlashMedia::read(Bytes offset, Bytes bytes, Done done, Time from) {
   Time last = from;
   for_each_page(offset, bytes, [this, &last, from](int die, Bytes page_bytes) {
     const Time sensing = sensing_time();
-    const Time sensed = dies_[static_cast<std::size_t>(die)]->book(from, sensing) + sensing;
+    const Time sensed = dies_[static_cast<std::size_t>(die)].book(from, sensing) + sensing;
     const Time transfer = channel_time(page_bytes);
     Timeline& channel = channel_of(die);
     last = std::max(last, channel.book(sensed, transfer) + transfer);
@@ -71,7 +71,7 @@ void FlashMedia::program(Bytes offset, Bytes bytes, Done done) {
     const Time transfer = channel_time(page_bytes);
     Timeline& channel = channel_of(die);
     const Time loaded = channel.book(owner_.now(), transfer) + transfer;
-    last = std::max(last, dies_[static_cast<std::size_t>(die)]->book(loaded, g_.program_time) + g_.program_time);
+    last = std::max(last, dies_[static_cast<std::size_t>(die)].book(loaded, g_.program_time) + g_.program_time);
   });
   finish_at(last, done);
 }

@@ -7,6 +7,7 @@
 // booked (Timeline) when a command starts: every page is timed then, and the command
 // costs one event however many pages it spans.
 #pragma once
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -54,7 +55,9 @@ private:
   Component& owner_;
   FlashGeometry g_;
   Time full_page_transfer_;
-  std::vector<std::unique_ptr<Timeline>> dies_, channels_;
+  // In place, not behind pointers: a random read lands on any die, and each pointer
+  // followed would be one more cache miss per page.
+  std::deque<Timeline> dies_, channels_;
   SlotPool<Done> ops_;
 };
 

@@ -66,6 +66,8 @@ public:
 
   // Runs the earliest event. Returns false when no event is pending.
   bool step();
+  // Runs the earliest event if it lies at or before `until`; false otherwise.
+  bool step_until(Time until);
   // Runs events until none is pending or the next one lies after `until`.
   void run_until(Time until);
   // Time of the earliest pending event (Time::max() when none).
@@ -82,22 +84,18 @@ private:
     std::uint32_t next_free = UINT32_MAX;  // UINT32_MAX - 1 marks a cancelled, pending slot
   };
   static constexpr std::uint32_t kCancelled = UINT32_MAX - 1;
-  // 12 bytes: the generation is not stored; a cancelled slot stays allocated, marked,
-  // until its entry comes up, so a stale entry can never name a reused slot.
-#pragma pack(push, 4)
-  struct Entry {
-    i64 time;
-    std::uint32_t slot;
+  // Where a pending event is filed, by slot (beside the slots, so that moving events
+  // between buckets reads 16 bytes each and not their callables). A bucket is a FIFO
+  // list through `next`. A cancelled slot stays allocated, marked, until its entry
+  // comes up, so an entry can never name a reused slot.
+  struct Link {
+    i64 time = 0;
+    std::uint32_t next = UINT32_MAX;  // the next entry of the same bucket
   };
-#pragma pack(pop)
+  static constexpr std::uint32_t kNil = UINT32_MAX;
   struct Bucket {
-    std::vector<Entry> items;
-    std::size_t head = 0;  // a level-0 bucket (one exact time) is consumed from the front (FIFO)
-    i64 min = INT64_MAX;   // smallest key ever added since the bucket was last emptied
-    void add(const Entry& e) {
-      items.push_back(e);
-      min = e.time < min ? e.time : min;
-    }
+    std::uint32_t head = kNil, tail = kNil;
+    i64 min = INT64_MAX;  // smallest key added since the bucket was last emptied
   };
   static constexpr int kDigitBits = 6;
   static constexpr int kSlots = 1 << kDigitBits;  // buckets per level
@@ -112,18 +110,19 @@ private:
     const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
     return x == 0 ? 0 : (63 - std::countl_zero(x)) / kDigitBits;
   }
-  void file(const Entry& e);  // into its bucket, relative to last_
+  void file(std::uint32_t slot);  // into its bucket, relative to last_
   void push(Time at, std::uint32_t slot);
   // Makes a level-0 bucket non-empty by redistributing the lowest non-empty bucket of
   // the lowest non-empty level; false if the queue is empty.
   bool refill();
   Bucket& front_bucket() { return buckets_[static_cast<std::size_t>(std::countr_zero(occupied_[0]))]; }
-  void pop_front(Bucket& b);  // drops the front entry of a level-0 bucket
+  std::uint32_t pop_front(Bucket& b);  // takes the front entry of a level-0 bucket
 
   std::array<Bucket, kLevels * kSlots> buckets_;
   std::array<std::uint64_t, kLevels> occupied_{};  // bit s of level l: bucket (l, s) holds entries
   std::uint32_t levels_ = 0;                       // bit l: level l holds entries
   std::vector<Slot> slots_;
+  std::vector<Link> links_;  // by slot
   std::uint32_t free_head_ = UINT32_MAX;
   i64 last_ = 0;  // the radix heap's reference key: the last minimum taken
   Time now_{};

@@ -15,6 +15,10 @@ public:
   std::size_t size() const { return count_; }
   T& front() { return items_[head_]; }
   const T& front() const { return items_[head_]; }
+  T& back() { return items_[(head_ + count_ - 1) & (items_.size() - 1)]; }
+  // The i-th item from the front.
+  T& operator[](std::size_t i) { return items_[(head_ + i) & (items_.size() - 1)]; }
+  const T& operator[](std::size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }
   void push_back(const T& item) {
     if (count_ == items_.size()) grow();
     items_[(head_ + count_) & (items_.size() - 1)] = item;
@@ -24,6 +28,7 @@ public:
     head_ = (head_ + 1) & (items_.size() - 1);
     --count_;
   }
+  void pop_back() { --count_; }
 
 private:
   void grow() {  // to the next power of two, oldest first

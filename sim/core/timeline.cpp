@@ -43,20 +43,28 @@ Time Timeline::book(Time arrival, Time duration) {
   std::size_t best_unit = 0, best_index = 0;
   Time best = Time::max();
   for (std::size_t u = 0; u < units_.size(); ++u) {
-    auto& unit = units_[u];
-    if (unit.size() > kPruneAt) forget_past(unit);
-    // Most requests arrive after everything booked: no gap to search.
-    const auto [start, index] = unit.empty() || unit.back().end <= arrival
-                                    ? std::pair<Time, std::size_t>{arrival, unit.size()}
-                                    : earliest_gap(unit, arrival, duration);
-    if (start < best) {
-      best = start;
+    Unit& unit = units_[u];
+    std::pair<Time, std::size_t> gap;
+    if (unit.last_end <= arrival) {
+      // Most requests arrive after everything booked: no gap to search. A unit whose
+      // bookings all lie in the past keeps none (a short list stays in cache).
+      if (unit.last_end <= owner_.now()) unit.bookings.clear();
+      gap = {arrival, unit.bookings.size()};
+    } else {
+      if (unit.bookings.size() > kPruneAt) forget_past(unit.bookings);
+      gap = earliest_gap(unit.bookings, arrival, duration);
+    }
+    if (gap.first < best) {
+      best = gap.first;
       best_unit = u;
-      best_index = index;
+      best_index = gap.second;
+      // No unit can start before the arrival, and the lowest such unit wins a tie.
+      if (best == arrival) break;
     }
   }
-  auto& unit = units_[best_unit];
-  unit.insert(unit.begin() + static_cast<std::ptrdiff_t>(best_index), Interval{best, best + duration});
+  Unit& unit = units_[best_unit];
+  unit.bookings.insert(unit.bookings.begin() + static_cast<std::ptrdiff_t>(best_index), Interval{best, best + duration});
+  unit.last_end = std::max(unit.last_end, best + duration);
   jobs_.add();
   busy_ps_.add(static_cast<std::uint64_t>(duration.ps));
   if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", best, best + duration);
@@ -65,7 +73,7 @@ Time Timeline::book(Time arrival, Time duration) {
 
 std::size_t Timeline::bookings() const {
   std::size_t n = 0;
-  for (const auto& u : units_) n += u.size();
+  for (const Unit& u : units_) n += u.bookings.size();
   return n;
 }
 

@@ -31,6 +31,10 @@ private:
   struct Interval {
     Time start, end;
   };
+  struct Unit {
+    Time last_end{};                 // end of the latest booking: most requests come after it
+    std::vector<Interval> bookings;  // sorted by start, non-overlapping
+  };
   // Drops intervals that ended before now: nothing can be booked in the past.
   void forget_past(std::vector<Interval>& unit) const;
   // Earliest start >= arrival on `unit` with room for `duration`, and the index to insert at.
@@ -38,7 +42,7 @@ private:
 
   Component& owner_;
   std::string name_;
-  std::vector<std::vector<Interval>> units_;  // each sorted by start, non-overlapping
+  std::vector<Unit> units_;
   Counter jobs_, busy_ps_;
   int trace_track_ = 0;
 };

@@ -25,13 +25,19 @@ CpuSocket& PathEnv::cpu_near(const Device& device) { return static_cast<CpuSocke
 Dram& PathEnv::dram_near(const Device& device) { return static_cast<Dram&>(nearest(device, "dram")); }
 
 const Route& PathEnv::route(const Device& from, const Device& to, const std::vector<Hop>& prefix) {
-  auto& slot = routes_[{&from, &to, prefix.empty() ? nullptr : prefix.front().server}];
+  const PointerTriple key{&from, &to, prefix.empty() ? nullptr : prefix.front().server};
+  // The product's top bits mix every bit of the pointers (its low bits only their low bits).
+  RecentRoute& recent = recent_routes_[HashPointers{}(key) >> 59];
+  if (recent.route && recent.key == key) return *recent.route;
+  auto& slot = routes_[key];
+  recent = {key, slot.get()};
   if (slot) return *slot;
   auto r = std::make_unique<Route>(topology.route(from, to));
   r->hops.insert(r->hops.begin(), prefix.begin(), prefix.end());
   if (to.model() == "dram") r->hops.push_back(static_cast<const Dram&>(to).access_hop());
   if (from.model() == "dram") r->hops.insert(r->hops.begin(), static_cast<const Dram&>(from).access_hop());
   slot = std::move(r);
+  recent.route = slot.get();
   return *slot;
 }
 

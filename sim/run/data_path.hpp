@@ -2,6 +2,7 @@
 // memory) through stages: gpu_direct is one DMA, the bounce paths are two or three.
 // Paths are chosen by name from the scenario and registered with IOWALL_REGISTER_PATH.
 #pragma once
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -68,6 +69,13 @@ private:
     }
   };
   std::unordered_map<PointerTriple, std::unique_ptr<Route>, HashPointers> routes_;
+  // The routes asked for last, direct-mapped in front of the map: a path asks for the
+  // same few on every I/O.
+  struct RecentRoute {
+    PointerTriple key{nullptr, nullptr, nullptr};
+    const Route* route = nullptr;
+  };
+  std::array<RecentRoute, 32> recent_routes_{};
   std::unordered_map<PointerTriple, Device*, HashPointers> nearest_;
 };
 
