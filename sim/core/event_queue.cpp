@@ -1,5 +1,6 @@
 #include "sim/core/event_queue.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <stdexcept>
 
@@ -12,9 +13,8 @@ std::uint32_t EventQueue::allocate_slot() {
     free_head_ = slots_[s].next_free;
     return s;
   }
-  if (slots_.size() >= kNil - 1) throw std::length_error("event queue: too many pending events");
+  if (slots_.size() >= kCancelled) throw std::length_error("event queue: too many pending events");
   slots_.emplace_back();
-  links_.emplace_back();
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
@@ -30,19 +30,44 @@ void EventQueue::free_slot(std::uint32_t s) {
   free_head_ = s;
 }
 
-void EventQueue::file(std::uint32_t s) {
-  Link& link = links_[s];
-  const i64 t = link.time;
-  const int level = level_of(t);
-  const int digit = static_cast<int>((t >> (level * kDigitBits)) & (kSlots - 1));
+std::uint32_t EventQueue::allocate_block() {
+  std::uint32_t b = free_block_;
+  if (b != kNil) {
+    free_block_ = blocks_[b].next;
+  } else {
+    if (blocks_.size() >= kNil) throw std::length_error("event queue: too many pending events");
+    b = static_cast<std::uint32_t>(blocks_.size());
+    blocks_.emplace_back();
+  }
+  blocks_[b].next = kNil;
+  return b;
+}
+
+void EventQueue::free_block(std::uint32_t b) {
+  blocks_[b].next = free_block_;
+  free_block_ = b;
+}
+
+void EventQueue::file(const Entry& e) {
+  const int level = level_of(e.time);
+  const int digit = static_cast<int>((e.time >> (level * kDigitBits)) & (kSlots - 1));
   Bucket& b = buckets_[static_cast<std::size_t>(level * kSlots + digit)];
-  link.next = kNil;
-  if (b.tail == kNil)
-    b.head = s;
-  else
-    links_[b.tail].next = s;
-  b.tail = s;
-  b.min = t < b.min ? t : b.min;
+  if (b.count < kInline) {
+    b.first[b.count] = e;
+  } else {
+    const std::uint32_t k = (b.count - kInline) % kBlockEntries;
+    if (k == 0) {  // the tail block is full, or there is none yet
+      const std::uint32_t fresh = allocate_block();
+      if (b.tail == kNil)
+        b.head = fresh;
+      else
+        blocks_[b.tail].next = fresh;
+      b.tail = fresh;
+    }
+    blocks_[b.tail].items[k] = e;
+  }
+  ++b.count;
+  b.min = e.time < b.min ? e.time : b.min;
   occupied_[static_cast<std::size_t>(level)] |= std::uint64_t{1} << digit;
   levels_ |= 1u << level;
 }
@@ -50,8 +75,7 @@ void EventQueue::file(std::uint32_t s) {
 void EventQueue::push(Time at, std::uint32_t slot) {
   if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
   slots_[slot].next_free = UINT32_MAX;
-  links_[slot].time = at.ps;
-  file(slot);
+  file(Entry{at.ps, slot});
   ++live_;
   ++entries_;
 }
@@ -80,38 +104,56 @@ bool EventQueue::refill() {
   // Each bucket keeps its minimum as entries arrive, so no pass is needed to find it.
   // Relative to it every entry of the bucket differs in a lower digit only.
   last_ = b.min;
-  std::uint32_t s = b.head;
+  const Bucket from = b;
   b = Bucket{};
-  // In list order, so equal times stay in insertion order.
-  while (s != kNil) {
-    const std::uint32_t next = links_[s].next;
+  // In order, so equal times stay in insertion order: the entries in place, then the
+  // blocks. Each block's entries are copied out and the block freed first: filing
+  // may take a block from the pool (and grow it).
+  auto move = [this](const Entry& e) {
     // Entries that land in level 0 run within a few steps: start fetching their
     // (likely cold) slots now so the misses overlap.
-    if (level_of(links_[s].time) == 0) __builtin_prefetch(&slots_[s]);
-    file(s);
-    s = next;
+    if (level_of(e.time) == 0) __builtin_prefetch(&slots_[e.slot]);
+    file(e);
+  };
+  for (std::uint32_t i = 0; i < std::min(from.count, kInline); ++i) move(from.first[i]);
+  std::uint32_t left = from.count > kInline ? from.count - kInline : 0;
+  Entry moving[kBlockEntries];
+  for (std::uint32_t block = from.head; block != kNil;) {
+    const std::uint32_t n = std::min(left, kBlockEntries), next = blocks_[block].next;
+    std::memcpy(moving, blocks_[block].items, n * sizeof(Entry));
+    free_block(block);
+    for (std::uint32_t i = 0; i < n; ++i) move(moving[i]);
+    left -= n;
+    block = next;
   }
   return true;
 }
 
-std::uint32_t EventQueue::pop_front(Bucket& b) {
-  const std::uint32_t s = b.head;
+void EventQueue::pop_front(Bucket& b) {
   --entries_;
-  b.head = links_[s].next;
-  if (b.head == kNil) {  // emptied: all entries of a level-0 bucket share one time
+  if (++b.taken == b.count) {
+    // Emptied: all entries of a level-0 bucket share one time, so it is done with.
+    if (b.head != kNil) free_block(b.head);  // the last block (the only one left)
     b = Bucket{};
     const int digit = static_cast<int>(&b - buckets_.data());
     occupied_[0] &= ~(std::uint64_t{1} << digit);
     if (occupied_[0] == 0) levels_ &= ~1u;
+    return;
   }
-  return s;
+  if (b.taken > kInline && (b.taken - kInline) % kBlockEntries == 0) {  // head block used up
+    const std::uint32_t next = blocks_[b.head].next;
+    free_block(b.head);
+    b.head = next;
+  }
 }
 
 Time EventQueue::next_time() {
   while (refill()) {
     Bucket& b = front_bucket();
-    if (slots_[b.head].next_free != kCancelled) return Time(links_[b.head].time);
-    free_slot_only(pop_front(b));  // drop a cancelled entry and free its slot
+    const Entry e = front(b);
+    if (slots_[e.slot].next_free != kCancelled) return Time(e.time);
+    pop_front(b);  // drop a cancelled entry and free its slot
+    free_slot_only(e.slot);
   }
   return Time::max();
 }
@@ -119,22 +161,22 @@ Time EventQueue::next_time() {
 bool EventQueue::step_until(Time until) {
   while (refill()) {
     Bucket& b = front_bucket();
-    const std::uint32_t s = b.head;
-    Slot& slot = slots_[s];
+    const Entry e = front(b);
+    Slot& slot = slots_[e.slot];
     if (slot.next_free == kCancelled) {
-      free_slot_only(pop_front(b));
+      pop_front(b);
+      free_slot_only(e.slot);
       continue;
     }
-    const Time at(links_[s].time);
-    if (at > until) return false;
+    if (e.time > until.ps) return false;
     pop_front(b);
-    now_ = at;
+    now_ = Time(e.time);
     --live_;
     // Copy the callable out so the slot can be reused by what it schedules.
     alignas(8) unsigned char storage[kInlineBytes];
     std::memcpy(storage, slot.storage, kInlineBytes);
     auto invoke = slot.invoke;
-    free_slot(s);
+    free_slot(e.slot);
     ++executed_;
     invoke(storage);
     return true;
@@ -150,7 +192,7 @@ void EventQueue::run_until(Time until) {
 }
 
 std::size_t EventQueue::memory_bytes() const {
-  return slots_.capacity() * sizeof(Slot) + links_.capacity() * sizeof(Link) + sizeof(buckets_);
+  return slots_.capacity() * sizeof(Slot) + blocks_.capacity() * sizeof(Block) + sizeof(buckets_);
 }
 
 }  // namespace iowall

@@ -84,18 +84,33 @@ private:
     std::uint32_t next_free = UINT32_MAX;  // UINT32_MAX - 1 marks a cancelled, pending slot
   };
   static constexpr std::uint32_t kCancelled = UINT32_MAX - 1;
-  // Where a pending event is filed, by slot (beside the slots, so that moving events
-  // between buckets reads 16 bytes each and not their callables). A bucket is a FIFO
-  // list through `next`. A cancelled slot stays allocated, marked, until its entry
-  // comes up, so an entry can never name a reused slot.
-  struct Link {
-    i64 time = 0;
-    std::uint32_t next = UINT32_MAX;  // the next entry of the same bucket
+  // 12 bytes: the generation is not stored; a cancelled slot stays allocated, marked,
+  // until its entry comes up, so a stale entry can never name a reused slot.
+#pragma pack(push, 4)
+  struct Entry {
+    i64 time;
+    std::uint32_t slot;
   };
+#pragma pack(pop)
   static constexpr std::uint32_t kNil = UINT32_MAX;
+  // A bucket holds its first entries in place (most buckets of a simulation hold one
+  // or two, and the bucket array stays in cache) and the rest in a FIFO chain of
+  // fixed-size blocks drawn from one pool: moving events reads and writes them in
+  // sequence (a chain of single entries would be a dependent cache miss per event at
+  // a million pending), and an emptied bucket gives its blocks back at once, so
+  // memory follows the pending events, not each bucket's peak.
+  static constexpr std::uint32_t kInline = 3;
+  static constexpr std::uint32_t kBlockEntries = 21;  // 256-byte blocks
+  struct Block {
+    Entry items[kBlockEntries];
+    std::uint32_t next = kNil;
+  };
   struct Bucket {
-    std::uint32_t head = kNil, tail = kNil;
-    i64 min = INT64_MAX;  // smallest key added since the bucket was last emptied
+    Entry first[kInline];
+    std::uint32_t count = 0;                 // entries written since the bucket was last emptied
+    std::uint32_t taken = 0;                 // entries consumed from the front (level 0)
+    std::uint32_t head = kNil, tail = kNil;  // block chain of the entries after the first kInline
+    i64 min = INT64_MAX;                     // smallest key added since the bucket was last emptied
   };
   static constexpr int kDigitBits = 6;
   static constexpr int kSlots = 1 << kDigitBits;  // buckets per level
@@ -110,19 +125,25 @@ private:
     const std::uint64_t x = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(last_);
     return x == 0 ? 0 : (63 - std::countl_zero(x)) / kDigitBits;
   }
-  void file(std::uint32_t slot);  // into its bucket, relative to last_
+  void file(const Entry& e);  // into its bucket, relative to last_
+  std::uint32_t allocate_block();
+  void free_block(std::uint32_t b);
   void push(Time at, std::uint32_t slot);
   // Makes a level-0 bucket non-empty by redistributing the lowest non-empty bucket of
   // the lowest non-empty level; false if the queue is empty.
   bool refill();
   Bucket& front_bucket() { return buckets_[static_cast<std::size_t>(std::countr_zero(occupied_[0]))]; }
-  std::uint32_t pop_front(Bucket& b);  // takes the front entry of a level-0 bucket
+  const Entry& front(const Bucket& b) const {
+    return b.taken < kInline ? b.first[b.taken] : blocks_[b.head].items[(b.taken - kInline) % kBlockEntries];
+  }
+  void pop_front(Bucket& b);  // drops the front entry of a level-0 bucket
 
   std::array<Bucket, kLevels * kSlots> buckets_;
   std::array<std::uint64_t, kLevels> occupied_{};  // bit s of level l: bucket (l, s) holds entries
   std::uint32_t levels_ = 0;                       // bit l: level l holds entries
   std::vector<Slot> slots_;
-  std::vector<Link> links_;  // by slot
+  std::vector<Block> blocks_;
+  std::uint32_t free_block_ = kNil;  // chained through Block::next
   std::uint32_t free_head_ = UINT32_MAX;
   i64 last_ = 0;  // the radix heap's reference key: the last minimum taken
   Time now_{};
