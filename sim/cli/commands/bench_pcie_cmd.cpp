@@ -6,12 +6,10 @@
 //   storage: the whole GDS stack: 1 MiB reads split into 128 KiB NVMe commands with
 //            SQ/CQ entries, doorbells and interrupts over PCIe and the NAND media.
 // Reports simulated seconds per wall second and per CPU second of this process.
-#include <chrono>
-#include <ctime>
-
 #include <fmt/format.h>
 
 #include "models/pcie/dma_stream.hpp"
+#include "sim/cli/bench_clock.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/json_file.hpp"
@@ -25,21 +23,6 @@ namespace {
 
 constexpr int kPairs = 8;
 constexpr const char* kTopology = "topologies/dgx-h100.json";
-
-struct Clocks {
-  double wall = 0, cpu = 0;
-};
-
-// Times `fn` by the wall clock and by this process's CPU time: on a shared machine the
-// wall clock also counts time spent waiting for a core.
-template <typename F>
-Clocks timed(F&& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
-  fn();
-  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-          static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC};
-}
 
 Json case_result(const char* name, double bytes, double sim_s, double events, const Clocks& c) {
   return {{"case", name},
