@@ -83,7 +83,20 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
   // A buffered read's fixed cost per call (system call, page-cache lookup) is the memcpy
   // fit's intercept; its copy runs at the cpu_socket's fitted memcpy_per_core.
   if (path == "cpu_cached" && p.memcpy) e["syscall_cost"] = time_text(std::max(0.0, p.memcpy->fixed_s));
-  if (path == "cpu_gpu" && p.h2d) e["copy_launch_cost"] = time_text(std::max(0.0, p.h2d->fixed_s));
+  if ((path == "cpu_gpu" || path == "compat") && p.h2d) e["copy_launch_cost"] = time_text(std::max(0.0, p.h2d->fixed_s));
+  if (path == "compat") {
+    // cuFile's compatibility mode does per chunk what cpu_gpu does per I/O (a read system
+    // call, a copy launch) plus its own work; the cufile_compat fit is that extra time per
+    // I/O against cpu_gpu at QD1, a fixed part and a part per byte.
+    const double chunk = std::min(io_size, 1024.0 * 1024);  // the model's 1 MiB bounce slab
+    double cost = p.cpu ? std::max(0.0, p.cpu->at(qd, chunk)) : 0;
+    if (p.cufile) {
+      double extra = p.cufile->fixed_s;
+      if (p.cufile->bandwidth_identified && p.cufile->bandwidth_Bps > 0) extra += chunk / p.cufile->bandwidth_Bps;
+      cost += std::max(0.0, extra);
+    }
+    e["chunk_cost"] = time_text(cost);
+  }
   return e;
 }
 

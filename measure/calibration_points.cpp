@@ -118,6 +118,15 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
       g.threads = p.options.threads;
       auto [it, inserted] = groups.try_emplace(g.key() + " " + g.io_mode, g);
       it->second.samples.push_back(s);
+      if (f.cufile_compat_mode) {
+        // A group whose repeats disagree about the mode is not one configuration.
+        auto& mode = it->second.cufile_compat;
+        if (mode && *mode != *f.cufile_compat_mode)
+          throw InputError(path, "/iowall/cufile/compat_mode",
+                           fmt::format("{}: cuFile ran in compatibility mode in some repeats and not in others",
+                                       g.key()));
+        mode = f.cufile_compat_mode;
+      }
     }
   }
   std::vector<PointGroup> out;

@@ -23,6 +23,9 @@ struct PointGroup {
   std::string xfer, engine, io_mode, file;
   i64 io_size = 0;
   int qd = 1, threads = 1;
+  // gpu_direct: cuFile ran in compatibility mode (POSIX reads through its bounce buffers)
+  // in every repeat that said; nullopt where no repeat recorded it.
+  std::optional<bool> cufile_compat;
   std::vector<Sample> samples;
   std::string key() const;  // e.g. "cpu_only io_uring 128 KiB qd8 t2"
   int concurrency() const { return qd * threads; }

@@ -19,7 +19,9 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
   const bool host_target = g.xfer == "cpu_only" || g.xfer == "cpu_cached";
   const std::string target = first_device(topology, host_target ? "dram" : "gpu");
   if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
-  json path = path_entry(p, g.xfer, g.qd, static_cast<double>(g.io_size));
+  // gpu_direct measured in cuFile's compatibility mode is its POSIX path, not P2P DMA.
+  const std::string path_name = g.xfer == "gpu_direct" && g.cufile_compat.value_or(false) ? "compat" : g.xfer;
+  json path = path_entry(p, path_name, g.qd, static_cast<double>(g.io_size));
   if (g.xfer == "cpu_cached") path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
   // Enough I/Os per thread for the queue to reach its steady state.
   const i64 ios_per_thread = 100 + 50 * static_cast<i64>(g.qd);
@@ -39,7 +41,7 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
       {"seed", 1}};
   const Scenario sc = scenario_from_json(doc, "validate", ".");
   const json result = run_scenario(sc);
-  const json& m = result.at("metrics").at(g.xfer);
+  const json& m = result.at("metrics").at(path_name);
   limited_by = m.at("limited_by").is_object() ? m["limited_by"].value("resource", "") : "";
   return m.at("throughput_GBps").get<double>() * 1e9;
 }
@@ -72,15 +74,19 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
     any_held_out |= !r.fitted;
     r.measured_bw = g.median_bw();
     r.spread = (g.max_bw() - g.min_bw()) / r.measured_bw;
-    if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu") {
+    auto simulate = [&](std::string method) {
+      r.method = std::move(method);
+      r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
+      r.error = r.predicted_bw / r.measured_bw - 1;
+    };
+    const bool compat = g.xfer == "gpu_direct" && g.cufile_compat.value_or(false);
+    if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu" || compat) {
       if (!v.fit.storage) {
         r.method = "not predicted: no storage fit";
-      } else if (g.xfer == "cpu_gpu" && first_device(topology, "gpu").empty()) {
+      } else if (g.xfer != "cpu_only" && first_device(topology, "gpu").empty()) {
         r.method = "not predicted: the topology has no GPU";
       } else {
-        r.method = "simulation";
-        r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
-        r.error = r.predicted_bw / r.measured_bw - 1;
+        simulate(compat ? "simulation, cuFile compatibility mode (compat path)" : "simulation");
       }
     } else if (g.xfer == "cpu_cached") {
       // The model starts with the page cache all warm or all cold, so only those are simulated.
@@ -92,12 +98,10 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
       } else if (!v.fit.memcpy || (*cached < 0.5 && !v.fit.storage)) {
         r.method = "not predicted: no memcpy or storage fit";
       } else {
-        r.method = *cached >= 0.5 ? "simulation, page cache warm" : "simulation, page cache cold";
-        r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
-        r.error = r.predicted_bw / r.measured_bw - 1;
+        simulate(*cached >= 0.5 ? "simulation, page cache warm" : "simulation, page cache cold");
       }
     } else if (g.xfer == "gpu_direct") {
-      r.method = "not simulated: the gpu_direct path models P2P DMA, not cuFile's compatibility mode";
+      r.method = "not simulated: cuFile ran with GDS (P2P DMA) or did not say; this validation covers its compatibility mode";
     } else {
       r.method = "not simulated: no path for " + g.xfer;
     }

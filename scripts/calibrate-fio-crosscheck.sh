@@ -81,7 +81,7 @@ for s in "${settings[@]}"; do
   direct=1 invalidate=1
   [ "$xfer" = cpu_cached ] && direct=0 invalidate=0
   tools=(fio iowall)
-  [ "$fio_thp" = 1 ] && [ "$direct" = 1 ] && tools=(fio fio_thp iowall)
+  [ "$fio_thp" = 1 ] && tools=(fio fio_thp iowall)
   declare -A bw=() req=()
   r_fio=() r_thp=()
   for ((p = 0; p < pairs; ++p)); do
@@ -108,7 +108,7 @@ for s in "${settings[@]}"; do
       echo "$s pair $((p + 1)): $t $v B/s, avg request $(avg_kib "$b0" "$b1") KiB" >&2
     done
     r_fio+=("$(awk -v a="$last_iowall" -v b="$last_fio" 'BEGIN {print a / b}')")
-    [ "$fio_thp" = 1 ] && [ "$direct" = 1 ] && r_thp+=("$(awk -v a="$last_iowall" -v b="$last_fio_thp" 'BEGIN {print a / b}')")
+    [ "$fio_thp" = 1 ] && r_thp+=("$(awk -v a="$last_iowall" -v b="$last_fio_thp" 'BEGIN {print a / b}')")
   done
   med() { printf '%s\n' $1 | median; }
   f=$(med "${bw[fio]}") i=$(med "${bw[iowall]}") ft=$(med "${bw[fio_thp]:-}")
@@ -135,7 +135,7 @@ if [ -n "$out" ]; then
   {
     echo "# iowall measure vs fio, interleaved"
     echo
-    echo "Regenerate: \`scripts/calibrate-fio-crosscheck.sh $out\` ($pairs rounds of ${runtime} s runs per setting, each round fio, fio+THP (O_DIRECT settings), iowall; setting = xfer:io_size:qd:threads[:engine], engine io_uring unless named; sequential reads of a ${file_size} file on the local disk, warmed before every buffered run; $(fio --version); $(uname -r))."
+    echo "Regenerate: \`scripts/calibrate-fio-crosscheck.sh $out\` ($pairs rounds of ${runtime} s runs per setting, each round fio, fio+THP, iowall; setting = xfer:io_size:qd:threads[:engine], engine io_uring unless named; sequential reads of a ${file_size} file on the local disk, warmed before every buffered run; $(fio --version); $(uname -r))."
     echo
     printf "%b" "$report"
   } > "$out"

@@ -11,8 +11,19 @@
 #   memory:  a file on tmpfs (no disk in the way): the paths differ only by their host and
 #            GPU work (memcpy, pinned-memory copies, cuFile's bounce buffers).
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe disk figures memory)
-# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4).
+# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV.
+#
+# PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
+# (error 5027; a VM without udev has none). With this setting the script runs itself in a
+# private mount namespace and gives that namespace its own /run/udev, holding one entry
+# for the disk the work folder is on (ID_FS_USAGE=filesystem and its file system type, as
+# udev's blkid builtin would record). The machine's own /run is never written: the view is
+# a tmpfs (or an overlay whose upper layer is a private tmpfs folder) that exists only in
+# the namespace and disappears with it.
 set -uo pipefail
+if [ "${PRIVATE_UDEV:-0}" = 1 ] && [ -z "${IOWALL_PRIVATE_UDEV_NS:-}" ]; then
+  command -v unshare >/dev/null && exec unshare --mount --propagation private env IOWALL_PRIVATE_UDEV_NS=1 bash "$0" "$@"
+fi
 out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR [PHASE...]}
 shift
 phases=("$@")
@@ -27,6 +38,7 @@ trap 'rm -rf "$work" "$shm"' EXIT
 mkdir -p "$out"
 out=$(realpath "$out")
 
+
 {
   nvidia-smi -L 2>&1
   nproc
@@ -35,6 +47,24 @@ out=$(realpath "$out")
   df -hT /dev/shm /var/tmp | tail -n 2
   ls /usr/local/cuda*/targets/x86_64-linux/lib/libcufile.so* 2>&1 | head -n 3
 } > "$out/machine.txt" 2>&1
+
+# Inside the private namespace only (see PRIVATE_UDEV above).
+private_udev() {
+  local dev fstype
+  dev=$(stat -c '%Hd:%Ld' "$work") fstype=$(findmnt -n -o FSTYPE --target "$work")
+  if [ -d /run/udev ]; then
+    mount -t tmpfs -o mode=0755,size=1m iowall-udev /run/udev || return 1
+  else
+    mkdir -p "$shm/run-upper" "$shm/run-work" || return 1
+    mount -t overlay iowall-run -o "lowerdir=/run,upperdir=$shm/run-upper,workdir=$shm/run-work" /run || return 1
+  fi
+  mkdir -p /run/udev/data &&
+    printf 'E:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=%s\n' "$fstype" > "/run/udev/data/b$dev" &&
+    echo "private udev view: /run/udev/data/b$dev ($fstype), in this mount namespace only"
+}
+if [ -n "${IOWALL_PRIVATE_UDEV_NS:-}" ]; then
+  private_udev >> "$out/machine.txt" 2>&1 || echo "private udev view: could not be set up" >> "$out/machine.txt"
+fi
 
 pack() {  # phase
   tar -C "$work" -czf "$out/$1.tar.gz" "$1"

@@ -31,7 +31,7 @@ rows = [('cpu_only', 'O_DIRECT pread into host memory (the storage ceiling)', 'c
         ('cpu_gpu', 'O_DIRECT pread into pinned memory, then cudaMemcpyAsync', 'cpu_gpu', (1.99, 2.29)),
         ('cpu_cached_pinned', 'buffered pread into pinned memory, then the copy (gdsio CPU_CACHED_GPU)', 'cpu_cached_gpu', None),
         ('cpu_cached', 'buffered pread into pageable memory, then cudaMemcpy', 'cpu_cached_gpu-pageable', (1.52, 1.63)),
-        ('compat', 'cuFileRead in compatibility mode', None, (1.03, 1.03))]
+        ('compat', 'cuFileRead in compatibility mode (gpu_direct, compat_mode true)', 'gpu_direct', (1.03, 1.03))]
 print('| path | measured here GB/s: median (min-max, runs) | simulated GB/s | error | within 15% | figures.md, another VM | limited by |')
 print('|---|---|---:|---:|---|---|---|')
 for name, what, xfer, fig in rows:
@@ -48,22 +48,28 @@ for name, what, xfer, fig in rows:
 "
 cat <<'TEXT'
 
-Reading. Every path measured on the calibrated VM comes within 15% of its median (numbers
-above). The simulated cpu_gpu pays the copy launch the fit found (`copy_launch_cost`) and
-overlaps the copy with the next read, as the measured program does (one more pinned buffer than
-I/Os in flight). The buffered paths read through the page cache, one memcpy per byte by the
-kernel into the user buffer; from pageable memory the CUDA driver copies it once more into its
-pinned staging buffer (the model's default `cpu_cached`), from pinned memory the copy engine
-takes it directly (`"user_buffer": "pinned"`, gdsio's CPU_CACHED_GPU). As a share of the
-O_DIRECT rate the ordering and the gaps match figures.md's runs on another VM.
+Reading (runs of the H100 VM of the latest calibration call, 3 rounds). The three staged paths
+come within 5% of their medians: cpu_gpu pays the copy launch the fit found (`copy_launch_cost`)
+and overlaps the copy with the next read, as the measured program does (one more pinned buffer
+than I/Os in flight); the buffered paths read through the page cache, one memcpy per byte by the
+kernel into the user buffer, and from pageable memory the CUDA driver copies it once more into its
+pinned staging buffer (the model's default `cpu_cached`), while from pinned memory the copy engine
+takes it directly (`"user_buffer": "pinned"`, gdsio's CPU_CACHED_GPU). cpu_only (+18.8%) and
+compat (+26.6%) do not: both run at the disk's fitted bandwidth in the model (2.14 GB/s, fitted on
+the sweep's 1 s runs, where one thread's 1 MiB QD8 reads reached 2.31 GB/s), and the cold 16 MiB
+reads of the same VM ran at 1.48-1.84. The previous VM (H200) gave cpu_only -4.9%, cpu_gpu
++11.0%, cpu_cached pinned -1.6% and pageable -5.8% (`figures-runs-h200-vm`, git history of this
+file). The disk's rate between two kinds of run on one VM, not the paths, is what the model
+misses here.
 
-What is not shown:
-- `compat` (cuFile's POSIX bounce path) cannot be measured on these VMs: cuFileHandleRegister
-  fails with error 5027 because the VM has no udev database, on ext4 and on tmpfs alike, and
-  forcing compatibility mode (`CUFILE_FORCE_COMPAT_MODE`, `properties.force_compat_mode`) does
-  not get past that check (`reports/calibration/gpu-machine/cufile-probe.txt`). figures.md's
-  1.03 GB/s was taken after writing a udev entry by hand, which this project does not do on a
-  machine it does not own. The model runs cuFile's four POSIX I/O threads on 1 MiB chunks in
-  parallel and reaches the disk's rate; the one measured cuFileRead ran at about half the
-  O_DIRECT rate, as if its chunks went one at a time. Which it is stays open.
+cuFile's compatibility mode (`compat`). cuFileHandleRegister refuses a file whose block device has
+no udev entry (error 5027), and these VMs run no udev. `scripts/calibrate-gpu-machine.sh` with
+`PRIVATE_UDEV=1` runs in a private mount namespace whose own /run/udev holds one entry for the
+disk (ID_FS_USAGE=filesystem, ID_FS_TYPE=ext4); the machine's /run is not written. cuFile then
+opens the file and runs in compatibility mode (`cufile-probe.txt`; every gpu_direct measurement
+records `"compat_mode": true`). The model runs cuFile's four POSIX I/O threads on 1 MiB chunks in
+parallel, so a 16 MiB read keeps the disk as busy as O_DIRECT does; measured on this VM,
+cuFileRead reached 0.92x the O_DIRECT median (the block layer saw 4 MiB requests from
+cuFileRead and cpu_gpu alike). figures.md's 1.03 GB/s, about half its O_DIRECT rate, was taken on another VM; this VM did
+not repeat it.
 TEXT

@@ -210,3 +210,49 @@ TEST_CASE("validate refuses a subset that leaves nothing to predict", "[calibrat
   CHECK_THROWS_AS(validate(groups, Subset("all"), topo, "t.json"), InputError);
   CHECK_THROWS_AS(validate(groups, Subset("qd=4"), topo, "t.json"), InputError);  // fits nothing
 }
+
+// gpu_direct measured in cuFile's compatibility mode: per I/O `extra` seconds more than
+// cpu_gpu at QD1, one thread and two.
+static std::vector<PointGroup> compat_points(double extra) {
+  std::vector<PointGroup> groups = disk_points(StorageParams{80e-6, 2e9, 200e3}, {4096, 65536, 1 << 20});
+  for (i64 size : {4096, 65536, 1 << 20})
+    for (int threads : {1, 2}) {
+      const double t = 1 / (storage_throughput(StorageParams{80e-6, 2e9, 200e3}, static_cast<double>(size), 1, 5e-6) /
+                            static_cast<double>(size)) + 4e-6;  // cpu_gpu: the read and a copy launch
+      groups.push_back(group("cpu_gpu", size, 1, threads, {threads * size / t}));
+      groups.push_back(group("gpu_direct", size, 1, threads, {threads * size / (t + extra)}));
+      groups.back().engine = "psync";
+      groups.back().cufile_compat = true;
+    }
+  return groups;
+}
+
+TEST_CASE("validate simulates gpu_direct measured in cuFile's compatibility mode on the compat path",
+          "[calibrate][validate]") {
+  const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/gpu-machine.json");
+  auto predicted_4k = [&](double extra) {
+    const ValidationResult v = validate(compat_points(extra), Subset("threads=1"), topo, "topologies/gpu-machine.json");
+    REQUIRE(v.fit.cufile);
+    CHECK(v.fit.cufile->fixed_s == Approx(extra).epsilon(0.1));  // the fit sees the extra time
+    double bw = 0;
+    for (const PredictedPoint& r : v.rows)
+      if (r.group->xfer == "gpu_direct") {
+        CHECK(r.method == "simulation, cuFile compatibility mode (compat path)");
+        REQUIRE(r.predicted_bw > 0);
+        if (r.group->io_size == 4096 && r.group->threads == 1) bw = r.predicted_bw;
+      }
+    REQUIRE(v.held_out_by_type.count("gpu_direct") == 1);
+    return bw;
+  };
+  // The fitted cuFile overhead reaches the simulated chunk cost: 100 us more per I/O halves
+  // and more a 4 KiB read that takes about 90 us otherwise.
+  const double fast = predicted_4k(10e-6), slow = predicted_4k(100e-6);
+  CHECK(slow < 0.6 * fast);
+
+  // Without the mode recorded the point is not simulated: GDS proper is P2P DMA.
+  std::vector<PointGroup> groups = compat_points(10e-6);
+  for (PointGroup& g : groups) g.cufile_compat.reset();
+  const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/gpu-machine.json");
+  for (const PredictedPoint& r : v.rows)
+    if (r.group->xfer == "gpu_direct") CHECK(r.predicted_bw == 0);
+}
