@@ -139,6 +139,7 @@ std::string rate_text(double per_s) { return unit_text(per_s, {{"M/s", 1e6}, {"K
 double storage_throughput(const StorageParams& p, double s, int n, double cpu) {
   const double commands = std::ceil(s / p.mdts_bytes);
   const double alone = cpu + 1.0 / p.max_iops + p.latency_s + s / p.bandwidth_Bps;
+  if (p.serial) return std::min(n * s / alone, s / (commands / p.max_iops + s / p.bandwidth_Bps));
   return std::min({n * s / alone, p.bandwidth_Bps, p.max_iops * s / commands});
 }
 
@@ -172,8 +173,10 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     }
     const CpuCost cpu = *prof.cpu;
     const double iops_cap = 100 * max_iops;  // the fit may not wander off to infinity
+    bool serial = false;  // which ceiling the fit is trying (both are fitted below)
     auto params = [&](const Eigen::VectorXd& th) {
       StorageParams p;
+      p.serial = serial;
       p.latency_s = std::exp(th[0]);
       p.bandwidth_Bps = std::exp(th[1]);
       p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
@@ -196,7 +199,20 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     th0[0] = std::log(std::max(min_lat / 2, 1e-6));
     th0[1] = std::log(1.2 * max_bw);
     if (concurrent) th0[2] = std::log(1.2 * max_iops);
-    const fit::LmResult lm2 = fit::levenberg_marquardt(residuals, th0, n);
+    // The two ceilings (command processing beside the data path, or in series with it)
+    // have as many parameters: the one that fits the points better is kept.
+    Eigen::VectorXd r_parallel(n), r_serial(n);
+    const fit::LmResult parallel_lm = fit::levenberg_marquardt(residuals, th0, n);
+    residuals(parallel_lm.p, r_parallel);
+    serial = true;
+    const fit::LmResult serial_lm = fit::levenberg_marquardt(residuals, th0, n);
+    residuals(serial_lm.p, r_serial);
+    serial = concurrent && r_serial.squaredNorm() < r_parallel.squaredNorm();
+    if (serial)
+      prof.notes.push_back(fmt::format("storage: reads in series with command processing fit better (rms log residual "
+                                       "{:.3f} against {:.3f} side by side)",
+                                       std::sqrt(r_serial.squaredNorm() / n), std::sqrt(r_parallel.squaredNorm() / n)));
+    const fit::LmResult lm2 = serial ? serial_lm : parallel_lm;
     fit::LmResult lm = lm2;
     if (!concurrent) {
       lm.p.resize(3);
@@ -260,8 +276,12 @@ json profile_to_json(const Profile& p) {
   json fits = json::object();
   if (p.storage) {
     fits["storage"] = {
-        {"model", "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
-                  "read_bandwidth, max_iops * size / commands); fitted on log throughput"},
+        {"model", p.storage->serial
+                      ? "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
+                        "size / (commands/max_iops + size/read_bandwidth)); fitted on log throughput"
+                      : "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
+                        "read_bandwidth, max_iops * size / commands); fitted on log throughput"},
+        {"serial_reads", p.storage->serial},
         {"read_latency", time_text(p.storage->latency_s)},
         {"read_bandwidth", bandwidth_text(p.storage->bandwidth_Bps)},
         {"max_iops", rate_text(p.storage->max_iops)},
@@ -350,6 +370,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
     const ParseResult pr = parse_rate(rd.text("/fits/storage/max_iops"), r);
     if (!pr.ok) throw InputError(path, "/fits/storage/max_iops", pr.error);
     s.max_iops = r.per_s_value();
+    s.serial = rd.at("/fits/storage").value("serial_reads", false);
     p.storage = s;
     p.latency_sigma = rd.at("/fits/storage/latency_sigma").get<double>();
     p.iops_constrained = rd.at("/fits/storage/max_iops_constrained").get<bool>();

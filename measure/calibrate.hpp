@@ -24,10 +24,14 @@ struct StorageParams {
   double bandwidth_Bps = 0;      // media bandwidth
   double max_iops = 0;           // controller command ceiling
   double mdts_bytes = 131072;    // commands are at most this large
+  // Each command holds the controller through its data transfer (1/I + s/B in series):
+  // an emulated device serving one request at a time. Otherwise the two overlap.
+  bool serial = false;
 };
 
 // Closed-form throughput the fit uses (mean-value): `concurrency` I/Os in flight, each
-// taking cpu + 1/I + L + s/B alone, capped by the media bandwidth and the command rate.
+// taking cpu + 1/I + L + s/B alone, capped by the media bandwidth and the command rate
+// (or, serial, by one command after another at 1/I + size/B each).
 double storage_throughput(const StorageParams& p, double io_size, int concurrency, double cpu_s_per_io);
 
 struct CpuCost {

@@ -54,13 +54,14 @@ and overlaps the copy with the next read, as the measured program does (one more
 than I/Os in flight); the buffered paths read through the page cache, one memcpy per byte by the
 kernel into the user buffer, and from pageable memory the CUDA driver copies it once more into its
 pinned staging buffer (the model's default `cpu_cached`), while from pinned memory the copy engine
-takes it directly (`"user_buffer": "pinned"`, gdsio's CPU_CACHED_GPU). cpu_only (+18.8%) and
-compat (+26.6%) do not: both run at the disk's fitted bandwidth in the model (2.14 GB/s, fitted on
-the sweep's 1 s runs, where one thread's 1 MiB QD8 reads reached 2.31 GB/s), and the cold 16 MiB
-reads of the same VM ran at 1.48-1.84. The previous VM (H200) gave cpu_only -4.9%, cpu_gpu
-+11.0%, cpu_cached pinned -1.6% and pageable -5.8% (`figures-runs-h200-vm`, git history of this
-file). The disk's rate between two kinds of run on one VM, not the paths, is what the model
-misses here.
+takes it directly (`"user_buffer": "pinned"`, gdsio's CPU_CACHED_GPU). cpu_only and compat do
+not (table): both run at the disk's fitted ceiling in the model (16 MiB in 128 KiB commands, each
+holding the emulated device for 1/max_iops + 128 KiB/read_bandwidth, about 2.1 GB/s; fitted on the
+sweep's 1 s runs, where one thread's 1 MiB QD8 reads reached 2.31 GB/s), and the cold 16 MiB reads
+of the same VM ran at 1.48-1.84. The previous VM (H200, `figures-runs-h200-vm`, and the previous
+round's model) gave cpu_only -4.9%, cpu_gpu +11.0%, cpu_cached pinned -1.6% and pageable -5.8%
+(git history of this file). The disk's rate between two kinds of run on one VM, not the paths, is
+what the model misses here.
 
 cuFile's compatibility mode (`compat`). cuFileHandleRegister refuses a file whose block device has
 no udev entry (error 5027), and these VMs run no udev. `scripts/calibrate-gpu-machine.sh` with

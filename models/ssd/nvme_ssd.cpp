@@ -136,6 +136,15 @@ void NvmeSsd::execute(std::uint32_t cmd) {
     controller_->submit(interval(max_iops), Time(0), {}, [this, cmd] { write_media(cmd); }, queues_->queue_of(cmd));
     return;
   }
+  if (serial_reads) {
+    // The data leaves once the command is processed and the latency has passed; the
+    // controller stays busy until the transfer that follows could have ended.
+    const Time processing = interval(max_iops);
+    controller_->submit(
+        processing + transfer_time(commands_[cmd].bytes, read_bandwidth), Time(0),
+        [this, cmd, processing](Time start, Time) { read_media(cmd, start + processing); }, {}, queues_->queue_of(cmd));
+    return;
+  }
   controller_->submit(
       interval(max_iops), Time(0), [this, cmd](Time, Time end) { read_media(cmd, end); }, {},
       queues_->queue_of(cmd));

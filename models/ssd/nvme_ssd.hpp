@@ -129,6 +129,13 @@ public:
   IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
   IOWALL_PARAM_NUMBER(latency_sigma, 0.15, "lumped media: sigma of a lognormal latency factor with median 1",
                       "assumed until calibrated with `iowall calibrate`");
+  IOWALL_PARAM_BOOL(serial_reads, false,
+                    "the controller moves a read's data before it takes the next command: each read holds it for "
+                    "1/max_iops + size/read_bandwidth, in series (an emulated device whose one I/O thread serves "
+                    "requests in turn, as a hypervisor's virtio-blk backend does); false: command processing "
+                    "overlaps earlier commands' data transfer, as in a physical SSD",
+                    "calibration sweeps of the project's VMs: the concurrent ceilings of 4 KiB-1 MiB reads follow "
+                    "one per-request cost plus size over one bandwidth (reports/calibration/README.md)");
   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
 
 private:

@@ -100,12 +100,36 @@ TEST_CASE("calibrate recovers storage latency, bandwidth, command ceiling and CP
   CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
   CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.05));
   CHECK(p.iops_constrained);
+  CHECK_FALSE(p.storage->serial);  // command processing beside the data path fits these points
   REQUIRE(p.cpu);
   CHECK(p.cpu->per_io_s == Approx(2e-6).epsilon(0.15));
   CHECK(p.cpu->per_byte_s == Approx(20e-12).epsilon(0.05));
   CHECK(p.cpu->per_call_s == Approx(6e-6).epsilon(0.05));
   CHECK(p.latency_sigma == Approx(0.2).epsilon(0.01));
   CHECK(p.storage_q.r2 > 0.95);
+}
+
+TEST_CASE("calibrate tells reads in series with command processing from reads beside it", "[calibrate][fit]") {
+  // An emulated disk: 10 us per command, then the data at 2.4 GB/s, one request after another.
+  StorageParams truth{15e-6, 2.4e9, 100e3};
+  truth.serial = true;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0, 0.02);
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 131072, 1048576})
+    for (int qd : {1, 8})
+      for (int threads : {1, 2}) {
+        const double bw = storage_throughput(truth, static_cast<double>(size), qd * threads, 4e-6);
+        groups.push_back(group("cpu_only", size, qd, threads, bw * (1 + noise(rng)), 4e-6));
+      }
+  const Profile p = calibrate(groups, Subset("all"));
+  REQUIRE(p.storage);
+  CHECK(p.storage->serial);
+  CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
+  CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.10));
+  const Profile back = profile_from_json(profile_to_json(p), "profile.json");
+  REQUIRE(back.storage);
+  CHECK(back.storage->serial);
 }
 
 TEST_CASE("calibrate says so when no point reaches the command-rate ceiling", "[calibrate][fit]") {
