@@ -231,7 +231,8 @@ TEST_CASE("validate simulates gpu_direct measured in cuFile's compatibility mode
           "[calibrate][validate]") {
   const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/gpu-machine.json");
   auto predicted_4k = [&](double extra) {
-    const ValidationResult v = validate(compat_points(extra), Subset("threads=1"), topo, "topologies/gpu-machine.json");
+    const std::vector<PointGroup> groups = compat_points(extra);  // the rows point into it
+    const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/gpu-machine.json");
     REQUIRE(v.fit.cufile);
     CHECK(v.fit.cufile->fixed_s == Approx(extra).epsilon(0.1));  // the fit sees the extra time
     double bw = 0;
