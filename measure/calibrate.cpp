@@ -139,6 +139,7 @@ std::string rate_text(double per_s) { return unit_text(per_s, {{"M/s", 1e6}, {"K
 double storage_throughput(const StorageParams& p, double s, int n, double cpu) {
   const double commands = std::ceil(s / p.mdts_bytes);
   const double alone = cpu + 1.0 / p.max_iops + p.latency_s + s / p.bandwidth_Bps;
+  if (p.batched) return n * s / (cpu + p.latency_s + n * (commands / p.max_iops + s / p.bandwidth_Bps));
   if (p.serial) return std::min(n * s / alone, s / (commands / p.max_iops + s / p.bandwidth_Bps));
   return std::min({n * s / alone, p.bandwidth_Bps, p.max_iops * s / commands});
 }
@@ -173,10 +174,11 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     }
     const CpuCost cpu = *prof.cpu;
     const double iops_cap = 100 * max_iops;  // the fit may not wander off to infinity
-    bool serial = false;  // which ceiling the fit is trying (both are fitted below)
+    bool serial = false, batched = false;  // which ceiling the fit is trying (all are fitted below)
     auto params = [&](const Eigen::VectorXd& th) {
       StorageParams p;
-      p.serial = serial;
+      p.serial = serial || batched;
+      p.batched = batched;
       p.latency_s = std::exp(th[0]);
       p.bandwidth_Bps = std::exp(th[1]);
       p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
@@ -207,12 +209,20 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     serial = true;
     const fit::LmResult serial_lm = fit::levenberg_marquardt(residuals, th0, n);
     residuals(serial_lm.p, r_serial);
-    serial = concurrent && r_serial.squaredNorm() < r_parallel.squaredNorm();
-    if (serial)
-      prof.notes.push_back(fmt::format("storage: reads in series with command processing fit better (rms log residual "
-                                       "{:.3f} against {:.3f} side by side)",
-                                       std::sqrt(r_serial.squaredNorm() / n), std::sqrt(r_parallel.squaredNorm() / n)));
-    const fit::LmResult lm2 = serial ? serial_lm : parallel_lm;
+    serial = false;
+    batched = true;
+    Eigen::VectorXd r_batched(n);
+    const fit::LmResult batched_lm = fit::levenberg_marquardt(residuals, th0, n);
+    residuals(batched_lm.p, r_batched);
+    const double cost_parallel = r_parallel.squaredNorm(), cost_serial = r_serial.squaredNorm(),
+                 cost_batched = r_batched.squaredNorm();
+    batched = concurrent && cost_batched < std::min(cost_parallel, cost_serial);
+    serial = concurrent && !batched && cost_serial < cost_parallel;
+    prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "
+                                     "series, {:.3f} in series and batched; kept: {}",
+                                     std::sqrt(cost_parallel / n), std::sqrt(cost_serial / n), std::sqrt(cost_batched / n),
+                                     batched ? "batched" : serial ? "series" : "beside"));
+    const fit::LmResult lm2 = batched ? batched_lm : serial ? serial_lm : parallel_lm;
     fit::LmResult lm = lm2;
     if (!concurrent) {
       lm.p.resize(3);
@@ -276,12 +286,16 @@ json profile_to_json(const Profile& p) {
   json fits = json::object();
   if (p.storage) {
     fits["storage"] = {
-        {"model", p.storage->serial
+        {"model", p.storage->batched
+                      ? "throughput = concurrency * size / (cpu + read_latency + concurrency * (commands/max_iops + "
+                        "size/read_bandwidth)): one wake-up per batch of the I/Os in flight; fitted on log throughput"
+                  : p.storage->serial
                       ? "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
                         "size / (commands/max_iops + size/read_bandwidth)); fitted on log throughput"
                       : "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
                         "read_bandwidth, max_iops * size / commands); fitted on log throughput"},
         {"serial_reads", p.storage->serial},
+        {"batched_reads", p.storage->batched},
         {"read_latency", time_text(p.storage->latency_s)},
         {"read_bandwidth", bandwidth_text(p.storage->bandwidth_Bps)},
         {"max_iops", rate_text(p.storage->max_iops)},
@@ -371,6 +385,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
     if (!pr.ok) throw InputError(path, "/fits/storage/max_iops", pr.error);
     s.max_iops = r.per_s_value();
     s.serial = rd.at("/fits/storage").value("serial_reads", false);
+    s.batched = rd.at("/fits/storage").value("batched_reads", false);
     p.storage = s;
     p.latency_sigma = rd.at("/fits/storage/latency_sigma").get<double>();
     p.iops_constrained = rd.at("/fits/storage/max_iops_constrained").get<bool>();

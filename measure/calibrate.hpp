@@ -27,6 +27,9 @@ struct StorageParams {
   // Each command holds the controller through its data transfer (1/I + s/B in series):
   // an emulated device serving one request at a time. Otherwise the two overlap.
   bool serial = false;
+  // Serial and served in batches: one wake-up (the latency) per batch of the I/Os in
+  // flight, then 1/I + s/B per command, all completing at the batch's end.
+  bool batched = false;
 };
 
 // Closed-form throughput the fit uses (mean-value): `concurrency` I/Os in flight, each

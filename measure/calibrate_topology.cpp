@@ -28,6 +28,7 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       d["read_bandwidth"] = bandwidth_text(p.storage->bandwidth_Bps);
       d["max_iops"] = rate_text(p.storage->max_iops);
       d["serial_reads"] = p.storage->serial;
+      d["batched_reads"] = p.storage->batched;
       d["latency_sigma"] = p.latency_sigma;
       ssd_done = true;
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {

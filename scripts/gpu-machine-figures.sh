@@ -56,7 +56,7 @@ kernel into the user buffer, and from pageable memory the CUDA driver copies it 
 pinned staging buffer (the model's default `cpu_cached`), while from pinned memory the copy engine
 takes it directly (`"user_buffer": "pinned"`, gdsio's CPU_CACHED_GPU). cpu_only and compat do
 not (table): both run at the disk's fitted ceiling in the model (16 MiB in 128 KiB commands, each
-holding the emulated device for 1/max_iops + 128 KiB/read_bandwidth, about 2.1 GB/s; fitted on the
+holding the emulated device for 1/max_iops + 128 KiB/read_bandwidth, about 2.2 GB/s; fitted on the
 sweep's 1 s runs, where one thread's 1 MiB QD8 reads reached 2.31 GB/s), and the cold 16 MiB reads
 of the same VM ran at 1.48-1.84. The previous VM (H200, `figures-runs-h200-vm`, and the previous
 round's model) gave cpu_only -4.9%, cpu_gpu +11.0%, cpu_cached pinned -1.6% and pageable -5.8%

@@ -136,6 +136,14 @@ void NvmeSsd::execute(std::uint32_t cmd) {
     controller_->submit(interval(max_iops), Time(0), {}, [this, cmd] { write_media(cmd); }, queues_->queue_of(cmd));
     return;
   }
+  if (batched_reads) {
+    batch_waiting_.push_back(cmd);
+    if (!batch_busy_) {  // the device sleeps: this read's notification wakes it
+      batch_busy_ = true;
+      ctx().at(now() + lumped(read_latency), [this] { serve_batch(); });
+    }
+    return;
+  }
   if (serial_reads) {
     // The data leaves once the command is processed and the latency has passed; the
     // controller stays busy until the transfer that follows could have ended.
@@ -152,22 +160,46 @@ void NvmeSsd::execute(std::uint32_t cmd) {
 
 void NvmeSsd::read_media(std::uint32_t cmd, Time from) {
   // Media access, then the internal data path, then DMA of the data to its destination.
-  auto to_host = [this, cmd] {
-    const Command& c = commands_[cmd];
-    // The data path streams into the DMA engine (cut-through): it caps the rate, it
-    // does not add a store-and-forward delay.
-    read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), [this, cmd](Time, Time) {
-      const Command& cc = commands_[cmd];
-      bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
-      const Io& io = ios_[cc.io];
-      io.mover->send_arriving(*io.route, cc.bytes, [this, cmd](Time at) { queues_->complete_at(cmd, at); });
-    });
-  };
   const Command& c = commands_[cmd];
   if (flash_)
-    flash_->read(c.offset, c.bytes, to_host, from);
+    flash_->read(c.offset, c.bytes, [this, cmd] { deliver(cmd); }, from);
   else
-    ctx().at(from + lumped(read_latency), to_host);
+    ctx().at(from + lumped(read_latency), [this, cmd] { deliver(cmd); });
+}
+
+void NvmeSsd::deliver(std::uint32_t cmd) {
+  const Command& c = commands_[cmd];
+  // The data path streams into the DMA engine (cut-through): it caps the rate, it
+  // does not add a store-and-forward delay.
+  read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), [this, cmd](Time, Time) {
+    const Command& cc = commands_[cmd];
+    bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
+    const Io& io = ios_[cc.io];
+    io.mover->send_arriving(*io.route, cc.bytes, [this, cmd](Time at) {
+      queues_->complete_at(cmd, std::max(at, commands_[cmd].not_before));
+    });
+  });
+}
+
+void NvmeSsd::serve_batch() {
+  // Every read waiting is served now, one after another; each one's data leaves once its
+  // command is processed, and all complete when the last one's transfer could have ended.
+  std::vector<std::uint32_t> batch;
+  batch.swap(batch_waiting_);
+  Time t = now();
+  for (std::uint32_t cmd : batch) {
+    const Time processing = interval(max_iops);
+    ctx().at(t + processing, [this, cmd] { deliver(cmd); });
+    t = t + processing + transfer_time(commands_[cmd].bytes, read_bandwidth);
+  }
+  for (std::uint32_t cmd : batch) commands_[cmd].not_before = t;
+  controller_->submit(t - now(), Time(0), {});  // busy for the whole pass (statistics, limiter)
+  ctx().at(t, [this] {
+    if (batch_waiting_.empty())
+      batch_busy_ = false;  // asleep until the next notification
+    else
+      serve_batch();  // the reads that came meanwhile, without a new wake-up
+  });
 }
 
 void NvmeSsd::write_media(std::uint32_t cmd) {

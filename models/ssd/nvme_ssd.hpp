@@ -136,6 +136,13 @@ public:
                     "overlaps earlier commands' data transfer, as in a physical SSD",
                     "calibration sweeps of the project's VMs: the concurrent ceilings of 4 KiB-1 MiB reads follow "
                     "one per-request cost plus size over one bandwidth (reports/calibration/README.md)");
+  IOWALL_PARAM_BOOL(batched_reads, false,
+                    "serial reads served in batches: the device wakes read_latency after a read arrives to find it "
+                    "idle, serves every read waiting then one after another (1/max_iops + size/read_bandwidth each), "
+                    "completes them together at the batch's end, and goes straight on with the reads that came "
+                    "meanwhile (a virtio backend's loop: one notification and one interrupt per pass)",
+                    "reports/calibration/two-threads.md: on the project's VMs, virtio interrupts per I/O were 1/(I/Os "
+                    "in flight), and two threads at QD1 ran as one thread at QD2");
   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
 
 private:
@@ -149,10 +156,15 @@ private:
     std::uint32_t io;
     Bytes bytes, offset;
     bool write;
+    Time not_before{};  // a batched read completes no earlier than its batch
   };
   void start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io);
   void execute(std::uint32_t cmd);
   void read_media(std::uint32_t cmd, Time from);
+  void deliver(std::uint32_t cmd);  // the read's data to its destination, then its completion
+  void serve_batch();
+  std::vector<std::uint32_t> batch_waiting_;  // batched_reads: reads that came since the batch began
+  bool batch_busy_ = false;
   void write_media(std::uint32_t cmd);
   void cache_admit(std::uint32_t cmd);
   void reaped(std::uint32_t cmd);
