@@ -2,6 +2,7 @@
 #include "sim/config/json_file.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -177,7 +178,7 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     bool serial = false, batched = false;  // which ceiling the fit is trying (all are fitted below)
     auto params = [&](const Eigen::VectorXd& th) {
       StorageParams p;
-      p.serial = serial || batched;
+      p.serial = serial;
       p.batched = batched;
       p.latency_s = std::exp(th[0]);
       p.bandwidth_Bps = std::exp(th[1]);
@@ -201,28 +202,36 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     th0[0] = std::log(std::max(min_lat / 2, 1e-6));
     th0[1] = std::log(1.2 * max_bw);
     if (concurrent) th0[2] = std::log(1.2 * max_iops);
-    // The two ceilings (command processing beside the data path, or in series with it)
-    // have as many parameters: the one that fits the points better is kept.
-    Eigen::VectorXd r_parallel(n), r_serial(n);
-    const fit::LmResult parallel_lm = fit::levenberg_marquardt(residuals, th0, n);
-    residuals(parallel_lm.p, r_parallel);
-    serial = true;
-    const fit::LmResult serial_lm = fit::levenberg_marquardt(residuals, th0, n);
-    residuals(serial_lm.p, r_serial);
-    serial = false;
-    batched = true;
-    Eigen::VectorXd r_batched(n);
-    const fit::LmResult batched_lm = fit::levenberg_marquardt(residuals, th0, n);
-    residuals(batched_lm.p, r_batched);
-    const double cost_parallel = r_parallel.squaredNorm(), cost_serial = r_serial.squaredNorm(),
-                 cost_batched = r_batched.squaredNorm();
-    batched = concurrent && cost_batched < std::min(cost_parallel, cost_serial);
-    serial = concurrent && !batched && cost_serial < cost_parallel;
+    // Three ceilings with as many parameters: command processing beside the data path, in
+    // series with it, or in series and served in batches. The one that fits best is kept
+    // (beside, unless several I/Os were ever in flight: only then do they differ).
+    struct Form {
+      bool serial, batched;
+      const char* name;
+      fit::LmResult lm;
+      double cost = 0;
+    };
+    std::array<Form, 3> forms{{{false, false, "beside", {}}, {true, false, "in series", {}},
+                               {true, true, "in series and batched", {}}}};
+    Eigen::VectorXd r(n);
+    for (Form& f : forms) {
+      serial = f.serial;
+      batched = f.batched;
+      f.lm = fit::levenberg_marquardt(residuals, th0, n);
+      residuals(f.lm.p, r);
+      f.cost = r.squaredNorm();
+    }
+    const Form* best = &forms[0];
+    if (concurrent)
+      for (const Form& f : forms)
+        if (f.cost < best->cost) best = &f;
+    serial = best->serial;
+    batched = best->batched;
     prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "
                                      "series, {:.3f} in series and batched; kept: {}",
-                                     std::sqrt(cost_parallel / n), std::sqrt(cost_serial / n), std::sqrt(cost_batched / n),
-                                     batched ? "batched" : serial ? "series" : "beside"));
-    const fit::LmResult lm2 = batched ? batched_lm : serial ? serial_lm : parallel_lm;
+                                     std::sqrt(forms[0].cost / n), std::sqrt(forms[1].cost / n),
+                                     std::sqrt(forms[2].cost / n), best->name));
+    const fit::LmResult lm2 = best->lm;
     fit::LmResult lm = lm2;
     if (!concurrent) {
       lm.p.resize(3);

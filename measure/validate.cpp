@@ -15,12 +15,17 @@ namespace iowall::calib {
 
 using nlohmann::json;
 
+// The simulated path of a measured point: gpu_direct measured in cuFile's compatibility
+// mode is its POSIX path, not P2P DMA.
+static std::string simulated_path(const PointGroup& g) {
+  return g.xfer == "gpu_direct" && g.cufile_compat.value_or(false) ? "compat" : g.xfer;
+}
+
 double simulate_point(const PointGroup& g, const Profile& p, const json& topology, std::string& limited_by) {
   const bool host_target = g.xfer == "cpu_only" || g.xfer == "cpu_cached";
   const std::string target = first_device(topology, host_target ? "dram" : "gpu");
   if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
-  // gpu_direct measured in cuFile's compatibility mode is its POSIX path, not P2P DMA.
-  const std::string path_name = g.xfer == "gpu_direct" && g.cufile_compat.value_or(false) ? "compat" : g.xfer;
+  const std::string path_name = simulated_path(g);
   json path = path_entry(p, path_name, g.qd, static_cast<double>(g.io_size));
   if (g.xfer == "cpu_cached") path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
   // Enough I/Os per thread for the queue to reach its steady state.
@@ -79,7 +84,7 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
       r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
       r.error = r.predicted_bw / r.measured_bw - 1;
     };
-    const bool compat = g.xfer == "gpu_direct" && g.cufile_compat.value_or(false);
+    const bool compat = simulated_path(g) == "compat";
     if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu" || compat) {
       if (!v.fit.storage) {
         r.method = "not predicted: no storage fit";

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "measure/calibration_points.hpp"
 #include "sim/cli/bench_clock.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
@@ -29,12 +30,6 @@ struct IopsArgs {
   double target = 20;
   OutputOptions out;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 Json one_run(const IopsArgs& a, const std::string& path, int repeat) {
   const Scenario sc = load_scenario(a.scenario, {fmt::format("/workload/size=\"{}\"", a.size),
@@ -65,13 +60,13 @@ Json summarize(const Json& runs, const std::vector<std::string>& paths, double t
         cpu.push_back(r["cpu_s_per_simulated_s"].get<double>());
         if (first.is_null()) first = r;
       }
-    const double med = median(wall);
+    const double med = calib::median(wall);
     out.push_back({{"path", p},
                    {"simulated_iops", first["simulated_iops"]},
                    {"events_per_io", first["events_per_io"]},
                    {"wall_s_per_simulated_s_median", med},
                    {"wall_s_per_simulated_s_max", *std::max_element(wall.begin(), wall.end())},
-                   {"cpu_s_per_simulated_s_median", median(cpu)},
+                   {"cpu_s_per_simulated_s_median", calib::median(cpu)},
                    {"target_wall_s_per_simulated_s", target},
                    {"met", med <= target}});
   }
