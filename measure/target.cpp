@@ -131,33 +131,38 @@ PreparedTarget::PreparedTarget(const MeasureOptions& o, const Target& t) : opts_
   const int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw RunError(fmt::format("cannot create {}: {}", t.path, std::strerror(errno)));
   created_ = true;
+  try {
+    fill(fd);
+  } catch (...) {
+    // A constructor that throws runs no destructor: what it created goes now.
+    ::close(fd);
+    ::unlink(t.path.c_str());
+    created_ = false;
+    throw;
+  }
+  // The fill went through the page cache; drop it so the first reads are cold.
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
+void PreparedTarget::fill(int fd) const {
+  const Target& t = target_;
   // Random content, so compressing or deduplicating storage cannot shortcut the reads.
   constexpr std::size_t kChunk = 1 << 20;
   AlignedBuffer buf(kChunk);
-  Rng rng(o.seed, "measure.fill");
+  Rng rng(opts_.seed, "measure.fill");
   std::int64_t done = 0;
   while (done < t.size.n) {
-    if (stop_requested()) break;
+    throw_if_interrupted();
     const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kChunk, t.size.n - done));
     auto* words = reinterpret_cast<std::uint64_t*>(buf.data());
     for (std::size_t i = 0; i < (n + 7) / 8; ++i) words[i] = rng.next();
     const ssize_t w = ::pwrite(fd, buf.data(), n, done);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int e = errno;
-      ::close(fd);
-      throw RunError(fmt::format("cannot fill {}: {}", t.path, std::strerror(e)));
-    }
+    if (w <= 0) throw RunError(fmt::format("cannot fill {}: {}", t.path, std::strerror(w < 0 ? errno : ENOSPC)));
     done += w;
   }
-  if (::fsync(fd) != 0) {
-    const int e = errno;
-    ::close(fd);
-    throw RunError(fmt::format("cannot fill {} (fsync): {}", t.path, std::strerror(e)));
-  }
-  // The fill went through the page cache; drop it so the first reads are cold.
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  ::close(fd);
+  if (::fsync(fd) != 0) throw RunError(fmt::format("cannot fill {} (fsync): {}", t.path, std::strerror(errno)));
 }
 
 PreparedTarget::~PreparedTarget() {

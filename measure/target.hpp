@@ -47,6 +47,7 @@ public:
   const Target& target() const { return target_; }
 
 private:
+  void fill(int fd) const;  // random content over the new file, made durable
   const MeasureOptions& opts_;
   Target target_;
   bool created_ = false;

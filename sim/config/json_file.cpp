@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/embedded.hpp"
+#include "sim/config/json_limits.hpp"
 
 namespace iowall {
 
@@ -41,7 +42,7 @@ JsonDocument parse_json_text(const std::string& text, const std::string& name) {
   JsonDocument doc;
   doc.name = name;
   try {
-    doc.json = Json::parse(text);
+    if (const auto bad = parse_json_checked(text, doc.json)) throw InputError(name, bad->pointer, bad->message);
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     const auto pos = what.find("parse error");
@@ -88,25 +89,42 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
 void apply_override(Json& doc, const std::string& assignment, const std::string& where) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw InputError(where, "--set", fmt::format("\"{}\" is not POINTER=VALUE (e.g. /workload/io_size=\"1 MiB\")", assignment));
+    throw InputError(where, "--set", fmt::format("\"{}\" is not POINTER=VALUE (e.g. /workload/io_size=\"1 MiB\")", quote_text(assignment, 60)));
   const std::string pointer = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  if (text.size() > JsonLimits{}.max_string)
+    throw InputError(where, "--set", fmt::format("a value of {} bytes is longer than the limit of {}", text.size(),
+                                                 JsonLimits{}.max_string));
   Json value;
+  std::optional<JsonLimitError> bad;
   try {
-    value = Json::parse(text);
+    bad = parse_json_checked(text, value);
   } catch (const Json::exception&) {  // not JSON, or a number beyond a double
     value = text;  // `--set /workload/io_size=1 MiB` means the string "1 MiB"
   }
+  if (bad) throw InputError(where, "--set", fmt::format("{}{}: {}", quote_text(pointer, 60), bad->pointer, bad->message));
   try {
     const Json::json_pointer ptr(pointer);
     if (!ptr.empty()) {
       const Json::json_pointer parent = ptr.parent_pointer();
       if (!doc.contains(parent) || !(doc[parent].is_object() || doc[parent].is_array()))
-        throw InputError(where, "--set", fmt::format("{} does not exist in the scenario", parent.to_string()));
+        throw InputError(where, "--set", fmt::format("{} does not exist in the scenario", quote_text(parent.to_string(), 60)));
+      // An array grows by at most one element (its end, or "-"): an index far past the
+      // end would fill every element between with null.
+      const Json& container = doc[parent];
+      const std::string last = ptr.back();
+      if (container.is_array() && last != "-") {
+        const bool digits = !last.empty() && last.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || last.size() > 18 || std::stoull(last) > container.size())
+          throw InputError(where, "--set",
+                           fmt::format("{} is not an index of {} (it has {} items; {} or \"-\" appends one)",
+                                       quote_text(last, 30), quote_text(parent.to_string(), 60), container.size(),
+                                       container.size()));
+      }
     }
     doc[ptr] = value;
   } catch (const Json::exception& e) {
-    throw InputError(where, "--set", fmt::format("\"{}\" is not a JSON pointer into the scenario ({})", pointer, e.what()));
+    throw InputError(where, "--set", fmt::format("\"{}\" is not a JSON pointer into the scenario ({})", quote_text(pointer, 60), quote_text(e.what(), 100)));
   }
 }
 

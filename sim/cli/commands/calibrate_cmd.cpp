@@ -11,6 +11,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 namespace {
@@ -48,12 +49,12 @@ void setup(CLI::App& root, CliState&) {
   auto a = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = root.add_subcommand("calibrate", "fit model parameters to `iowall measure` results: a profile JSON");
   cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure --output-format json`");
-  cmd->add_option("-o,--profile", a->profile, "write the profile here")->required();
+  cmd->add_option("-o,--profile", a->profile, "write the profile here")->check(writable_output())->required();
   cmd->add_option("--name", a->name, "profile name (default: the profile file's stem)");
   cmd->add_option("--machine", a->machine, "what was measured, in words");
   cmd->add_option("--fit-subset", a->subset, "fit only these points: e.g. \"qd=1,io_size<=64KiB\" (default all)");
   cmd->add_option("--topology", a->topology, "the measured machine's topology, recorded in the profile");
-  cmd->add_option("--emit-topology", a->emit_topology, "also write --topology with the fitted parameters filled in");
+  cmd->add_option("--emit-topology", a->emit_topology, "also write --topology with the fitted parameters filled in")->check(writable_output());
   a->out.add_to(*cmd, false);
   cmd->callback([a] {
     if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");

@@ -13,6 +13,8 @@
 #include <string>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 
 #include "sim/core/atomic_file.hpp"
@@ -20,6 +22,7 @@
 #include "measure/report.hpp"
 #include "measure/runner.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall::measure {
 namespace {
@@ -61,6 +64,18 @@ MeasureOptions convert(const RawOptions& r) {
   o.destroy_data_on = r.destroy;
   o.seed = r.seed;
   return o;
+}
+
+// Whether two spellings name one file: by device and inode where both exist (links,
+// relative and absolute paths, "./x"), else by their canonical paths (a target that
+// the measurement is about to create).
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa{}, sb{};
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
 }
 
 void emit(const MeasureOptions& o, const RunInfo& info) {
@@ -106,7 +121,7 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--qd", raw->qd, "Queue depth per thread (io_uring, gpu_batch)")->capture_default_str();
   cmd->add_option("-T,--runtime", raw->runtime, "Run for this long instead of once over -s: \"10 s\"");
   cmd->add_option("--output-format", raw->format, "normal, json or normal,json")->capture_default_str();
-  cmd->add_option("--output", raw->output, "Write the results to this file (atomically)");
+  cmd->add_option("--output", raw->output, "Write the results to this file (atomically)")->check(writable_output());
   cmd->add_option("--repeat", raw->repeat, "Repeat the whole measurement this many times")->capture_default_str();
   cmd->add_option("--seed", raw->seed, "Seed for random offsets, mixed choices and file contents")->capture_default_str();
   cmd->add_flag("--quiet", raw->quiet, "No summary or notes on the terminal");
@@ -124,14 +139,8 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->callback([raw, &state] {
     const MeasureOptions o = convert(*raw);
     validate(o);
-    if (!o.output.empty()) {
-      // Checked now, not after a long measurement.
-      if (o.output == o.file) throw InputError(kWhere, "--output", "names the measurement's own target");
-      const std::filesystem::path dir = std::filesystem::absolute(o.output).parent_path();
-      std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec))
-        throw InputError(kWhere, "--output", fmt::format("the directory {} does not exist", dir.string()));
-    }
+    if (!o.output.empty() && same_file(o.output, o.file))
+      throw InputError(kWhere, "--output", fmt::format("{} is the measurement's own target (-f {})", o.output, o.file));
     const RunInfo info = run_measurement(o);
     emit(o, info);
     state.exit_code = 0;

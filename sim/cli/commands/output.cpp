@@ -7,13 +7,14 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 
 void OutputOptions::add_to(CLI::App& cmd, bool csv) {
   cmd.add_option("--output-format", formats, csv ? "normal, json, csv, or a comma-separated list" : "normal, json, or both")
       ->default_val("normal");
-  cmd.add_option("--output", file, "write the output to FILE (atomically) instead of stdout");
+  cmd.add_option("--output", file, "write the output to FILE (atomically) instead of stdout")->check(writable_output());
   cmd.add_flag("--quiet,-q", quiet, "no progress display");
 }
 

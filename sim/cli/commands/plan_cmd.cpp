@@ -16,6 +16,7 @@
 #include "sim/core/error.hpp"
 #include "sim/plan/plan_chart.hpp"
 #include "sim/plan/plan_report.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 namespace {
@@ -79,7 +80,7 @@ void setup(CLI::App& root, CliState&) {
       cmd->add_option(flag_of(key), args->values[key], help);
     }
   }
-  cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here; default: beside --output");
+  cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here; default: beside --output")->check(writable_output());
   args->report.add_to(*cmd);
   args->out.add_to(*cmd, false);
   cmd->callback([args] {

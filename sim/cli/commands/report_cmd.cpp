@@ -3,6 +3,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/html_report.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 namespace {
@@ -16,7 +17,7 @@ void setup(CLI::App& root, CliState&) {
   CLI::App* cmd = root.add_subcommand(
       "report", "an HTML report (tables, charts) of result JSON files from run, sweep, plan checkpoint, validate");
   cmd->add_option("results", args->files, "result JSON files (--output-format json of those commands)");
-  cmd->add_option("-o,--output", args->output, "the HTML file to write (atomically)")->required();
+  cmd->add_option("-o,--output", args->output, "the HTML file to write (atomically)")->check(writable_output())->required();
   cmd->callback([args] {
     check_report_path(args->output, "--output");
     if (args->files.empty())

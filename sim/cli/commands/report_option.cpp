@@ -1,10 +1,11 @@
 #include "sim/cli/report_option.hpp"
 
 #include "sim/report/html_report.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 
-void ReportOption::add_to(CLI::App& cmd, const std::string& help) { cmd.add_option("--report", file, help); }
+void ReportOption::add_to(CLI::App& cmd, const std::string& help) { cmd.add_option("--report", file, help)->check(writable_output()); }
 
 void ReportOption::check() const {
   if (!file.empty()) check_report_path(file, "--report");

@@ -9,6 +9,7 @@
 #include "sim/report/run_table.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
+#include "sim/cli/output_path.hpp"
 
 namespace iowall {
 namespace {
@@ -31,10 +32,10 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("scenario", args->scenario, "scenario JSON file (default: the embedded default scenario)");
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE, e.g. --set '/workload/io_size=\"4 KiB\"'");
   cmd->add_option("--seed", args->seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)");
+  cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)")->check(writable_output());
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
-  cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)");
+  cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)")->check(writable_output());
   args->report.add_to(*cmd);
   args->out.add_to(*cmd);
   cmd->callback([args] {
