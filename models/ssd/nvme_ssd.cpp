@@ -27,7 +27,7 @@ std::vector<int> parse_weights(const Params& p, const std::string& text, int que
 }
 }  // namespace
 
-NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
+NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
   if (!p.describing()) {
     if (io_queues > max_queues)
       p.fail("io_queues", fmt::format("{} I/O queues exceed the controller's maximum of {}", io_queues, max_queues));
@@ -89,6 +89,7 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
                  shadow_poll_interval};
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
+  set_limits({capacity, lba_size, mdts, queues_->queue_limit()});
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);
   register_stat("bytes_written", "B", "bytes written to media", bytes_written_);
   register_stat("commands", "commands", "NVMe commands completed", completed_);

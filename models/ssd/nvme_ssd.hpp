@@ -10,34 +10,30 @@
 
 #include "models/nvme/nvme_queues.hpp"
 #include "models/ssd/flash_media.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/device.hpp"
 #include "sim/core/route.hpp"
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
 
-// Optional details of one I/O. Without them the drive spreads I/Os over its queues
-// round-robin, places data by a running offset, and leaves queue traffic unmodelled.
-struct NvmeIo {
-  Bytes offset{-1};                 // logical byte offset (decides the dies); -1: unknown
-  int queue = -1;                   // I/O queue pair; -1: round-robin over the host's queues
-  NvmeQueueRoutes queues;           // where the SQ/CQ live
-};
+// An NVMe I/O's details are block storage's hints: offset, queue pair, where the
+// queues live.
+using NvmeIo = BlockIo;
 
-class NvmeSsd final : public Device {
+class NvmeSsd final : public Device, public BlockStorage {
 public:
-  using Done = InlineFunction<void()>;
+  using Done = BlockStorage::Done;
   NvmeSsd(const Params& p, SimContext& ctx);
 
   // Reads `size` and DMAs it along `to`; `done` runs when the host has reaped the last
   // command's completion.
-  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {});
+  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
   // DMAs `size` from the host along `from`, then commits it (write cache or media).
-  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {});
+  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
+  BlockStorage* as_block_storage() override { return this; }
   std::string pending_work() const override;
   const NvmeQueues& queues() const { return *queues_; }
-  // The most I/Os in flight one queue pair can hold (SQ slots or CIDs).
-  i64 queue_depth_limit() const { return queues_->queue_limit(); }
 
   // Controller.
   IOWALL_PARAM(Rate, max_iops, "3.3 M/s", "command-processing rate of the controller (4 KiB random-read ceiling)",
