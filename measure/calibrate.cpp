@@ -140,8 +140,8 @@ std::string rate_text(double per_s) { return unit_text(per_s, {{"M/s", 1e6}, {"K
 double storage_throughput(const StorageParams& p, double s, int n, double cpu) {
   const double commands = std::ceil(s / p.mdts_bytes);
   const double alone = cpu + 1.0 / p.max_iops + p.latency_s + s / p.bandwidth_Bps;
-  if (p.batched) return n * s / (cpu + p.latency_s + n * (commands / p.max_iops + s / p.bandwidth_Bps));
-  if (p.serial) return std::min(n * s / alone, s / (commands / p.max_iops + s / p.bandwidth_Bps));
+  if (p.read == ReadForm::batched) return n * s / (cpu + p.latency_s + n * (commands / p.max_iops + s / p.bandwidth_Bps));
+  if (p.read == ReadForm::serial) return std::min(n * s / alone, s / (commands / p.max_iops + s / p.bandwidth_Bps));
   return std::min({n * s / alone, p.bandwidth_Bps, p.max_iops * s / commands});
 }
 
@@ -175,11 +175,10 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     }
     const CpuCost cpu = *prof.cpu;
     const double iops_cap = 100 * max_iops;  // the fit may not wander off to infinity
-    bool serial = false, batched = false;  // which ceiling the fit is trying (all are fitted below)
+    ReadForm form = ReadForm::overlapped;  // which ceiling the fit is trying (all are fitted below)
     auto params = [&](const Eigen::VectorXd& th) {
       StorageParams p;
-      p.serial = serial;
-      p.batched = batched;
+      p.read = form;
       p.latency_s = std::exp(th[0]);
       p.bandwidth_Bps = std::exp(th[1]);
       p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
@@ -206,17 +205,17 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     // series with it, or in series and served in batches. The one that fits best is kept
     // (beside, unless several I/Os were ever in flight: only then do they differ).
     struct Form {
-      bool serial, batched;
+      ReadForm read;
       const char* name;
       fit::LmResult lm;
       double cost = 0;
     };
-    std::array<Form, 3> forms{{{false, false, "beside", {}}, {true, false, "in series", {}},
-                               {true, true, "in series and batched", {}}}};
+    std::array<Form, 3> forms{{{ReadForm::overlapped, "beside", {}},
+                               {ReadForm::serial, "in series", {}},
+                               {ReadForm::batched, "in series and batched", {}}}};
     Eigen::VectorXd r(n);
     for (Form& f : forms) {
-      serial = f.serial;
-      batched = f.batched;
+      form = f.read;
       f.lm = fit::levenberg_marquardt(residuals, th0, n);
       residuals(f.lm.p, r);
       f.cost = r.squaredNorm();
@@ -225,8 +224,7 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     if (concurrent)
       for (const Form& f : forms)
         if (f.cost < best->cost) best = &f;
-    serial = best->serial;
-    batched = best->batched;
+    form = best->read;
     prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "
                                      "series, {:.3f} in series and batched; kept: {}",
                                      std::sqrt(forms[0].cost / n), std::sqrt(forms[1].cost / n),
@@ -295,16 +293,15 @@ json profile_to_json(const Profile& p) {
   json fits = json::object();
   if (p.storage) {
     fits["storage"] = {
-        {"model", p.storage->batched
+        {"model", p.storage->read == ReadForm::batched
                       ? "throughput = concurrency * size / (cpu + read_latency + concurrency * (commands/max_iops + "
                         "size/read_bandwidth)): one wake-up per batch of the I/Os in flight; fitted on log throughput"
-                  : p.storage->serial
+                  : p.storage->read == ReadForm::serial
                       ? "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
                         "size / (commands/max_iops + size/read_bandwidth)); fitted on log throughput"
                       : "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
                         "read_bandwidth, max_iops * size / commands); fitted on log throughput"},
-        {"serial_reads", p.storage->serial},
-        {"batched_reads", p.storage->batched},
+        {"read_service", read_service_name(p.storage->read)},
         {"read_latency", time_text(p.storage->latency_s)},
         {"read_bandwidth", bandwidth_text(p.storage->bandwidth_Bps)},
         {"max_iops", rate_text(p.storage->max_iops)},
@@ -393,8 +390,14 @@ Profile profile_from_json(const json& j, const std::string& path) {
     const ParseResult pr = parse_rate(rd.text("/fits/storage/max_iops"), r);
     if (!pr.ok) throw InputError(path, "/fits/storage/max_iops", pr.error);
     s.max_iops = r.per_s_value();
-    s.serial = rd.at("/fits/storage").value("serial_reads", false);
-    s.batched = rd.at("/fits/storage").value("batched_reads", false);
+    const json& fitted = rd.at("/fits/storage");
+    for (const char* old : {"serial_reads", "batched_reads"})
+      if (fitted.contains(old))
+        throw InputError(path, std::string("/fits/storage/") + old,
+                         "a profile of an older iowall: \"read_service\" (\"overlapped\", \"serial\" or \"batched\") "
+                         "replaced serial_reads and batched_reads; run `iowall calibrate` again or edit the profile");
+    s.read = read_form(fitted.value("read_service", read_service_name(ReadForm::overlapped)), path,
+                       "/fits/storage/read_service");
     p.storage = s;
     p.latency_sigma = rd.at("/fits/storage/latency_sigma").get<double>();
     p.iops_constrained = rd.at("/fits/storage/max_iops_constrained").get<bool>();

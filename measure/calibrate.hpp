@@ -19,17 +19,27 @@
 
 namespace iowall::calib {
 
+// How the drive serves reads: the fitted ceiling's form, written as the nvme_ssd's
+// "read_service" (models/ssd/read_service.hpp).
+//   overlapped  command processing beside earlier commands' data transfer (physical SSD)
+//   serial      each command holds the controller through its data transfer (1/I + s/B
+//               in series): an emulated device serving one request at a time
+//   batched     serial and served in batches: one wake-up (the latency) per batch of the
+//               I/Os in flight, then 1/I + s/B per command, all completing at its end
+enum class ReadForm { overlapped, serial, batched };
+
+// The read service's name for `f`, as the nvme_ssd model declares the choices of its
+// "read_service" parameter in the registry (std::logic_error if it no longer does).
+std::string read_service_name(ReadForm f);
+// The form named `name`; InputError at `path`, `pointer` for a name that is none.
+ReadForm read_form(const std::string& name, const std::string& path, const std::string& pointer);
+
 struct StorageParams {
   double latency_s = 0;          // media access latency per command
   double bandwidth_Bps = 0;      // media bandwidth
   double max_iops = 0;           // controller command ceiling
   double mdts_bytes = 131072;    // commands are at most this large
-  // Each command holds the controller through its data transfer (1/I + s/B in series):
-  // an emulated device serving one request at a time. Otherwise the two overlap.
-  bool serial = false;
-  // Serial and served in batches: one wake-up (the latency) per batch of the I/Os in
-  // flight, then 1/I + s/B per command, all completing at the batch's end.
-  bool batched = false;
+  ReadForm read = ReadForm::overlapped;
 };
 
 // Closed-form throughput the fit uses (mean-value): `concurrency` I/Os in flight, each

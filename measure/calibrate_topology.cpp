@@ -1,12 +1,52 @@
 #include "measure/calibrate_topology.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
+#include "models/ssd/read_service.hpp"
+#include "sim/config/registry.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall::calib {
 
 using nlohmann::json;
+
+namespace {
+constexpr std::pair<ReadForm, const char*> kReadForms[] = {{ReadForm::overlapped, read_services::overlapped},
+                                                           {ReadForm::serial, read_services::serial},
+                                                           {ReadForm::batched, read_services::batched}};
+
+// The choices the nvme_ssd model declares for its read service, from the registry.
+std::vector<std::string> declared_read_services() {
+  const ModelEntry* drive = ModelRegistry::instance().find("device", "nvme_ssd");
+  if (drive)
+    for (const ParamInfo& p : drive->describe().params)
+      if (p.name == "read_service") return p.choices;
+  throw std::logic_error("the registry's nvme_ssd declares no read_service parameter");
+}
+}  // namespace
+
+std::string read_service_name(ReadForm f) {
+  static const std::vector<std::string> declared = declared_read_services();
+  for (const auto& [form, name] : kReadForms)
+    if (form == f) {
+      if (std::find(declared.begin(), declared.end(), name) == declared.end())
+        throw std::logic_error(fmt::format("nvme_ssd's read_service has no choice \"{}\"", name));
+      return name;
+    }
+  throw std::logic_error("unknown read form");
+}
+
+ReadForm read_form(const std::string& name, const std::string& path, const std::string& pointer) {
+  std::vector<std::string> known;
+  for (const auto& [form, n] : kReadForms) {
+    if (name == n) return form;
+    known.push_back(n);
+  }
+  throw InputError(path, pointer, fmt::format("unknown read service \"{}\" (known: {})", name, fmt::join(known, ", ")));
+}
 
 std::string first_device(const json& topology, const std::string& model) {
   if (!topology.contains("devices") || !topology["devices"].is_array()) return "";
@@ -27,8 +67,7 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       d["read_latency"] = time_text(p.storage->latency_s);
       d["read_bandwidth"] = bandwidth_text(p.storage->bandwidth_Bps);
       d["max_iops"] = rate_text(p.storage->max_iops);
-      d["serial_reads"] = p.storage->serial;
-      d["batched_reads"] = p.storage->batched;
+      d["read_service"] = read_service_name(p.storage->read);
       d["latency_sigma"] = p.latency_sigma;
       ssd_done = true;
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {

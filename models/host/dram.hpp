@@ -13,6 +13,10 @@ public:
   Dram(const Params& p, SimContext& ctx);
   // The hop every access to this memory takes.
   Hop access_hop() const;
+  bool endpoint_hop(Hop& hop) const override {
+    hop = access_hop();
+    return true;
+  }
   Server& server() { return *server_; }
 
   IOWALL_PARAM(Bandwidth, bandwidth, "307 GB/s", "sustained memory bandwidth of the socket (reads + writes)",

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/nvme/doorbell_writes.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
 #include "sim/core/ring_queue.hpp"
@@ -22,35 +23,9 @@
 
 namespace iowall {
 
-// How a polling host finds its command's completion among the CQ entries (NVMe CQ
-// entries are posted in completion order, each carrying its CID and a phase tag).
-//   reap_all: one poller consumes every new entry from the head (SPDK, io_uring IOPOLL):
-//             O(1) per entry.
-//   scan:     each waiting GPU thread looks for its own CID from the head: the i-th new
-//             entry is found after reading i + 1 entries (O(N) per lookup).
-//   in_order: the controller posts entries in submission order, so a thread knows its
-//             slot (O(1)); a command that finished early waits for the ones before it.
-enum class CqLookup { reap_all, scan, in_order };
-
-// Where the queues live, seen from the SSD: routes to and from queue memory and the
-// route doorbells take from the host. Null routes cost nothing (queue traffic unmodelled).
-struct NvmeQueueRoutes {
-  const Route* to_queues = nullptr;    // SSD -> queue memory: CQ entries, MSI-X
-  const Route* from_queues = nullptr;  // queue memory -> SSD: SQ entry fetches, doorbells
-  RouteMover* mover = nullptr;
-  // Queues a GPU owns (GPU-initiated I/O): its threads poll the CQ instead of taking an
-  // interrupt, and a warp rings once for its batch. 0: the controller's setting.
-  bool polled = false;
-  int doorbell_batch = 0;
-  // The cores of the CPU that writes the doorbells (host-driven queues): their time on
-  // doorbell writes counts as CPU busy. Null for GPU-owned queues.
-  Server* host_cores = nullptr;
-  CqLookup cq_lookup = CqLookup::reap_all;  // polled queues only
-  Time cq_check_cost;                       // reading one CQ entry (scan)
-  // Time the submitter spends on a command before its SQ entry is in place (a GPU
-  // thread allocating its CID): the doorbell for it goes no earlier.
-  Time submit_delay;
-};
+// Where the queues live (routes to and from queue memory, who polls) and how a polling
+// host finds its completion are block storage's queue hints (sim/core/block_storage.hpp).
+using NvmeQueueRoutes = QueueRoutes;
 
 struct NvmeQueueConfig {
   int io_queues = 1;

@@ -28,25 +28,25 @@ NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env) : PathBase(env)
 }
 
 const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
-  auto& slot = endpoints_[{r.target, r.storage}];
+  auto& slot = endpoints_[{r.target, &r.storage->device()}];
   if (slot) return *slot;
   if (r.write && !models_writes_)
     throw InputError(env_.file, env_.pointer, "this NVMe-oF transport simulates reads only (the workload writes)");
   auto e = std::make_unique<Endpoints>();
   e->client = r.target;
   e->client_nic = &choose_nic(env_, *r.target, common_.nic);
-  e->target_nic = &target_nic(env_, *e->client_nic, *r.storage);
-  if (!env_.topology.connected(*e->target_nic, *r.storage))
+  e->target_nic = &target_nic(env_, *e->client_nic, r.storage->device());
+  if (!env_.topology.connected(*e->target_nic, r.storage->device()))
     throw InputError(env_.file, env_.pointer,
                      fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",
-                                 r.target->name(), r.storage->name(), e->client_nic->name(), e->target_nic->name(),
-                                 r.storage->name()));
-  e->client_cpu = &env_.cpu_near(*r.target);
-  e->target_cpu = &env_.cpu_near(*r.storage);
-  e->client_queues = &env_.dram_near(*e->client_nic);
-  e->bounce = &env_.dram_near(*r.target);
-  e->target_queues = &env_.dram_near(*e->target_nic);
-  e->target_data = &env_.dram_near(*r.storage);
+                                 r.target->name(), r.storage->device().name(), e->client_nic->name(), e->target_nic->name(),
+                                 r.storage->device().name()));
+  e->client_cpu = &cpu_near(*r.target);
+  e->target_cpu = &cpu_near(r.storage->device());
+  e->client_queues = &dram_near(*e->client_nic);
+  e->bounce = &dram_near(*r.target);
+  e->target_queues = &dram_near(*e->target_nic);
+  e->target_data = &dram_near(r.storage->device());
   slot = std::move(e);
   return *slot;
 }

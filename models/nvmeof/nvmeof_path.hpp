@@ -11,7 +11,7 @@
 #include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
 #include "models/nvmeof/fabric_route.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall::nvmeof {
 
@@ -69,7 +69,7 @@ protected:
   void client_completes(std::uint32_t id, const Endpoints& e);
   // The target's drive access for the I/O (storage_step), or none when the read's data
   // is already in the target's memory (IoRequest::cached, a file server's page cache).
-  void target_storage(std::uint32_t id, const Route& route, NvmeSsd::Done then) {
+  void target_storage(std::uint32_t id, const Route& route, BlockStorage::Done then) {
     if (io(id).io.cached && !io(id).io.write) return then();
     storage_step(id, route, then);
   }

@@ -233,7 +233,7 @@ private:
   void access_ssd(std::uint32_t id) {
     const Endpoints& e = *conns_[id].e;
     const IoRequest& r = io(id).io;
-    const Route& route = r.write ? env_.route(*e.target_data, *r.storage) : env_.route(*r.storage, *e.target_data);
+    const Route& route = r.write ? env_.route(*e.target_data, r.storage->device()) : env_.route(r.storage->device(), *e.target_data);
     target_storage(id, route, [this, id] {
       conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
         if (io(id).io.write) return send_response(id);

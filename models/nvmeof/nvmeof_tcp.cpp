@@ -106,7 +106,7 @@ private:
   void command_arrived(std::uint32_t id) {
     const Endpoints& e = *conns_[id].e;
     e.target_cpu->spend(common_.target_cost / 2, [this, id] {
-      target_storage(id, env_.route(*io(id).io.storage, *conns_[id].e->target_data), [this, id] {
+      target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
         conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
       });
     });

@@ -9,7 +9,7 @@
 
 #include "models/paths/host_copy.hpp"
 #include "sim/core/token_pool.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -34,9 +34,9 @@ public:
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);
     if (!gpu) throw InputError(env_.file, env_.pointer, "compat needs a GPU target, not " + r.target->name());
-    Dram& dram = env_.dram_near(*gpu);
-    InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
-    f.first = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
+    Dram& dram = dram_near(*gpu);
+    InFlight f{r, done, &cpu_near(dram), nullptr, nullptr};
+    f.first = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
     const i64 n = (r.size.n + config_.bounce_size.n - 1) / config_.bounce_size.n;

@@ -16,7 +16,7 @@
 #include "models/paths/host_copy.hpp"
 #include "models/host/page_cache.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -53,11 +53,11 @@ public:
     auto* host = dynamic_cast<Dram*>(r.target);
     if (!gpu && !host)
       throw InputError(env_.file, env_.pointer, "cpu_cached needs a GPU or host-memory target, not " + r.target->name());
-    Dram& dram = gpu ? env_.dram_near(*gpu) : *host;
+    Dram& dram = gpu ? dram_near(*gpu) : *host;
     auto& copy = memcpy_[&dram];
-    if (!copy) copy = std::make_unique<Route>(memcpy_route(env_.cpu_near(dram), dram));
-    InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
-    f.first = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
+    if (!copy) copy = std::make_unique<Route>(memcpy_route(cpu_near(dram), dram));
+    InFlight f{r, done, &cpu_near(dram), nullptr, nullptr};
+    f.first = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     if (gpu) f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
     if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr), waiting_.resize(id + 1, false);

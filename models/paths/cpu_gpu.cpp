@@ -6,7 +6,7 @@
 #include "models/host/dram.hpp"
 #include "models/host/io_stack.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -28,13 +28,13 @@ public:
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);
     if (!gpu) throw InputError(env_.file, env_.pointer, "cpu_gpu needs a GPU target, not " + r.target->name());
-    Dram& dram = env_.dram_near(*gpu);
-    InFlight f{r, done, &env_.cpu_near(dram), nullptr, nullptr};
+    Dram& dram = dram_near(*gpu);
+    InFlight f{r, done, &cpu_near(dram), nullptr, nullptr};
     if (r.write) {
       f.first = &env_.route(*gpu, dram, {gpu->copy_engine_hop()});  // device -> host copy
-      f.second = &env_.route(dram, *r.storage);
+      f.second = &env_.route(dram, r.storage->device());
     } else {
-      f.first = &env_.route(*r.storage, dram);
+      f.first = &env_.route(r.storage->device(), dram);
       f.second = &env_.route(dram, *gpu, {gpu->copy_engine_hop()});  // host -> device copy
     }
     const std::uint32_t id = begin(f);

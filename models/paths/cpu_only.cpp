@@ -5,7 +5,7 @@
 #include "models/host/dram.hpp"
 #include "models/host/io_stack.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -17,9 +17,9 @@ public:
   }
 
   void submit(const IoRequest& r, Done done) override {
-    Dram& dram = env_.dram_near(*r.storage);
-    CpuSocket* cpu = &env_.cpu_near(dram);
-    const Route* route = r.write ? &env_.route(dram, *r.storage) : &env_.route(*r.storage, dram);
+    Dram& dram = dram_near(r.storage->device());
+    CpuSocket* cpu = &cpu_near(dram);
+    const Route* route = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
     thread_spend(id, stack_.submit, [this, id] {
       storage_step(id, *io(id).first,

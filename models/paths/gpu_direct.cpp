@@ -18,7 +18,7 @@
 #include "models/host/cpu_socket.hpp"
 #include "models/paths/compat.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -71,9 +71,9 @@ public:
       compat_.submit(r, done);
       return;
     }
-    CpuSocket* cpu = &env_.cpu_near(*r.target);
-    const Route* route = r.write ? &env_.route(*r.target, *r.storage) : &env_.route(*r.storage, *r.target);
-    Device* near = staging_for(*route, *r.storage);
+    CpuSocket* cpu = &cpu_near(*r.target);
+    const Route* route = r.write ? &env_.route(*r.target, r.storage->device()) : &env_.route(r.storage->device(), *r.target);
+    Device* near = staging_for(*route, r.storage->device());
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
     const Time before = config_.control_cost / 2 + registration_cost(r.size);
     if (near && !r.write) {
@@ -171,7 +171,7 @@ private:
   // Reads staged through bounce buffers of the near GPU, one buffer per piece.
   void stage(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    Device* near = staging_gpu(*r.storage);
+    Device* near = staging_gpu(r.storage->device());
     const i64 n = pieces_of(r.size, config_.bounce_size);
     if (left_.size() <= id) left_.resize(id + 1, 0);
     left_[id] = n;
@@ -187,7 +187,7 @@ private:
     const Piece& p = pieces_[piece];
     const IoRequest& r = io(p.io).io;
     // The drive DMAs into the near GPU's bounce buffer, through its host-driven queues.
-    storage_part(r, p.offset, p.size, env_.route(*r.storage, *p.near), [this, piece] {
+    storage_part(r, p.offset, p.size, env_.route(r.storage->device(), *p.near), [this, piece] {
       io(pieces_[piece].io).cpu->spend(config_.peer_copy_cost, [this, piece] {
         const Piece& q = pieces_[piece];
         auto* near = static_cast<Gpu*>(q.near);

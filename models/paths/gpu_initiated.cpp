@@ -14,7 +14,7 @@
 
 #include "models/gpu/gpu.hpp"
 #include "sim/config/registry.hpp"
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall {
 
@@ -73,10 +73,10 @@ public:
       throw InputError(env_.file, env_.pointer,
                        fmt::format("gpu_initiated issues I/O from GPU threads; the target {} is not a GPU",
                                    r.target->name()));
-    const Route* route = r.write ? &env_.route(*gpu, *r.storage) : &env_.route(*r.storage, *gpu);
+    const Route* route = r.write ? &env_.route(*gpu, r.storage->device()) : &env_.route(r.storage->device(), *gpu);
     const std::uint32_t id = begin({r, done, nullptr, route, nullptr});
     const int queue = config_.lockstep ? join_warp(*gpu, id) : static_cast<int>(next_queue_++ % config_.queues);
-    const i64 commands = (r.size.n + r.storage->mdts.n - 1) / r.storage->mdts.n;
+    const i64 commands = (r.size.n + r.storage->limits().max_transfer.n - 1) / r.storage->limits().max_transfer.n;
     if (global_atomic_) {
       // Every command's CID comes from one counter: the commands queue on it.
       cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {},
@@ -103,9 +103,9 @@ private:
   void issue(std::uint32_t id, int queue, Time submit_delay) {
     const IoRequest& r = io(id).io;
     Device& gpu = *r.target;
-    NvmeQueueRoutes queues;
-    queues.to_queues = &env_.route(*r.storage, gpu);
-    queues.from_queues = &env_.route(gpu, *r.storage);
+    QueueRoutes queues;
+    queues.to_queues = &env_.route(r.storage->device(), gpu);
+    queues.from_queues = &env_.route(gpu, r.storage->device());
     queues.mover = &env_.mover;
     queues.polled = true;
     queues.doorbell_batch = static_cast<int>(config_.warp_batch);

@@ -27,7 +27,7 @@ std::vector<int> parse_weights(const Params& p, const std::string& text, int que
 }
 }  // namespace
 
-NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
+NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
   if (!p.describing()) {
     if (io_queues > max_queues)
       p.fail("io_queues", fmt::format("{} I/O queues exceed the controller's maximum of {}", io_queues, max_queues));
@@ -89,10 +89,15 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx) {
                  shadow_poll_interval};
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
+  set_limits({capacity, lba_size, mdts, queues_->queue_limit()});
+  reads_ = make_read_service(read_service, *this);
+  if (!reads_) p.fail("read_service", fmt::format("unknown read service \"{}\"", read_service));
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);
   register_stat("bytes_written", "B", "bytes written to media", bytes_written_);
   register_stat("commands", "commands", "NVMe commands completed", completed_);
 }
+
+NvmeSsd::~NvmeSsd() = default;
 
 Time NvmeSsd::lumped(Time median) {
   return Time(static_cast<i64>(static_cast<double>(median.ps) * rng().lognormal_factor(latency_sigma)));
@@ -129,33 +134,13 @@ void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& move
 }
 
 void NvmeSsd::execute(std::uint32_t cmd) {
-  // Command processing (the IOPS ceiling), arbitrated among the submission queues. A
-  // read books the media for when processing ends as soon as it starts (no event of
-  // its own); a write fetches its data from the host then.
+  // Command processing (the IOPS ceiling), arbitrated among the submission queues: a
+  // write fetches its data from the host once processed; a read is the read service's.
   if (commands_[cmd].write) {
     controller_->submit(interval(max_iops), Time(0), {}, [this, cmd] { write_media(cmd); }, queues_->queue_of(cmd));
     return;
   }
-  if (batched_reads) {
-    batch_waiting_.push_back(cmd);
-    if (!batch_busy_) {  // the device sleeps: this read's notification wakes it
-      batch_busy_ = true;
-      ctx().at(now() + lumped(read_latency), [this] { serve_batch(); });
-    }
-    return;
-  }
-  if (serial_reads) {
-    // The data leaves once the command is processed and the latency has passed; the
-    // controller stays busy until the transfer that follows could have ended.
-    const Time processing = interval(max_iops);
-    controller_->submit(
-        processing + transfer_time(commands_[cmd].bytes, read_bandwidth), Time(0),
-        [this, cmd, processing](Time start, Time) { read_media(cmd, start + processing); }, {}, queues_->queue_of(cmd));
-    return;
-  }
-  controller_->submit(
-      interval(max_iops), Time(0), [this, cmd](Time, Time end) { read_media(cmd, end); }, {},
-      queues_->queue_of(cmd));
+  reads_->serve(cmd);
 }
 
 void NvmeSsd::read_media(std::uint32_t cmd, Time from) {
@@ -178,27 +163,6 @@ void NvmeSsd::deliver(std::uint32_t cmd) {
     io.mover->send_arriving(*io.route, cc.bytes, [this, cmd](Time at) {
       queues_->complete_at(cmd, std::max(at, commands_[cmd].not_before));
     });
-  });
-}
-
-void NvmeSsd::serve_batch() {
-  // Every read waiting is served now, one after another; each one's data leaves once its
-  // command is processed, and all complete when the last one's transfer could have ended.
-  std::vector<std::uint32_t> batch;
-  batch.swap(batch_waiting_);
-  Time t = now();
-  for (std::uint32_t cmd : batch) {
-    const Time processing = interval(max_iops);
-    ctx().at(t + processing, [this, cmd] { deliver(cmd); });
-    t = t + processing + transfer_time(commands_[cmd].bytes, read_bandwidth);
-  }
-  for (std::uint32_t cmd : batch) commands_[cmd].not_before = t;
-  controller_->submit(t - now(), Time(0), {});  // busy for the whole pass (statistics, limiter)
-  ctx().at(t, [this] {
-    if (batch_waiting_.empty())
-      batch_busy_ = false;  // asleep until the next notification
-    else
-      serve_batch();  // the reads that came meanwhile, without a new wake-up
   });
 }
 

@@ -1,6 +1,7 @@
 // An NVMe SSD seen from the host: the NVMe queue pairs and their PCIe traffic
 // (models/nvme), the controller's command-processing rate (the IOPS ceiling) with
-// arbitration among submission queues, MDTS splitting, the internal data path's
+// arbitration among submission queues, how it serves reads (a named read service:
+// overlapped, serial or batched), MDTS splitting, the internal data path's
 // bandwidth, a power-loss-protected write cache, and the media: channels x dies x
 // planes of NAND (or a lumped latency, what `iowall calibrate` fits). Data moves by
 // DMA over the route the caller gives (to host memory, or peer-to-peer to a GPU).
@@ -10,34 +11,32 @@
 
 #include "models/nvme/nvme_queues.hpp"
 #include "models/ssd/flash_media.hpp"
+#include "models/ssd/read_service.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/device.hpp"
 #include "sim/core/route.hpp"
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
 
-// Optional details of one I/O. Without them the drive spreads I/Os over its queues
-// round-robin, places data by a running offset, and leaves queue traffic unmodelled.
-struct NvmeIo {
-  Bytes offset{-1};                 // logical byte offset (decides the dies); -1: unknown
-  int queue = -1;                   // I/O queue pair; -1: round-robin over the host's queues
-  NvmeQueueRoutes queues;           // where the SQ/CQ live
-};
+// An NVMe I/O's details are block storage's hints: offset, queue pair, where the
+// queues live.
+using NvmeIo = BlockIo;
 
-class NvmeSsd final : public Device {
+class NvmeSsd final : public Device, public BlockStorage {
 public:
-  using Done = InlineFunction<void()>;
+  using Done = BlockStorage::Done;
   NvmeSsd(const Params& p, SimContext& ctx);
 
   // Reads `size` and DMAs it along `to`; `done` runs when the host has reaped the last
   // command's completion.
-  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {});
+  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
   // DMAs `size` from the host along `from`, then commits it (write cache or media).
-  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {});
+  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
+  BlockStorage* as_block_storage() override { return this; }
   std::string pending_work() const override;
+  ~NvmeSsd() override;
   const NvmeQueues& queues() const { return *queues_; }
-  // The most I/Os in flight one queue pair can hold (SQ slots or CIDs).
-  i64 queue_depth_limit() const { return queues_->queue_limit(); }
 
   // Controller.
   IOWALL_PARAM(Rate, max_iops, "3.3 M/s", "command-processing rate of the controller (4 KiB random-read ceiling)",
@@ -129,23 +128,17 @@ public:
   IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
   IOWALL_PARAM_NUMBER(latency_sigma, 0.15, "lumped media: sigma of a lognormal latency factor with median 1",
                       "assumed until calibrated with `iowall calibrate`");
-  IOWALL_PARAM_BOOL(serial_reads, false,
-                    "the controller moves a read's data before it takes the next command: each read holds it for "
-                    "1/max_iops + size/read_bandwidth, in series (an emulated device whose one I/O thread serves "
-                    "requests in turn, as a hypervisor's virtio-blk backend does); false: command processing "
-                    "overlaps earlier commands' data transfer, as in a physical SSD",
-                    "calibration sweeps of the project's VMs: the concurrent ceilings of 4 KiB-1 MiB reads follow "
-                    "one per-request cost plus size over one bandwidth (reports/calibration/README.md)");
-  IOWALL_PARAM_BOOL(batched_reads, false,
-                    "serial reads served in batches: the device wakes read_latency after a read arrives to find it "
-                    "idle, serves every read waiting then one after another (1/max_iops + size/read_bandwidth each), "
-                    "completes them together at the batch's end, and goes straight on with the reads that came "
-                    "meanwhile (a virtio backend's loop: one notification and one interrupt per pass)",
-                    "reports/calibration/two-threads.md: on the project's VMs, virtio interrupts per I/O were 1/(I/Os "
-                    "in flight), and two threads at QD1 ran as one thread at QD2");
+  // How the controller serves a read: a named child component (models/ssd/read_service.hpp).
+  IOWALL_PARAM_CHOICE(read_service, read_services::overlapped, read_service_names(),
+                      "how the controller serves reads: overlapped (command processing beside earlier reads' data "
+                      "transfer, a physical SSD), serial (each read's data moves before the next command) or batched "
+                      "(serial reads served a pass at a time, one wake-up each); `iowall models NAME` for each",
+                      "overlapped: NVMe controllers pipeline commands; serial and batched: the calibration sweeps of "
+                      "the project's VMs (reports/calibration/README.md)");
   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
 
 private:
+  friend class ReadService;  // the read service composes the steps below
   struct Io {
     int commands_left;
     Done done;
@@ -156,21 +149,19 @@ private:
     std::uint32_t io;
     Bytes bytes, offset;
     bool write;
-    Time not_before{};  // a batched read completes no earlier than its batch
+    Time not_before{};  // a read completes no earlier (a batched read: its batch's end)
   };
   void start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io);
   void execute(std::uint32_t cmd);
   void read_media(std::uint32_t cmd, Time from);
   void deliver(std::uint32_t cmd);  // the read's data to its destination, then its completion
-  void serve_batch();
-  std::vector<std::uint32_t> batch_waiting_;  // batched_reads: reads that came since the batch began
-  bool batch_busy_ = false;
   void write_media(std::uint32_t cmd);
   void cache_admit(std::uint32_t cmd);
   void reaped(std::uint32_t cmd);
   Time lumped(Time median);
 
   std::unique_ptr<Server> controller_, read_path_, write_path_;
+  std::unique_ptr<ReadService> reads_;
   std::unique_ptr<FlashMedia> flash_;
   std::unique_ptr<NvmeQueues> queues_;
   SlotPool<Io> ios_;

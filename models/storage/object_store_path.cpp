@@ -49,13 +49,13 @@ public:
   }
 
   void submit(const IoRequest& r, Done done) override {
-    const std::uint32_t id = begin({r, done, &env_.cpu_near(*r.target), nullptr, nullptr});
+    const std::uint32_t id = begin({r, done, &cpu_near(*r.target), nullptr, nullptr});
     const i64 parts = (r.size.n + config_.part_size.n - 1) / config_.part_size.n;
     expect(id, static_cast<int>(parts));
     for (i64 j = 0; j < parts; ++j)
       io(id).cpu->spend(config_.request_cpu, [this, id, j] {
         env_.mover.call_at(env_.ctx.now() + config_.first_byte, [this, id, j] {
-          env_.cpu_near(*drives_[drive(id, j)]).spend(config_.server_cpu, [this, id, j] { fetch(id, j); });
+          cpu_near(drives_[drive(id, j)]->device()).spend(config_.server_cpu, [this, id, j] { fetch(id, j); });
         });
       });
   }

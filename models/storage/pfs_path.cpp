@@ -85,7 +85,7 @@ public:
     in_flight_.resize(drives_.size());
     for (std::size_t i = 0; i < drives_.size(); ++i) {
       slots_.emplace_back(static_cast<int>(config_.max_rpcs_in_flight));
-      env.ctx.stats().add("pfs_client/" + drives_[i]->name() + "/rpcs_in_flight", "RPCs",
+      env.ctx.stats().add("pfs_client/" + drives_[i]->device().name() + "/rpcs_in_flight", "RPCs",
                           "RPCs in flight from the client to this OST", in_flight_[i]);
     }
   }
@@ -121,7 +121,7 @@ private:
     auto& slot = mds_routes_[&client];
     if (slot) return *slot;
     Nic& nic = nvmeof::choose_nic(env_, client, "nearest");
-    Dram &here = env_.dram_near(nic), &there = env_.dram_near(*mds_nic_);
+    Dram &here = dram_near(nic), &there = dram_near(*mds_nic_);
     slot = std::make_unique<MdsRoutes>(
         MdsRoutes{nvmeof::across(env_, here, nic, nvmeof::wire_route(env_, nic, *mds_nic_), *mds_nic_, there),
                   nvmeof::across(env_, there, *mds_nic_, nvmeof::wire_route(env_, *mds_nic_, nic), nic, here)});
@@ -130,7 +130,7 @@ private:
 
   void open_file(i64 file, const Device& client) {
     files_[file].routes = &mds_routes(client);
-    env_.cpu_near(client).spend(config_.open_client_cpu, [this, file] {
+    cpu_near(client).spend(config_.open_client_cpu, [this, file] {
       env_.mover.send(files_[file].routes->request, kOpenRequest, [this, file] {
         mds_->open([this, file] {
           env_.mover.send(files_[file].routes->reply, kOpenReply, [this, file] { opened(file); });

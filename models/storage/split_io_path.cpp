@@ -20,15 +20,12 @@ SplitIoPath::SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, 
     : PathBase(env) {
   const std::string list = read_drives(p, drives_key);
   if (list == "all") {
-    for (Device* d : env.topology.devices_of("nvme_ssd")) drives_.push_back(static_cast<NvmeSsd*>(d));
+    drives_ = env.topology.block_storage();
   } else {
-    for (const std::string& id : split_list(list)) {
-      Device& d = env.topology.device(id, env.file, p.pointer_to(drives_key));
-      if (d.model() != "nvme_ssd") p.fail(drives_key, fmt::format("{} is a {}, not an nvme_ssd", id, d.model()));
-      drives_.push_back(static_cast<NvmeSsd*>(&d));
-    }
+    for (const std::string& id : split_list(list))
+      drives_.push_back(&env.topology.block_storage(id, env.file, p.pointer_to(drives_key)));
   }
-  if (drives_.empty()) p.fail(drives_key, "no drives: the topology has no nvme_ssd");
+  if (drives_.empty()) p.fail(drives_key, "no drives: the topology has no block storage (nvme_ssd)");
   transport_ = nvmeof::make_transport(p, env, default_transport);
   tcp_ = p.json().value("transport", default_transport) == std::string("tcp");
 }
@@ -56,7 +53,7 @@ void SplitIoPath::piece_done(std::uint32_t id) {
 }
 
 Bytes SplitIoPath::on_drive(std::size_t drive, Bytes offset, Bytes align) const {
-  const i64 usable = drives_[drive]->capacity.n / align.n * align.n;
+  const i64 usable = drives_[drive]->limits().capacity.n / align.n * align.n;
   return Bytes(offset.n % usable);
 }
 

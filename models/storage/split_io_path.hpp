@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "models/ssd/nvme_ssd.hpp"
-#include "sim/run/path_base.hpp"
+#include "sim/core/block_storage.hpp"
+#include "models/paths/path_base.hpp"
 
 namespace iowall::storage {
 
@@ -34,7 +34,7 @@ protected:
   // An offset on `drive` for `offset` within a data set larger than one drive.
   Bytes on_drive(std::size_t drive, Bytes offset, Bytes align) const;
 
-  std::vector<NvmeSsd*> drives_;
+  std::vector<BlockStorage*> drives_;
 
 private:
   std::unique_ptr<DataPath> transport_;

@@ -163,6 +163,21 @@ std::vector<Device*> Topology::devices_of(const std::string& model) const {
   return out;
 }
 
+std::vector<BlockStorage*> Topology::block_storage() const {
+  std::vector<BlockStorage*> out;
+  for (const auto& d : devices_)
+    if (BlockStorage* s = d->as_block_storage()) out.push_back(s);
+  return out;
+}
+
+BlockStorage& Topology::block_storage(const std::string& id, const std::string& where_file,
+                                      const std::string& where_pointer) const {
+  Device& d = device(id, where_file, where_pointer);
+  if (BlockStorage* s = d.as_block_storage()) return *s;
+  throw InputError(where_file, where_pointer,
+                   fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d.model()));
+}
+
 namespace {
 // Bytes cross only devices that forward them (switches, root complexes, fabrics); an
 // endpoint (GPU, SSD, NIC, memory) can start or end a route but never carry one.

@@ -11,6 +11,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "sim/config/json_file.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/device.hpp"
 #include "sim/core/link.hpp"
 #include "sim/core/route.hpp"
@@ -41,6 +42,12 @@ public:
   const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   std::vector<Device*> devices_of(const std::string& model) const;
+  // The devices that are block storage (Device::as_block_storage), in declaration order.
+  std::vector<BlockStorage*> block_storage() const;
+  // The block storage device with this id; InputError naming `where` when there is no
+  // such device or it is not storage.
+  BlockStorage& block_storage(const std::string& id, const std::string& where_file,
+                              const std::string& where_pointer) const;
 
   // The route from one device to another (fewest hops; ties broken by declaration
   // order). Cached; the reference stays valid for the topology's life.

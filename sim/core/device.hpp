@@ -13,6 +13,7 @@
 
 namespace iowall {
 
+class BlockStorage;
 class Server;
 struct Hop;
 
@@ -50,6 +51,12 @@ public:
   virtual bool store_and_forward() const { return false; }
   // Latency of forwarding through this device (switch cut-through, say).
   virtual Time forwarding_latency() const { return Time(0); }
+  // The resource every route that starts or ends at this device crosses (host memory's
+  // bandwidth): true with `hop` filled in, false for devices without one.
+  virtual bool endpoint_hop(Hop& hop) const { return false; }
+  // This device as block storage (sim/core/block_storage.hpp), or null when it stores
+  // nothing. Asked once when a workload or path picks its drives, not per I/O.
+  virtual BlockStorage* as_block_storage() { return nullptr; }
 
   // Typed parameter reads used by IOWALL_PARAM.
   template <typename T>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/workload/checkpoint_state.hpp"
+#include "sim/plan/checkpoint_state.hpp"
 #include "sim/plan/storage_target.hpp"
 
 namespace iowall::plan {

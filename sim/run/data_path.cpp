@@ -1,8 +1,5 @@
 #include "sim/run/data_path.hpp"
 
-#include "models/host/cpu_socket.hpp"
-#include "models/host/dram.hpp"
-
 namespace iowall {
 Device& PathEnv::nearest(const Device& from, const char* model) {
   Device*& slot = nearest_[{&from, model, nullptr}];
@@ -21,9 +18,6 @@ Device& PathEnv::nearest(const Device& from, const char* model) {
   return *slot;
 }
 
-CpuSocket& PathEnv::cpu_near(const Device& device) { return static_cast<CpuSocket&>(nearest(device, "cpu_socket")); }
-Dram& PathEnv::dram_near(const Device& device) { return static_cast<Dram&>(nearest(device, "dram")); }
-
 const Route& PathEnv::route(const Device& from, const Device& to, const std::vector<Hop>& prefix) {
   const PointerTriple key{&from, &to, prefix.empty() ? nullptr : prefix.front().server};
   // The product's top bits mix every bit of the pointers (its low bits only their low bits).
@@ -34,8 +28,9 @@ const Route& PathEnv::route(const Device& from, const Device& to, const std::vec
   if (slot) return *slot;
   auto r = std::make_unique<Route>(topology.route(from, to));
   r->hops.insert(r->hops.begin(), prefix.begin(), prefix.end());
-  if (to.model() == "dram") r->hops.push_back(static_cast<const Dram&>(to).access_hop());
-  if (from.model() == "dram") r->hops.insert(r->hops.begin(), static_cast<const Dram&>(from).access_hop());
+  Hop access;
+  if (to.endpoint_hop(access)) r->hops.push_back(access);
+  if (from.endpoint_hop(access)) r->hops.insert(r->hops.begin(), access);
   slot = std::move(r);
   recent.route = slot.get();
   return *slot;

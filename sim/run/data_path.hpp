@@ -9,21 +9,17 @@
 #include <unordered_map>
 
 #include "sim/config/topology.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/inline_function.hpp"
 #include "sim/core/route.hpp"
 
 namespace iowall {
 
-class NvmeSsd;
-class CpuSocket;
-class Dram;
-class Gpu;
-
 struct IoRequest {
   Bytes size;
   Bytes offset;
   bool write = false;
-  NvmeSsd* storage = nullptr;
+  BlockStorage* storage = nullptr;
   Device* target = nullptr;  // a GPU, or host memory (a dram device)
   int thread = -1;           // the workload thread that issued it (-1: none)
   // A remote read whose data already sits in the storage server's memory (its page
@@ -41,19 +37,18 @@ struct PathEnv {
   std::string file;     // scenario file, for errors
   std::string pointer;  // JSON pointer of the path's entry
 
-  // The CPU socket and host memory nearest to `device` (fewest hops).
-  CpuSocket& cpu_near(const Device& device);
-  Dram& dram_near(const Device& device);
-  // Route from `from` to `to`, with host memory's access hop appended when `to` is
-  // DRAM or prepended when `from` is; cached for the simulation's life.
+  // The device of `model` nearest to `from` (fewest hops), found once per (device,
+  // model): the search walks the topology graph, and paths ask for it on every I/O.
+  // `model` is a string literal: its address stands for it in the cache (a path's
+  // cpu_near and dram_near, models/paths/path_base.hpp).
+  Device& nearest(const Device& from, const char* model);
+  // Route from `from` to `to`, with the endpoints' access hops (Device::endpoint_hop:
+  // host memory's) appended for `to` and prepended for `from`; cached for the
+  // simulation's life.
   const Route& route(const Device& from, const Device& to, const std::vector<Hop>& prefix = {});
 
 private:
-  // The nearest device of a model, found once per (device, model): the search walks
-  // the topology graph, and paths ask for it on every I/O.
-  Device& nearest(const Device& from, const char* model);
-  // Both are looked up on every I/O: hashed on the pointers. The model names are the
-  // literals of cpu_near and dram_near, so their addresses stand for them.
+  // Both are looked up on every I/O: hashed on the pointers.
   struct PointerTriple {
     const void* a;
     const void* b;

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "models/ssd/nvme_ssd.hpp"
-
 namespace iowall {
 
 WorkloadConfig read_workload(const Params& p) {
@@ -47,54 +45,51 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
       targets_.push_back(&d);
     }
   }
-  const auto ssds = topology.devices_of("nvme_ssd");
-  if (ssds.empty()) throw InputError(file, pointer + "/storage", "the topology has no nvme_ssd to read from");
+  // The drives are the topology's block storage devices (sim/core/block_storage.hpp).
+  const std::vector<BlockStorage*> ssds = topology.block_storage();
+  if (ssds.empty()) throw InputError(file, pointer + "/storage", "the topology has no block storage (nvme_ssd) to read from");
   for (Device* t : targets_) {
-    std::vector<NvmeSsd*> list;
+    std::vector<BlockStorage*> list;
     const bool local = config.storage.size() == 1 && config.storage[0] == "local";
     const bool all = config.storage.size() == 1 && config.storage[0] == "all";
     const bool paired = config.storage.size() == 1 && config.storage[0] == "paired";
     if (paired) {
-      list.push_back(static_cast<NvmeSsd*>(ssds[storage_.size() % ssds.size()]));
+      list.push_back(ssds[storage_.size() % ssds.size()]);
     } else if (local) {
-      // The SSDs with the shortest route to this target (those under its switch); SSDs
+      // The drives with the shortest route to this target (those under its switch); drives
       // of another node (an NVMe-oF target) are not local to it.
       std::size_t best = SIZE_MAX;
-      for (Device* s : ssds)
-        if (topology.connected(*s, *t)) best = std::min(best, topology.route(*s, *t).devices.size());
-      for (Device* s : ssds)
-        if (topology.connected(*s, *t) && topology.route(*s, *t).devices.size() == best)
-          list.push_back(static_cast<NvmeSsd*>(s));
+      for (BlockStorage* s : ssds)
+        if (topology.connected(s->device(), *t)) best = std::min(best, topology.route(s->device(), *t).devices.size());
+      for (BlockStorage* s : ssds)
+        if (topology.connected(s->device(), *t) && topology.route(s->device(), *t).devices.size() == best)
+          list.push_back(s);
       if (list.empty())
         throw InputError(file, pointer + "/storage",
                          fmt::format("no SSD is local to {}: name the storage devices", t->name()));
     } else if (all) {
-      for (Device* s : ssds) list.push_back(static_cast<NvmeSsd*>(s));
+      list = ssds;
     } else {
-      for (const auto& id : config.storage) {
-        Device& d = topology.device(id, file, pointer + "/storage");
-        if (d.model() != "nvme_ssd")
-          throw InputError(file, pointer + "/storage", fmt::format("{} is a {}, not an nvme_ssd", id, d.model()));
-        list.push_back(static_cast<NvmeSsd*>(&d));
-      }
+      for (const auto& id : config.storage) list.push_back(&topology.block_storage(id, file, pointer + "/storage"));
     }
     // The data each target moves must fit on the drives it uses.
     i64 capacity = 0;
-    for (NvmeSsd* s : list) capacity += s->capacity.n;
+    for (BlockStorage* s : list) capacity += s->limits().capacity.n;
     if (config.size.n > capacity)
       throw InputError(file, pointer + "/size",
                        fmt::format("{} does not fit on the {} drive(s) of {} ({} in all)", to_string(config.size),
                                    list.size(), t->name(), to_string(Bytes(capacity))));
-    for (NvmeSsd* s : list) {
-      if (config.qd > s->queue_depth_limit())
+    for (BlockStorage* s : list) {
+      const BlockLimits& limits = s->limits();
+      if (config.qd > limits.queue_depth)
         throw InputError(file, pointer + "/qd",
                          fmt::format("queue depth {} is above {}'s limit of {} per queue pair (queue entries - 1, or "
                                      "CIDs)",
-                                     config.qd, s->name(), s->queue_depth_limit()));
-      if (config.io_size.n % s->lba_size.n != 0)
+                                     config.qd, s->device().name(), limits.queue_depth));
+      if (config.io_size.n % limits.lba_size.n != 0)
         throw InputError(file, pointer + "/io_size",
-                         fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(config.io_size), s->name(),
-                                     to_string(s->lba_size)));
+                         fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(config.io_size),
+                                     s->device().name(), to_string(limits.lba_size)));
     }
     storage_.push_back(std::move(list));
   }

@@ -12,15 +12,13 @@
 
 namespace iowall {
 
-class NvmeSsd;
-
 struct WorkloadConfig {
   std::string kind;  // sequential_read, random_read, sequential_write, random_write
   Bytes size, io_size;
   i64 threads = 1, qd = 1;
   Bytes misalign;  // added to every file offset (an unaligned file layout)
   std::vector<std::string> targets;  // GPU ids (or dram ids for cpu_only); "all GPUs" when empty
-  std::vector<std::string> storage;  // SSD ids; "local": the nearest SSDs of each target
+  std::vector<std::string> storage;  // block storage ids; "local": the nearest drives of each target
   bool write() const { return kind.find("write") != std::string::npos; }
   bool random() const { return kind.rfind("random", 0) == 0; }
 };
@@ -61,7 +59,7 @@ private:
   DataPath& path_;
   SimContext& ctx_;
   std::vector<Device*> targets_;
-  std::vector<std::vector<NvmeSsd*>> storage_;  // per job
+  std::vector<std::vector<BlockStorage*>> storage_;  // per job
   std::vector<Thread> threads_;
   std::vector<JobResult> results_;
   std::vector<int> threads_left_;

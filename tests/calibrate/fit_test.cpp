@@ -1,11 +1,14 @@
 // The fits recover known parameters from synthetic data with noise.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "measure/calibrate.hpp"
 #include "measure/fit.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/core/error.hpp"
 
 using namespace iowall;
 using namespace iowall::calib;
@@ -100,7 +103,7 @@ TEST_CASE("calibrate recovers storage latency, bandwidth, command ceiling and CP
   CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
   CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.05));
   CHECK(p.iops_constrained);
-  CHECK_FALSE(p.storage->serial);  // command processing beside the data path fits these points
+  CHECK(p.storage->read == ReadForm::overlapped);  // command processing beside the data path fits these points
   REQUIRE(p.cpu);
   CHECK(p.cpu->per_io_s == Approx(2e-6).epsilon(0.15));
   CHECK(p.cpu->per_byte_s == Approx(20e-12).epsilon(0.05));
@@ -128,22 +131,50 @@ TEST_CASE("calibrate tells reads in series, and served in batches, from reads be
           "[calibrate][fit]") {
   // Emulated disks: 10 us per command, then the data at 2.4 GB/s, one request after another;
   // the batched one also wakes 25 us per batch of the I/Os in flight.
-  for (const bool batched : {false, true}) {
+  for (const ReadForm form : {ReadForm::serial, ReadForm::batched}) {
+    const bool batched = form == ReadForm::batched;
     StorageParams truth{batched ? 25e-6 : 15e-6, 2.4e9, 100e3};
-    truth.serial = true;
-    truth.batched = batched;
+    truth.read = form;
     const Profile p = calibrate(points_of(truth, batched ? 4 : 3), Subset("all"));
     REQUIRE(p.storage);
-    CHECK(p.storage->serial);
-    CHECK(p.storage->batched == batched);
+    CHECK(p.storage->read == form);
     if (batched) CHECK(p.storage->latency_s == Approx(truth.latency_s).epsilon(0.15));
     CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
     CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.10));
-    const Profile back = profile_from_json(profile_to_json(p), "profile.json");
+    // The profile names the drive's read service, and reads it back.
+    const nlohmann::json j = profile_to_json(p);
+    CHECK(j["fits"]["storage"]["read_service"] == (batched ? "batched" : "serial"));
+    const Profile back = profile_from_json(j, "profile.json");
     REQUIRE(back.storage);
-    CHECK(back.storage->serial);
-    CHECK(back.storage->batched == batched);
+    CHECK(back.storage->read == form);
   }
+}
+
+TEST_CASE("a profile's read service is one the nvme_ssd declares; the old flags are refused", "[calibrate][fit]") {
+  // Every form's name is a choice of the registry's nvme_ssd "read_service".
+  const ModelEntry* drive = ModelRegistry::instance().find("device", "nvme_ssd");
+  REQUIRE(drive);
+  std::vector<std::string> choices;
+  for (const ParamInfo& pi : drive->describe().params)
+    if (pi.name == "read_service") choices = pi.choices;
+  for (const ReadForm f : {ReadForm::overlapped, ReadForm::serial, ReadForm::batched})
+    CHECK(std::find(choices.begin(), choices.end(), read_service_name(f)) != choices.end());
+  // A profile with serial_reads or batched_reads (before read_service) is an input error
+  // at that key, not silently read as overlapped.
+  StorageParams truth{15e-6, 2.4e9, 100e3};
+  truth.read = ReadForm::batched;
+  nlohmann::json j = profile_to_json(calibrate(points_of(truth, 4), Subset("all")));
+  j["fits"]["storage"].erase("read_service");
+  j["fits"]["storage"]["batched_reads"] = true;
+  try {
+    profile_from_json(j, "old.json");
+    FAIL("an old profile was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.pointer() == "/fits/storage/batched_reads");
+  }
+  j["fits"]["storage"].erase("batched_reads");
+  j["fits"]["storage"]["read_service"] = "sideways";
+  CHECK_THROWS_AS(profile_from_json(j, "bad.json"), InputError);
 }
 
 TEST_CASE("calibrate says so when no point reaches the command-rate ceiling", "[calibrate][fit]") {

@@ -36,7 +36,7 @@ TEST_CASE("bad nfs_rdma input is one line naming the file and pointer, exit code
       {nfs_with("transport", "carrier-pigeon"), "/paths/0/transport", "carrier-pigeon"},
       {nfs_with("server_cache_hit_ratio", 1.5), "/paths/0/server_cache_hit_ratio", "between 0 and 1"},
       {nfs_with("target_cost", "5 us"), "/paths/0/target_cost", "server_rpc_cost"},
-      {nfs_with("drives", "gpu0"), "/paths/0/drives", "not an nvme_ssd"},
+      {nfs_with("drives", "gpu0"), "/paths/0/drives", "not block storage"},
   };
   for (const Case& c : cases) iowall::testing::check_bad_scenario(scenario(c.path), c.pointer, c.words);
 }

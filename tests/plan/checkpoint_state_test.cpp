@@ -3,7 +3,7 @@
 
 #include <numeric>
 
-#include "models/workload/checkpoint_state.hpp"
+#include "sim/plan/checkpoint_state.hpp"
 #include "sim/core/error.hpp"
 
 using namespace iowall::checkpoint;

@@ -1,8 +1,13 @@
-#include "sim/run/path_base.hpp"
+#include "models/paths/path_base.hpp"
 
 #include "models/host/cpu_socket.hpp"
 
 namespace iowall {
+
+CpuSocket& PathBase::cpu_near(const Device& device) {
+  return static_cast<CpuSocket&>(env_.nearest(device, "cpu_socket"));
+}
+Dram& PathBase::dram_near(const Device& device) { return static_cast<Dram&>(env_.nearest(device, "dram")); }
 
 void PathBase::thread_spend(std::uint32_t id, Time cost, InlineFunction<void()> then) {
   const InFlight& f = ios_[id];

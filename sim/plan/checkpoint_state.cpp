@@ -1,4 +1,4 @@
-#include "models/workload/checkpoint_state.hpp"
+#include "sim/plan/checkpoint_state.hpp"
 
 #include <algorithm>
 

@@ -3,6 +3,7 @@
 // mixed-precision Adam saves 2 B bf16 weights + 4 B fp32 master + 2 x 4 B moments =
 // 14 B/param, figures.md); tensor x pipeline x data parallelism and the ZeRO stage
 // decide which rank writes which shard, and which state each rank must read back.
+// Closed-form arithmetic the planner builds on, so it lives in sim/plan.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,18 +1,17 @@
 // What the data paths share: a pool of in-flight I/O records, the storage step (a
-// read DMAs from the SSD along a route, a write DMAs to it) and completion.
+// read moves bytes out of block storage along a route, a write into it), the host
+// CPU and memory nearest a device, and completion.
 #pragma once
 #include <deque>
 #include <vector>
 
 #include "models/host/cpu_socket.hpp"
 #include "models/host/dram.hpp"
-#include "models/ssd/nvme_ssd.hpp"
+#include "sim/core/block_storage.hpp"
 #include "sim/core/slot_pool.hpp"
 #include "sim/run/data_path.hpp"
 
 namespace iowall {
-
-class CpuSocket;
 
 class PathBase : public DataPath {
 protected:
@@ -26,35 +25,38 @@ protected:
   explicit PathBase(PathEnv& env) : env_(env) {}
 
   std::uint32_t begin(const InFlight& f) { return ios_.acquire(f); }
+  // The CPU socket and host memory nearest to `device` (fewest hops).
+  CpuSocket& cpu_near(const Device& device);
+  Dram& dram_near(const Device& device);
   InFlight& io(std::uint32_t id) { return ios_[id]; }
   // Reads from or writes to the I/O's SSD along `route`, then `then`.
   // The drive's queues live in the host memory nearest to it (a CPU-driven stack), so
   // doorbells, SQ entry fetches and CQ entries cross those routes.
-  void storage_step(std::uint32_t id, const Route& route, NvmeSsd::Done then) {
+  void storage_step(std::uint32_t id, const Route& route, BlockStorage::Done then) {
     const IoRequest& r = ios_[id].io;
     storage_part(r, r.offset, r.size, route, then);
   }
   // The same for `size` bytes of `r` from `offset` (a piece of a split I/O). `queues`:
   // where the I/O queues live when not in the host memory near the drive.
-  void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, NvmeSsd::Done then,
-                    const NvmeQueueRoutes* queues = nullptr, int queue = -1) {
+  void storage_part(const IoRequest& r, Bytes offset, Bytes size, const Route& route, BlockStorage::Done then,
+                    const QueueRoutes* queues = nullptr, int queue = -1) {
     // blk-mq maps the submitting CPU to a queue: a thread keeps to one queue pair.
     if (queue < 0) queue = r.thread;
-    NvmeIo nio{offset, queue, queues ? *queues : host_queues(*r.storage)};
+    const BlockIo bio{offset, queue, queues ? *queues : host_queues(r.storage->device())};
     if (r.write)
-      r.storage->write(size, route, env_.mover, then, nio);
+      r.storage->write(size, route, env_.mover, then, bio);
     else
-      r.storage->read(size, route, env_.mover, then, nio);
+      r.storage->read(size, route, env_.mover, then, bio);
   }
   // The drive's queues in the host memory nearest to it, driven by this path's host stack.
-  NvmeQueueRoutes host_queues(NvmeSsd& storage) {
-    Dram& queue_memory = env_.dram_near(storage);
-    NvmeQueueRoutes r;
+  QueueRoutes host_queues(Device& storage) {
+    Dram& queue_memory = dram_near(storage);
+    QueueRoutes r;
     r.to_queues = &env_.route(storage, queue_memory);
     r.from_queues = &env_.route(queue_memory, storage);
     r.mover = &env_.mover;
     r.polled = poll_completions_;
-    r.host_cores = &env_.cpu_near(queue_memory).core_server();
+    r.host_cores = &cpu_near(queue_memory).core_server();
     return r;
   }
   // CPU time the I/O's own thread spends (system calls, cuFile's control plane, copy

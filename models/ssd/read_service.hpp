@@ -1,0 +1,75 @@
+// How an NVMe drive's controller serves a read command once it is fetched: a named
+// child component of `nvme_ssd` ("read_service": "overlapped" | "serial" | "batched"),
+// one small implementation each, chosen by name and registered by a macro next to its
+// class (models/ssd/read_services.cpp). A service decides when the controller is busy
+// with a read and when the read's media access (or data delivery) starts; the drive
+// does the rest (media, internal data path, DMA, completion). Each service is listed by
+// `iowall models` in the "read_service" domain with the drive parameters it uses.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/registry.hpp"
+#include "sim/core/units.hpp"
+
+namespace iowall {
+
+class NvmeSsd;
+class Server;
+class SimContext;
+
+// The services' names: what "read_service" takes (and what `iowall calibrate` writes).
+namespace read_services {
+inline constexpr char overlapped[] = "overlapped";
+inline constexpr char serial[] = "serial";
+inline constexpr char batched[] = "batched";
+}  // namespace read_services
+
+class ReadService {
+public:
+  explicit ReadService(NvmeSsd& drive) : drive_(drive) {}
+  virtual ~ReadService() = default;
+  // Read command `cmd` has been fetched from its submission queue: serve it.
+  virtual void serve(std::uint32_t cmd) = 0;
+
+protected:
+  // The drive's steps a service composes (NvmeSsd befriends this class only).
+  Server& controller() const;
+  Time processing() const;                  // one command's processing, 1 / max_iops
+  Time transfer(std::uint32_t cmd) const;   // its data over the internal path, bytes / read_bandwidth
+  int queue_of(std::uint32_t cmd) const;    // its submission queue (arbitration class)
+  void read_media(std::uint32_t cmd, Time from) const;  // media access from `from`, then delivery
+  void deliver(std::uint32_t cmd) const;    // the data to its destination, then its completion
+  void complete_no_earlier(std::uint32_t cmd, Time t) const;  // hold its completion until `t`
+  Time wake_latency() const;                // lumped read latency (a draw of the drive's RNG)
+  SimContext& ctx() const;
+  Time now() const;
+
+  NvmeSsd& drive_;
+};
+
+using ReadServiceFactory = std::function<std::unique_ptr<ReadService>(NvmeSsd&)>;
+
+// The registered services' names, sorted; and one built by name (nullptr if unknown).
+std::vector<std::string> read_service_names();
+std::unique_ptr<ReadService> make_read_service(const std::string& name, NvmeSsd& drive);
+
+namespace detail {
+// `uses`: the drive parameters the service reads, each with its role in the service.
+struct ReadServiceRegistrar {
+  ReadServiceRegistrar(const char* name, const char* description, const char* header, ReadServiceFactory f,
+                       std::vector<std::pair<std::string, std::string>> uses);
+};
+}  // namespace detail
+
+// Registers a ReadService subclass constructed from (NvmeSsd&) under NAME.
+#define IOWALL_REGISTER_READ_SERVICE(Class, NAME, DESCRIPTION, ...)                             \
+  static const ::iowall::detail::ReadServiceRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){     \
+      NAME, DESCRIPTION, __FILE__,                                                               \
+      [](::iowall::NvmeSsd& d) -> std::unique_ptr<::iowall::ReadService> { return std::make_unique<Class>(d); }, \
+      __VA_ARGS__}
+
+}  // namespace iowall

@@ -1,0 +1,90 @@
+// Block storage, the interface every storage layer implements: a read moves `size`
+// bytes out of the store along a route the caller gives (into host memory, or
+// peer-to-peer into a GPU), a write moves them from there into the store, and `done`
+// runs when the host has reaped the completion. Hints say where the bytes sit (offset),
+// which submission queue the I/O takes, and where that queue pair lives (host memory
+// near the device, or a GPU's memory for GPU-initiated I/O). Limits (capacity, logical
+// block size, largest transfer per command, I/Os one queue holds) are data the store
+// sets once, so a path reads them without a call. A device says it is block storage by
+// Device::as_block_storage(); workloads and paths see only this interface (an NVMe
+// drive, models/ssd/nvme_ssd.hpp, implements it).
+#pragma once
+#include "sim/core/inline_function.hpp"
+#include "sim/core/route.hpp"
+
+namespace iowall {
+
+class Device;
+class Server;
+
+// How a polling host finds its command's completion among the completion-queue
+// entries (posted in completion order, each with its command id and a phase tag).
+//   reap_all: one poller consumes every new entry from the head (SPDK, io_uring IOPOLL):
+//             O(1) per entry.
+//   scan:     each waiting GPU thread looks for its own command id from the head: the
+//             i-th new entry is found after reading i + 1 entries (O(N) per lookup).
+//   in_order: entries are posted in submission order, so a thread knows its slot (O(1));
+//             a command that finished early waits for the ones before it.
+enum class CqLookup { reap_all, scan, in_order };
+
+// Where an I/O's submission and completion queues live, seen from the store: routes
+// to and from queue memory and the route doorbells take from the host. Null routes
+// cost nothing (queue traffic unmodelled).
+struct QueueRoutes {
+  const Route* to_queues = nullptr;    // store -> queue memory: completion entries, MSI-X
+  const Route* from_queues = nullptr;  // queue memory -> store: submission fetches, doorbells
+  RouteMover* mover = nullptr;
+  // Queues a GPU owns (GPU-initiated I/O): its threads poll the completion queue instead
+  // of taking an interrupt, and a warp rings once for its batch. 0: the store's setting.
+  bool polled = false;
+  int doorbell_batch = 0;
+  // The cores of the CPU that writes the doorbells (host-driven queues): their time on
+  // doorbell writes counts as CPU busy. Null for GPU-owned queues.
+  Server* host_cores = nullptr;
+  CqLookup cq_lookup = CqLookup::reap_all;  // polled queues only
+  Time cq_check_cost;                       // reading one completion entry (scan)
+  // Time the submitter spends on a command before its submission entry is in place (a
+  // GPU thread allocating its command id): the doorbell for it goes no earlier.
+  Time submit_delay;
+};
+
+// Optional details of one I/O. Without them the store spreads I/Os over its queues
+// round-robin, places data by a running offset, and leaves queue traffic unmodelled.
+struct BlockIo {
+  Bytes offset{-1};     // logical byte offset (decides where the data sits); -1: unknown
+  int queue = -1;       // submission queue; -1: round-robin over the host's queues
+  QueueRoutes queues;   // where the queue pair lives
+};
+
+struct BlockLimits {
+  Bytes capacity;          // usable bytes
+  Bytes lba_size;          // logical block: I/O sizes are multiples of it
+  Bytes max_transfer;      // the largest command; larger I/Os split into several
+  i64 queue_depth = 1;     // I/Os one queue holds in flight
+};
+
+class BlockStorage {
+public:
+  using Done = InlineFunction<void()>;
+
+  // Reads `size` and moves it along `to`; `done` runs when the host has reaped the last
+  // command's completion.
+  virtual void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
+  // Moves `size` from the host along `from`, then commits it.
+  virtual void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
+
+  // The topology device the data enters and leaves by (routes start and end there).
+  Device& device() const { return device_; }
+  const BlockLimits& limits() const { return limits_; }
+
+protected:
+  explicit BlockStorage(Device& self) : device_(self) {}
+  ~BlockStorage() = default;
+  void set_limits(const BlockLimits& l) { limits_ = l; }
+
+private:
+  Device& device_;
+  BlockLimits limits_;
+};
+
+}  // namespace iowall
