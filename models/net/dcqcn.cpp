@@ -9,9 +9,9 @@ namespace iowall::net {
 EcnConfig EcnConfig::read(const Params& p) {
   EcnConfig c;
   c.enabled = p.get_bool("ecn", true, "mark ECN at egress queues", "RFC 3168; DCQCN needs it");
-  c.kmin = p.get_bytes("kmin", "400 KB", "queue below which nothing is marked", "HPCC ns-3 configs, 100G");
+  c.kmin = p.get_bytes("kmin", "400 KB", "queue below which nothing is marked; 0: marking may start with the first byte queued", "HPCC ns-3 configs, 100G");
   c.kmax = p.get_bytes("kmax", "1600 KB", "queue above which everything is marked", "HPCC ns-3 configs, 100G");
-  c.pmax = p.get_number("pmax", 0.2, "marking probability at kmax", "HPCC ns-3 configs, 100G");
+  c.pmax = p.get_number("pmax", 0.2, 0.0, 1.0, "marking probability at kmax", "HPCC ns-3 configs, 100G");
   c.at_dequeue = p.get_choice("mark_at", "dequeue", {"enqueue", "dequeue"}, "where the queue is compared with kmin/kmax",
                               "dequeue: the mark carries the queue as it is now, not as it was one queueing delay ago") ==
                  "dequeue";
@@ -34,7 +34,7 @@ DcqcnConfig DcqcnConfig::read(const Params& p, Bandwidth line) {
   c.byte_counter = p.get_bytes("byte_counter", "32767 B", "bytes between byte-counter increases", "ConnectX default (mlxconfig)");
   c.ai = p.get_bandwidth("ai", "5 Mb/s", "additive increase step", "ConnectX default (mlxconfig)");
   c.hai = p.get_bandwidth("hai", "50 Mb/s", "hyper increase step", "ConnectX default (mlxconfig)");
-  c.g = p.get_number("g", 1.0 / 256, "alpha gain", "ConnectX default (mlxconfig)");
+  c.g = p.get_number("g", 1.0 / 256, 0.0, 1.0, "alpha gain", "ConnectX default (mlxconfig)");
   c.alpha_timer = p.get_time("alpha_timer", "55 us", "alpha update period", "Zhu et al., SIGCOMM'15 (K = 55 us)");
   c.cnp_interval = p.get_time("cnp_interval", "4 us", "minimum time between CNPs of one flow", "ConnectX default (mlxconfig)");
   c.fast_recovery = p.get_int("fast_recovery", 5, 1, 1000, "increase events in fast recovery (F)", "Zhu et al., SIGCOMM'15");

@@ -13,9 +13,9 @@ NsccConfig NsccConfig::read(const Params& p) {
                          "UEC 1.0 specification, congestion management (NSCC), simplified");
   c.target_delay = p.get_time("nscc_target_delay", "8 us", "round-trip delay NSCC's window aims for",
                               "assumption: base RTT of a 2-hop 100G fabric plus about 90 KB of queue");
-  c.md = p.get_number("nscc_md", 0.5, "multiplicative decrease gain on (delay - target) / delay",
+  c.md = p.get_number("nscc_md", 0.5, 0.0, 1.0, "multiplicative decrease gain on (delay - target) / delay",
                       "assumption, in the range of UEC's published defaults");
-  c.pi_gain = p.get_number("nscc_pi_gain", 0.25, "proportional increase, frames per ACK at zero delay",
+  c.pi_gain = p.get_number("nscc_pi_gain", 0.25, 0.0, 1e6, "proportional increase, frames per ACK at zero delay",
                            "assumption");
   if (c.target_delay.ps <= 0) p.fail("nscc_target_delay", "must be positive");
   if (!(c.md > 0 && c.md <= 1)) p.fail("nscc_md", fmt::format("{} is out of range (0, 1]", c.md));

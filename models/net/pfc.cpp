@@ -18,7 +18,7 @@ PfcConfig PfcConfig::read(const Params& p) {
   }
   c.xoff = p.get_bytes("xoff", "1 MB", "ingress bytes of one priority that send PAUSE",
                        "assumption: a static threshold above an ingress's share of kmax, so ECN acts first");
-  c.xon = p.get_bytes("xon", "512 KB", "ingress bytes that release PAUSE", "assumption: half of xoff");
+  c.xon = p.get_bytes("xon", "512 KB", "ingress bytes that release PAUSE; 0: only an empty ingress does", "assumption: half of xoff");
   c.interface_bits = p.get_int("interface_delay_bits", 122880, 0, i64{1} << 40,
                                "PHY/MAC delay of the pause loop, in bit times", "IEEE 802.1Qbb-derived, 100GbE");
   c.response_bits = p.get_int("response_bits", 201728, 0, i64{1} << 40,

@@ -1,5 +1,7 @@
 #include "models/pcie/tlp_link_sim.hpp"
 
+#include "sim/core/interrupt.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <vector>
@@ -60,7 +62,8 @@ public:
       issue_reads();
     }
     tx_[0].kick();
-    while (q_.step()) {
+    for (std::uint32_t n = 1; q_.step(); ++n) {
+      if ((n & 0xFFFF) == 0) throw_if_interrupted();
     }
     result_.elapsed = last_delivery_;
     result_.payload = delivered_;

@@ -117,16 +117,16 @@ public:
   IOWALL_PARAM(Time, read_time, "50 us", "page read time tR (median)", "TLC NAND of 2020-2024: 40-60 us");
   IOWALL_PARAM(Time, program_time, "600 us", "page program time tPROG", "TLC NAND of 2020-2024: 400-800 us");
   IOWALL_PARAM(Bandwidth, channel_bandwidth, "2.4 GB/s", "flash channel transfer rate", "ONFI 5.0 / Toggle 5: 2400 MT/s x 8 bit");
-  IOWALL_PARAM_NUMBER(read_sigma, 0.1, "spread of tR: sigma of a lognormal factor with median 1",
+  IOWALL_PARAM_NUMBER(read_sigma, 0.1, 0.0, 2.0, "spread of tR: sigma of a lognormal factor with median 1",
                       "assumed until calibrated");
-  IOWALL_PARAM_NUMBER(read_retry_probability, 1e-4, "probability a page read needs another sensing pass",
+  IOWALL_PARAM_NUMBER(read_retry_probability, 1e-4, 0.0, 0.99, "probability a page read needs another sensing pass",
                       "assumed (grows with wear and retention); drives the p99.99 tail");
   IOWALL_PARAM(Bytes, write_cache, "1 GiB", "power-loss-protected write cache; 0: writes go through to media",
                "assumed: a fraction of the drive DRAM (1 GB per TB)");
   IOWALL_PARAM(Time, write_latency, "15 us", "a write accepted into the write cache (or the lumped write latency)",
                "Micron 9550 spec (figures.md): typical write latency 15 us");
   IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
-  IOWALL_PARAM_NUMBER(latency_sigma, 0.15, "lumped media: sigma of a lognormal latency factor with median 1",
+  IOWALL_PARAM_NUMBER(latency_sigma, 0.15, 0.0, 2.0, "lumped media: sigma of a lognormal latency factor with median 1",
                       "assumed until calibrated with `iowall calibrate`");
   // How the controller serves a read: a named child component (models/ssd/read_service.hpp).
   IOWALL_PARAM_CHOICE(read_service, read_services::overlapped, read_service_names(),

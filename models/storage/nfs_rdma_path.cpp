@@ -52,7 +52,7 @@ public:
                        "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
                        "transfer and the reply (nfsd with svcrdma)",
                        "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate"),
-            p.get_number("server_cache_hit_ratio", 0.0,
+            p.get_number("server_cache_hit_ratio", 0.0, 0.0, 1.0,
                          "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
                          "assumption: 0, a cold data set larger than the server's memory")};
   }

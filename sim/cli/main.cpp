@@ -3,12 +3,60 @@
 // 130 interrupted by SIGINT or SIGTERM).
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/interrupt.hpp"
+
+namespace {
+
+// Every error is one line of at most 300 characters: newlines become spaces, and a
+// longer message keeps its start (the file, pointer or option) and its end (what was
+// expected), with the middle elided.
+std::string one_line(std::string m) {
+  for (char& c : m)
+    if (c == '\n' || c == '\r') c = ' ';
+  constexpr std::size_t kMax = 300 - 8;  // "iowall: " before it
+  if (m.size() <= kMax) return m;
+  std::size_t head = 190, tail = kMax - head - 5;
+  while (head > 0 && (static_cast<unsigned char>(m[head]) & 0xC0) == 0x80) --head;
+  std::size_t from = m.size() - tail;
+  while (from < m.size() && (static_cast<unsigned char>(m[from]) & 0xC0) == 0x80) ++from;
+  return m.substr(0, head) + " ... " + m.substr(from);
+}
+
+// CLI11 says only "A subcommand is required": name the command that needs one, the word
+// given instead (if any), and the choices.
+std::string subcommand_error(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* cur = &app;
+  int at = 0;  // argv index of cur's name
+  for (;;) {
+    const auto subs = cur->get_subcommands();
+    if (subs.empty()) break;
+    const CLI::App* next = subs.front();
+    for (int i = at + 1; i < argc; ++i)
+      if (next->check_name(argv[i])) {
+        at = i;
+        break;
+      }
+    cur = next;
+  }
+  std::vector<std::string> names;
+  for (const CLI::App* sub : const_cast<CLI::App*>(cur)->get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  std::string choices;
+  for (const auto& n : names) choices += (choices.empty() ? "" : ", ") + n;
+  const std::string who = cur == &app ? std::string("iowall") : cur->get_name();
+  if (at + 1 < argc)
+    return fmt::format("{}: \"{}\" is not a command of {} (expected one of: {})", argv[at + 1], argv[at + 1], who, choices);
+  return fmt::format("{}: a command is required (one of: {})", who, choices);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // From the start, so SIGINT at any moment ends in the same clean way (exit 130).
@@ -26,20 +74,28 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    const std::string what = e.what();
+    const bool subcommand = what.find("subcommand") != std::string::npos;
+    fmt::print(stderr, "iowall: {}\n", one_line(subcommand ? subcommand_error(app, argc, argv) : what));
+    return 2;
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "iowall: {}\n", e.what());
+    fmt::print(stderr, "iowall: {}\n", one_line(e.what()));
     return 2;
   } catch (const iowall::InputError& e) {
-    fmt::print(stderr, "iowall: {}\n", e.what());
+    fmt::print(stderr, "iowall: {}\n", one_line(e.what()));
     return 2;
   } catch (const iowall::Interrupted& e) {
-    fmt::print(stderr, "iowall: {}\n", e.what());
+    fmt::print(stderr, "iowall: {}\n", one_line(e.what()));
     return 130;
   } catch (const iowall::RunError& e) {
-    fmt::print(stderr, "iowall: {}\n", e.what());
+    fmt::print(stderr, "iowall: {}\n", one_line(e.what()));
+    return 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "iowall: out of memory: the input asks for more than this machine has\n");
     return 1;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "iowall: internal error: {}\n", e.what());
+    fmt::print(stderr, "iowall: internal error: {}\n", one_line(e.what()));
     return 1;
   }
   if (iowall::stop_requested()) {

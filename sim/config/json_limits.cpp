@@ -56,7 +56,8 @@ public:
     frames_.pop_back();
     return dom_.end_array();
   }
-  bool parse_error(std::size_t pos, const std::string& token, const nlohmann::detail::exception& e) {
+  template <class Exception>
+  bool parse_error(std::size_t pos, const std::string& token, const Exception& e) {
     return dom_.parse_error(pos, token, e);  // throws, as Json::parse does
   }
 

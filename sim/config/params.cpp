@@ -1,6 +1,10 @@
 #include "sim/config/params.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
+
+#include "sim/config/json_limits.hpp"
 
 namespace iowall {
 
@@ -71,6 +75,46 @@ const Json* Params::find(const ParamInfo& info) const {
 
 namespace {
 
+// Ranges that every parameter of a kind keeps, so that a value that parses cannot break
+// the engine (a clock of 2^63 ps spans 106 days) or be read as something it is not: a
+// zero rate is refused unless the parameter documents what zero means ("0: ..." or
+// "unlimited") instead of silently removing a limit.
+bool documents_zero(const std::string& def, const std::string& desc) {
+  return desc.find("unlimited") != std::string::npos || desc.find("0:") != std::string::npos ||
+         desc.find("0 =") != std::string::npos;
+}
+bool default_is_zero(const std::string& def) {
+  const auto sp = def.find(' ');
+  const std::string num = def.substr(0, sp);
+  return !num.empty() && num.find_first_not_of("0.") == std::string::npos;
+}
+constexpr i64 kMaxParamPs = 3'600LL * 1'000'000'000'000LL;  // one hour
+
+std::string physical_range_problem(Time t, const std::string&, const std::string&) {
+  if (t.ps > kMaxParamPs) return "is longer than 1 h, the most any device or protocol time may be";
+  return "";
+}
+std::string physical_range_problem(Bytes b, const std::string& def, const std::string& desc) {
+  if (b.n == 0 && !default_is_zero(def) && !documents_zero(def, desc)) return "must be more than 0 B";
+  return "";
+}
+std::string physical_range_problem(Bandwidth b, const std::string& def, const std::string& desc) {
+  if (b.bps == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
+  if (b.bps < 1'000'000) return "is below 1 Mb/s, slower than any link or device modelled";
+  return "";
+}
+std::string physical_range_problem(Rate r, const std::string& def, const std::string& desc) {
+  if (r.milli_per_s == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
+  if (r.milli_per_s < 1'000) return "is below 1 /s, slower than any device modelled";
+  return "";
+}
+std::string physical_range_problem(Frequency f, const std::string& def, const std::string& desc) {
+  if (f.hz == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 Hz";
+  if (f.hz < 1'000'000) return "is below 1 MHz, slower than any clock modelled";
+  return "";
+}
+std::string physical_range_problem(Power, const std::string&, const std::string&) { return ""; }
+
 template <typename T>
 T quantity(const Params& p, ParamType type, const std::string& name, const std::string& def,
            const std::string& desc, const std::string& src, ParseResult (*parse)(std::string_view, T&),
@@ -87,10 +131,11 @@ T quantity(const Params& p, ParamType type, const std::string& name, const std::
   }
   if (!value->is_string())
     p.fail(name, fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
-                             value->dump(), param_type_name(type), param_type_example(type)));
+                             quote_json(*value), param_type_name(type), param_type_example(type)));
   const ParseResult r = parse(value->get<std::string>(), out);
   if (!r.ok) p.fail(name, r.error);
-  (void)desc;
+  if (const std::string why = physical_range_problem(out, def, desc); !why.empty())
+    p.fail(name, fmt::format("{} {}", quote_json(*value), why));
   (void)src;
   return out;
 }
@@ -116,7 +161,7 @@ i64 Params::get_int(const std::string& name, i64 def, i64 min, i64 max, const st
   ParamInfo info{name, ParamType::integer, std::to_string(def), desc, src, {}, min, max};
   const Json* v = find(info);
   if (!v) return def;
-  if (!v->is_number_integer()) fail(name, fmt::format("{} is not an integer (expected e.g. {})", v->dump(), def));
+  if (!v->is_number_integer()) fail(name, fmt::format("{} is not an integer (expected e.g. {})", quote_json(*v), def));
   const i64 x = v->get<i64>();
   if (x < min || x > max) fail(name, fmt::format("{} is out of range (expected {} to {})", x, min, max));
   return x;
@@ -125,14 +170,21 @@ i64 Params::get_int(const std::string& name, i64 def, i64 min, i64 max, const st
 double Params::get_number(const std::string& name, double def, const std::string& desc, const std::string& src) const {
   const Json* v = find(ParamInfo{name, ParamType::number, fmt::format("{}", def), desc, src, {}});
   if (!v) return def;
-  if (!v->is_number()) fail(name, fmt::format("{} is not a number (expected e.g. {})", v->dump(), def));
+  if (!v->is_number()) fail(name, fmt::format("{} is not a number (expected e.g. {})", quote_json(*v), def));
   return v->get<double>();
+}
+
+double Params::get_number(const std::string& name, double def, double min, double max, const std::string& desc,
+                          const std::string& src) const {
+  const double x = get_number(name, def, desc, src);
+  if (!(x >= min && x <= max)) fail(name, fmt::format("{} is out of range (expected {} to {})", x, min, max));
+  return x;
 }
 
 bool Params::get_bool(const std::string& name, bool def, const std::string& desc, const std::string& src) const {
   const Json* v = find(ParamInfo{name, ParamType::boolean, def ? "true" : "false", desc, src, {}});
   if (!v) return def;
-  if (!v->is_boolean()) fail(name, fmt::format("{} is not true or false", v->dump()));
+  if (!v->is_boolean()) fail(name, fmt::format("{} is not true or false", quote_json(*v)));
   return v->get<bool>();
 }
 
@@ -140,7 +192,7 @@ std::string Params::get_text(const std::string& name, const std::string& def, co
                              const std::string& src) const {
   const Json* v = find(ParamInfo{name, ParamType::text, def, desc, src, {}});
   if (!v) return def;
-  if (!v->is_string()) fail(name, fmt::format("{} is not a string", v->dump()));
+  if (!v->is_string()) fail(name, fmt::format("{} is not a string", quote_json(*v)));
   return v->get<std::string>();
 }
 
@@ -151,7 +203,7 @@ std::string Params::get_choice(const std::string& name, const std::string& def, 
   if (v->is_string())
     for (const auto& c : choices)
       if (c == v->get<std::string>()) return c;
-  fail(name, fmt::format("{} is not one of: {}", v->dump(), fmt::join(choices, ", ")));
+  fail(name, fmt::format("{} is not one of: {}", quote_json(*v), fmt::join(choices, ", ")));
 }
 
 void Params::check_all_used(const std::set<std::string>& framework_keys) const {
@@ -159,7 +211,7 @@ void Params::check_all_used(const std::set<std::string>& framework_keys) const {
     if (framework_keys.count(key) || used_->count(key)) continue;
     std::vector<std::string> known;
     for (const auto& d : *declared_) known.push_back(d.name);
-    fail(key, fmt::format("unknown key \"{}\" (this model takes: {})", key, fmt::join(known, ", ")));
+    fail(key, fmt::format("unknown key \"{}\" (this model takes: {})", quote_text(key, 60), quote_text(fmt::format("{}", fmt::join(known, ", ")), 160)));
   }
 }
 

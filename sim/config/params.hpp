@@ -69,6 +69,9 @@ public:
   Power get_power(const std::string& name, const std::string& def, const std::string& desc, const std::string& src) const;
   i64 get_int(const std::string& name, i64 def, i64 min, i64 max, const std::string& desc, const std::string& src) const;
   double get_number(const std::string& name, double def, const std::string& desc, const std::string& src) const;
+  // The same, refusing values outside [min, max] (a probability, a share, a spread).
+  double get_number(const std::string& name, double def, double min, double max, const std::string& desc,
+                    const std::string& src) const;
   bool get_bool(const std::string& name, bool def, const std::string& desc, const std::string& src) const;
   std::string get_text(const std::string& name, const std::string& def, const std::string& desc, const std::string& src) const;
   std::string get_choice(const std::string& name, const std::string& def, const std::vector<std::string>& choices,

@@ -80,7 +80,8 @@ template <> inline std::string Device::param_value<std::string>(const std::strin
 #define IOWALL_PARAM(Type, name, def, desc, source) Type name = this->param_value<Type>(#name, def, desc, source)
 #define IOWALL_PARAM_INT(name, def, min, max, desc, source) \
   ::iowall::i64 name = this->params().get_int(#name, def, min, max, desc, source)
-#define IOWALL_PARAM_NUMBER(name, def, desc, source) double name = this->params().get_number(#name, def, desc, source)
+#define IOWALL_PARAM_NUMBER(name, def, min, max, desc, source) \
+  double name = this->params().get_number(#name, def, min, max, desc, source)
 #define IOWALL_PARAM_BOOL(name, def, desc, source) bool name = this->params().get_bool(#name, def, desc, source)
 #define IOWALL_PARAM_CHOICE(name, def, choices, desc, source) \
   std::string name = this->params().get_choice(#name, def, choices, desc, source)

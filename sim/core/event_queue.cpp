@@ -1,5 +1,7 @@
 #include "sim/core/event_queue.hpp"
 
+#include "sim/core/error.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <stdexcept>
@@ -73,7 +75,11 @@ void EventQueue::file(const Entry& e) {
 }
 
 void EventQueue::push(Time at, std::uint32_t slot) {
-  if (at < now_) throw std::logic_error("event queue: an event was scheduled in the past");
+  // Models add times to now(); an earlier time can only come from a sum that passed the
+  // clock's range (2^63 ps, about 106 days) and wrapped.
+  if (at < now_)
+    throw RunError("simulated time overflowed: an event lies beyond the clock's range of about 106 days "
+                   "(a time, size or rate in the input is out of proportion to the others)");
   slots_[slot].next_free = UINT32_MAX;
   file(Entry{at.ps, slot});
   ++live_;

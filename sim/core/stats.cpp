@@ -2,9 +2,20 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
 namespace iowall {
 
 void TimeWeighted::record_series(Time now) {
+  // A series holds at most kMaxSeriesPeriods means: a period too short for the run would
+  // take memory and time in proportion to the run's length over the period.
+  if (now.ps / period_.ps >= kMaxSeriesPeriods)
+    throw InputError("", "--series",
+                     fmt::format("a period of {} splits this run into more than {} periods; give a longer one "
+                                 "(at least {})",
+                                 to_string(period_), kMaxSeriesPeriods, to_string(Time(now.ps / kMaxSeriesPeriods + 1))));
   // Spread value_ x [since_, now) over the periods it covers.
   Time t = since_;
   while (t < now) {

@@ -40,7 +40,9 @@ public:
     pending_at_ = until;
     pending_value_ = then;
   }
-  // Also keep the mean of every `period` (a periodic time series of the gauge).
+  // Also keep the mean of every `period` (a periodic time series of the gauge), for at
+  // most kMaxSeriesPeriods periods (beyond that, recording throws InputError at --series).
+  static constexpr i64 kMaxSeriesPeriods = 10'000;
   void enable_series(Time period) { period_ = period; }
   // Per-period means up to `now` (empty unless enabled).
   std::vector<double> series(Time now) const;

@@ -114,7 +114,8 @@ constexpr Time transfer_time(Bytes size, Bandwidth bw) {
   constexpr i64 kHalf = INT64_MAX / 2, kFastBytes = kHalf / (8 * 1'000'000'000'000LL);
   if (size.n <= kFastBytes && bw.bps <= kHalf) return Time((size.n * 8 * 1'000'000'000'000LL + bw.bps - 1) / bw.bps);
   const i128 num = static_cast<i128>(size.n) * 8 * 1'000'000'000'000LL;
-  return Time(static_cast<i64>((num + bw.bps - 1) / bw.bps));
+  const i128 t = (num + bw.bps - 1) / bw.bps;
+  return t > INT64_MAX ? Time::max() : Time(static_cast<i64>(t));  // saturates: never wraps
 }
 // Time between operations at `r` (rounded up).
 constexpr Time interval(Rate r) {
@@ -127,7 +128,8 @@ constexpr Time interval(Rate r) {
 constexpr Time cycles(i64 count, Frequency f) {
   if (f.hz <= 0) return Time(0);
   const i128 num = static_cast<i128>(count) * 1'000'000'000'000LL;
-  return Time(static_cast<i64>((num + f.hz - 1) / f.hz));
+  const i128 t = (num + f.hz - 1) / f.hz;
+  return t > INT64_MAX ? Time::max() : Time(static_cast<i64>(t));
 }
 // Bytes moved in `t` at `bw`, rounded down.
 constexpr Bytes bytes_in(Time t, Bandwidth bw) {

@@ -16,21 +16,35 @@
 
 namespace iowall {
 
-std::vector<SweepPoint> sweep_points(const Scenario& sc, const std::vector<SweepAxis>& axes) {
-  std::vector<SweepPoint> points{SweepPoint{Json::object(), sc.doc}};
-  points[0].doc.erase("sweep");
+SweepPoints::SweepPoints(const Scenario& sc, const std::vector<SweepAxis>& axes, std::size_t max_points,
+                         const std::string& where, const std::string& pointer)
+    : base_(sc.doc), axes_(axes) {
+  base_.erase("sweep");
   for (const SweepAxis& axis : axes) {
-    std::vector<SweepPoint> next;
-    for (const SweepPoint& p : points)
-      for (const Json& v : axis.values) {
-        SweepPoint q = p;
-        q.values[axis.pointer] = v;
-        q.doc[Json::json_pointer(axis.pointer)] = v;
-        next.push_back(std::move(q));
-      }
-    points = std::move(next);
+    if (axis.values.empty())
+      throw InputError(where, pointer, fmt::format("the axis {} has no values", axis.pointer.substr(0, 80)));
+    if (count_ > max_points / axis.values.size())
+      throw InputError(where, pointer,
+                       fmt::format("the axes make more than {} points; pass --max-points to run a sweep this large",
+                                   max_points));
+    count_ *= axis.values.size();
   }
-  return points;
+}
+
+SweepPoint SweepPoints::at(std::size_t i) const {
+  SweepPoint p{Json::object(), base_};
+  std::size_t rest = i;
+  std::vector<std::size_t> digit(axes_.size());
+  for (std::size_t a = axes_.size(); a-- > 0;) {
+    digit[a] = rest % axes_[a].values.size();
+    rest /= axes_[a].values.size();
+  }
+  for (std::size_t a = 0; a < axes_.size(); ++a) {
+    const Json& v = axes_[a].values[digit[a]];
+    p.values[axes_[a].pointer] = v;
+    p.doc[Json::json_pointer(axes_[a].pointer)] = v;
+  }
+  return p;
 }
 
 Shard parse_shard(const std::string& text, const std::string& option) {
@@ -43,31 +57,35 @@ Shard parse_shard(const std::string& text, const std::string& option) {
   return s;
 }
 
-Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
-               Shard shard, bool quiet) {
-  std::vector<SweepPoint> all = sweep_points(sc, axes);
-  std::vector<SweepPoint> points;
-  std::vector<std::size_t> index;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (static_cast<int>(i % static_cast<std::size_t>(shard.count)) == shard.index) {
-      points.push_back(std::move(all[i]));
-      index.push_back(i);
-    }
-  std::vector<Json> results(points.size());
-  Progress progress("sweep points", points.size(), quiet);
+Json run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::string& directory, Shard shard,
+               bool quiet) {
+  std::vector<std::size_t> index;  // the shard's points, by index in the whole sweep
+  for (std::size_t i = static_cast<std::size_t>(shard.index); i < all.size(); i += static_cast<std::size_t>(shard.count))
+    index.push_back(i);
+  std::vector<Json> results(index.size());
+  Progress progress("sweep points", index.size(), quiet);
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
   std::exception_ptr failure;
+  std::size_t failed_i = SIZE_MAX;
   std::mutex failure_mutex;
   auto worker = [&] {
-    for (std::size_t i = next++; i < points.size(); i = next++) {
+    for (std::size_t i = next++; i < index.size() && !failed; i = next++) {
       try {
         throw_if_interrupted();
-        const Scenario point = scenario_from_json(points[i].doc, sc.file, directory);
-        results[i] = {{"index", index[i]}, {"values", points[i].values}, {"result", run_scenario(point)}};
+        const SweepPoint p = all.at(index[i]);
+        const Scenario point = scenario_from_json(p.doc, sc.file, directory);
+        results[i] = {{"index", index[i]}, {"values", p.values}, {"result", run_scenario(point)}};
         progress.advance();
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
+        // Points start in order and none starts after a failure, so every point before
+        // this one has run: the earliest failing point is reported, whatever --jobs is.
+        if (i < failed_i) {
+          failed_i = i;
+          failure = std::current_exception();
+        }
+        failed = true;
       }
     }
   };
@@ -78,29 +96,60 @@ Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs,
   if (failure) std::rethrow_exception(failure);
   Json out = {{"iowall_result", result_marker("sweep")}, {"iowall_version", "0.1.0"}, {"scenario", sc.name},
               {"points", results}};
-  if (shard.count > 1) out["shard"] = fmt::format("{}/{}", shard.index, shard.count);
+  if (shard.count > 1) {
+    out["shard"] = fmt::format("{}/{}", shard.index, shard.count);
+    out["sweep_points"] = all.size();
+  }
   return out;
 }
 
-Json merge_sweeps(const std::vector<Json>& parts, const std::string& where) {
-  if (parts.empty()) throw InputError(where, "", "no sweep results to merge");
+Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names) {
+  if (parts.empty()) throw InputError("", "--merge", "no sweep results to merge");
   std::map<std::size_t, Json> points;
-  for (const Json& p : parts) {
-    if (!p.contains("points") || p.value("scenario", "") != parts[0].value("scenario", "") ||
-        p.value("iowall_version", "") != parts[0].value("iowall_version", ""))
-      throw InputError(where, "", "the files are not parts of one sweep of one iowall version");
-    for (const Json& pt : p["points"]) {
-      const std::size_t i = pt.at("index").get<std::size_t>();
-      if (points.count(i)) throw InputError(where, "", fmt::format("point {} appears in two parts", i));
-      points[i] = pt;
+  std::map<int, std::string> shards;  // shard index -> file
+  int count = 0;
+  std::size_t total = 0;
+  for (std::size_t f = 0; f < parts.size(); ++f) {
+    const Json& p = parts[f];
+    const std::string& where = names[f];
+    if (!p.is_object() || !p.contains("points") || !p["points"].is_array())
+      throw InputError(where, "/points", "not a sweep result (expected an array of points)");
+    if (!p.contains("shard") || !p["shard"].is_string() || !p.contains("sweep_points") ||
+        !p["sweep_points"].is_number_unsigned())
+      throw InputError(where, "/shard", "not a shard of a sweep (run it with --shard i/N)");
+    if (p.value("scenario", Json()) != parts[0].value("scenario", Json()) ||
+        p.value("iowall_version", Json()) != parts[0].value("iowall_version", Json()))
+      throw InputError(where, "/scenario", "the files are not parts of one sweep of one iowall version");
+    const Shard s = parse_shard(p["shard"].get<std::string>(), where + ": /shard");
+    if (count == 0) {
+      count = s.count;
+      total = p["sweep_points"].get<std::size_t>();
+    }
+    if (s.count != count || p["sweep_points"].get<std::size_t>() != total)
+      throw InputError(where, "/shard", fmt::format("shard {} is not one of the {} shards of the first file", p["shard"].get<std::string>(), count));
+    if (!shards.emplace(s.index, where).second)
+      throw InputError(where, "/shard", fmt::format("shard {}/{} is given twice", s.index, count));
+    for (std::size_t k = 0; k < p["points"].size(); ++k) {
+      const Json& pt = p["points"][k];
+      const std::string ptr = fmt::format("/points/{}", k);
+      if (!pt.is_object() || !pt.contains("index") || !pt["index"].is_number_unsigned() || !pt.contains("result") ||
+          !pt["result"].is_object())
+        throw InputError(where, ptr, "not a sweep point (expected an index and a result)");
+      const std::size_t i = pt["index"].get<std::size_t>();
+      if (i >= total || static_cast<int>(i % static_cast<std::size_t>(count)) != s.index)
+        throw InputError(where, ptr + "/index", fmt::format("point {} does not belong to shard {}/{}", i, s.index, count));
+      if (!points.emplace(i, pt).second) throw InputError(where, ptr + "/index", fmt::format("point {} appears twice", i));
     }
   }
-  Json list = Json::array();
-  std::size_t expect = 0;
-  for (auto& [i, pt] : points) {
-    if (i != expect++) throw InputError(where, "", fmt::format("point {} is missing: merge every shard", expect - 1));
-    list.push_back(std::move(pt));
+  if (static_cast<int>(shards.size()) != count) {
+    int missing = 0;
+    while (shards.count(missing)) ++missing;
+    throw InputError("", "--merge", fmt::format("shard {}/{} is missing: merge all {} shards", missing, count, count));
   }
+  if (points.size() != total)
+    throw InputError("", "--merge", fmt::format("{} of the sweep's {} points are present", points.size(), total));
+  Json list = Json::array();
+  for (auto& [i, pt] : points) list.push_back(std::move(pt));
   return {{"iowall_result", result_marker("sweep")},
           {"iowall_version", parts[0]["iowall_version"]},
           {"scenario", parts[0]["scenario"]},

@@ -10,12 +10,29 @@
 
 namespace iowall {
 
-// The scenario documents of every point, with the values each point takes.
+// The points of a sweep, enumerated lazily: point i's values and scenario document are
+// built when it runs, so a sweep holds one document per running point, not one per
+// point. Point order: the first axis outermost (the last axis varies fastest).
 struct SweepPoint {
   Json values;  // {pointer: value}
   Json doc;     // the scenario with those values set
 };
-std::vector<SweepPoint> sweep_points(const Scenario& sc, const std::vector<SweepAxis>& axes);
+class SweepPoints {
+public:
+  // Throws InputError (at `where`, `pointer`) when an axis has no values or the product
+  // of the axes' sizes exceeds `max_points`.
+  SweepPoints(const Scenario& sc, const std::vector<SweepAxis>& axes, std::size_t max_points, const std::string& where,
+              const std::string& pointer);
+  std::size_t size() const { return count_; }
+  SweepPoint at(std::size_t i) const;
+
+private:
+  Json base_;
+  const std::vector<SweepAxis>& axes_;
+  std::size_t count_ = 1;
+};
+// The default cap on a sweep's points: beyond it, --max-points must say so.
+inline constexpr std::size_t kDefaultMaxSweepPoints = 10'000;
 
 // One part of a sweep: the points whose index is `index` modulo `count` (a Slurm array
 // task, an MPI rank).
@@ -27,10 +44,11 @@ Shard parse_shard(const std::string& text, const std::string& option);
 
 // Runs the shard's points with `jobs` threads; returns {"scenario", "points": [...]},
 // each point with its "index" in the whole sweep.
-Json run_sweep(const Scenario& sc, const std::vector<SweepAxis>& axes, int jobs, const std::string& directory,
+// The first failing point stops the others (no point starts after it) and is rethrown.
+Json run_sweep(const Scenario& sc, const SweepPoints& points, int jobs, const std::string& directory,
                Shard shard = {}, bool quiet = true);
 // Joins shard results into the document a serial run gives (points in index order);
-// throws InputError when they are not shards of one sweep.
-Json merge_sweeps(const std::vector<Json>& parts, const std::string& where);
+// throws InputError (naming the file in `names`) unless they are all the shards of one sweep.
+Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names);
 
 }  // namespace iowall

@@ -14,6 +14,7 @@
 #include "measure/calibration_points.hpp"
 #include "sim/cli/bench_clock.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/option_values.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
@@ -103,7 +104,8 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--paths", a->paths, "comma-separated data paths, run alternately");
   cmd->add_option("--repeats", a->repeats, "runs of each path")->check(CLI::Range(1, 100));
   cmd->add_option("--target", a->target, "most wall seconds allowed per simulated second")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_number())
+      ->check(CLI::Range(1e-6, 1e9));
   a->out.add_to(*cmd, false);
   cmd->callback([a] {
     std::vector<std::string> paths;

@@ -131,11 +131,11 @@ void setup(CLI::App& root, CliState&) {
   kv->add_option("--blocks", ka->blocks, "blocks per requester at each size (0: enough for steady state)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   kv->add_option("--interleave", ka->interleave, "interleave granularity across CXL devices");
-  kv->add_option("--shared-fraction", ka->shared, "fraction of lines another requester caches (back-invalidate snoop)");
-  kv->add_option("--write-fraction", ka->writes, "fraction of blocks written back to the CXL tier instead of read");
+  kv->add_option("--shared-fraction", ka->shared, "fraction of lines another requester caches (back-invalidate snoop)")->check(finite_number())->check(CLI::Range(0.0, 1.0));
+  kv->add_option("--write-fraction", ka->writes, "fraction of blocks written back to the CXL tier instead of read")->check(finite_number())->check(CLI::Range(0.0, 1.0));
   kv->add_option("--topology", ka->topology, "CXL tier from a topology file (cxl_host, cxl_switch, cxl_type3, cxl links)");
   kv->add_option("--tiers", ka->tiers, "both, or cxl alone")->check(CLI::IsMember({"both", "cxl"}));
-  kv->add_option("--seed", ka->seed, "random seed");
+  add_seed_option(*kv, ka->seed, "random seed");
   ka->out.add_to(*kv, false);
   kv->callback([ka] { run_kvcache(*ka); });
 

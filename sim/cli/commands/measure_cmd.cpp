@@ -23,6 +23,7 @@
 #include "measure/runner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/output_path.hpp"
+#include "sim/cli/option_values.hpp"
 
 namespace iowall::measure {
 namespace {
@@ -123,7 +124,7 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--output-format", raw->format, "normal, json or normal,json")->capture_default_str();
   cmd->add_option("--output", raw->output, "Write the results to this file (atomically)")->check(writable_output());
   cmd->add_option("--repeat", raw->repeat, "Repeat the whole measurement this many times")->capture_default_str();
-  cmd->add_option("--seed", raw->seed, "Seed for random offsets, mixed choices and file contents")->capture_default_str();
+  add_seed_option(*cmd, raw->seed, "Seed for random offsets, mixed choices and file contents (default 1)");
   cmd->add_flag("--quiet", raw->quiet, "No summary or notes on the terminal");
   cmd->add_flag("--keep", raw->keep, "Keep the file that iowall created");
   cmd->add_flag("--invalidate", raw->invalidate,

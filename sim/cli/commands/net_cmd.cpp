@@ -12,6 +12,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cli/option_values.hpp"
 
 namespace iowall {
 namespace {
@@ -29,7 +30,7 @@ struct Common {
     c.add_option("--duration", duration, "simulated time");
     c.add_option("--from", from, "start of the measurement window");
     c.add_option("--param", params, "fabric parameter key=value, e.g. xoff=\"512 KB\" or dcqcn=false");
-    c.add_option("--seed", seed, "random seed (ECN marking)");
+    add_seed_option(c, seed, "random seed (ECN marking)");
     out.add_to(c, false);
   }
   Bandwidth bw(const std::string& text, const char* option) const {
@@ -253,7 +254,7 @@ void setup(CLI::App& root, CliState&) {
   i->add_to(*incast);
   incast->add_option("--senders", *n, "senders")->check(CLI::Range(1, 4096));
   incast->add_option("--window", *window, "window for the convergence test");
-  incast->add_option("--tolerance", *tol, "relative distance from an equal split")->check(CLI::Range(0.0, 1.0));
+  incast->add_option("--tolerance", *tol, "relative distance from an equal split")->check(finite_number())->check(CLI::Range(0.0, 1.0));
   incast->callback([i, n, window, tol] { run_incast_cmd(*i, *n, *window, *tol); });
 
   auto mc = std::make_shared<Common>();

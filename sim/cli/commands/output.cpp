@@ -13,7 +13,22 @@ namespace iowall {
 
 void OutputOptions::add_to(CLI::App& cmd, bool csv) {
   cmd.add_option("--output-format", formats, csv ? "normal, json, csv, or a comma-separated list" : "normal, json, or both")
-      ->default_val("normal");
+      ->default_val("normal")
+      ->check(CLI::Validator(
+          [csv](std::string& text) -> std::string {
+            if (text == "both") text = "normal,json";
+            std::stringstream ss(text);
+            std::string item;
+            int n = 0;
+            while (std::getline(ss, item, ',')) {
+              ++n;
+              if (item != "normal" && item != "json" && !(item == "csv" && csv))
+                return fmt::format("\"{}\" is not an output format (expected normal, json{})",
+                                   item.substr(0, 40), csv ? ", csv or a comma-separated list" : " or both");
+            }
+            return n == 0 ? "no format given (expected normal, json" + std::string(csv ? " or csv)" : " or both)") : "";
+          },
+          "FORMATS", "output formats"));
   cmd.add_option("--output", file, "write the output to FILE (atomically) instead of stdout")->check(writable_output());
   cmd.add_flag("--quiet,-q", quiet, "no progress display");
 }

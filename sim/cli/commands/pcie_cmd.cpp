@@ -1,11 +1,14 @@
 // `iowall pcie bw`: the effective bandwidth a DMA stream of one transfer size gets
 // over one PCIe link, from the protocol arithmetic (`model`) or by simulating every
 // TLP and DLLP (`sim`).
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "models/pcie/tlp_link_sim.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/config/json_limits.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall {
@@ -24,18 +27,36 @@ struct PcieArgs {
 
 Bytes size_arg(const std::string& text) {
   Bytes b;
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return Bytes(std::stoll(text));
-  const ParseResult r = parse_bytes(text, b);
-  if (!r.ok) throw InputError("", "--size", r.error);
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    i64 v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size())
+      throw InputError("", "--size", fmt::format("{} bytes is more than this calculator takes (1 TiB)", quote_text(text, 40)));
+    b = Bytes(v);
+  } else if (const ParseResult r = parse_bytes(text, b); !r.ok) {
+    throw InputError("", "--size", r.error);
+  }
   if (b.n <= 0) throw InputError("", "--size", "the transfer size must be positive");
+  if (b.n > (i64{1} << 40)) throw InputError("", "--size", "a transfer of more than 1 TiB is out of this calculator's range");
   return b;
 }
 
+// A one-way latency: at most 1 ms, far beyond any PCIe hop (a switch adds ~100 ns).
 Time time_arg(const std::string& text, const char* option) {
   Time t;
   const ParseResult r = parse_time(text, t);
   if (!r.ok) throw InputError("", option, r.error);
+  if (t > ms(1)) throw InputError("", option, fmt::format("{} is longer than 1 ms, beyond any PCIe latency", quote_text(text, 40)));
   return t;
+}
+
+// The option a LinkConfig check message is about (the message starts with the field).
+const char* option_of(const std::string& message) {
+  if (message.rfind("Gen", 0) == 0) return "--gen";
+  if (message.rfind("MPS", 0) == 0) return "--mps";
+  if (message.rfind("MRRS", 0) == 0) return "--mrrs";
+  if (message.rfind("RCB", 0) == 0) return "--rcb";
+  return "--lanes";
 }
 
 void setup(CLI::App& root, CliState&) {
@@ -63,8 +84,10 @@ void setup(CLI::App& root, CliState&) {
   a->out.add_to(*bw, false);
   bw->callback([a] {
     pcie::LinkConfig c{a->gen, a->lanes, a->mps, a->mrrs, a->rcb, a->rcb_split, a->ecrc};
-    if (const std::string err = pcie::check(c); !err.empty()) throw InputError("", "iowall pcie bw", err);
+    if (const std::string err = pcie::check(c); !err.empty()) throw InputError("", option_of(err), err);
     const Bytes size = size_arg(a->size);
+    const Time latency = time_arg(a->latency, "--latency");
+    const Time completer_latency = time_arg(a->completer_latency, "--completer-latency");
     const pcie::Op op = a->op == "read" ? pcie::Op::read : pcie::Op::write;
     nlohmann::json j = {{"gen", c.gen}, {"lanes", c.lanes}, {"mps", c.mps}, {"mrrs", c.mrrs}, {"size", size.n},
               {"op", a->op}, {"method", a->method},
@@ -82,8 +105,14 @@ void setup(CLI::App& root, CliState&) {
       sc.op = op;
       sc.transfer_size = size.n;
       sc.transfers = a->transfers > 0 ? a->transfers : std::max<i64>(8, (8 << 20) / size.n);
-      sc.latency = time_arg(a->latency, "--latency");
-      sc.completer_latency = time_arg(a->completer_latency, "--completer-latency");
+      // Every TLP is an event and is queued up front: bound the simulated bytes.
+      if (static_cast<i128>(sc.transfers) * size.n > (i128{1} << 34))
+        throw InputError("", a->transfers > 0 ? "--transfers" : "--size",
+                         fmt::format("{} transfers of {} B are more than the 16 GiB a TLP-level simulation takes; "
+                                     "use --method model or fewer --transfers",
+                                     sc.transfers, size.n));
+      sc.latency = latency;
+      sc.completer_latency = completer_latency;
       sc.tags = a->tags;
       const pcie::TlpSimResult r = pcie::simulate_stream(sc);
       eff = r.effective;

@@ -184,7 +184,7 @@ void setup(CLI::App& root, CliState&) {
   mtt->add_option("--miss", ma->miss, "PCIe read round trip per miss (e.g. \"1 us\")");
   mtt->add_option("--order", ma->order, "cyclic (each worker in turn) or random")
       ->check(CLI::IsMember({"cyclic", "random"}));
-  mtt->add_option("--seed", ma->seed, "random seed for --order random");
+  add_seed_option(*mtt, ma->seed, "random seed for --order random");
   mtt->add_option("--rounds", ma->rounds, "rounds of one I/O per worker (first one warms up)")
       ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 20));
   ma->out.add_to(*mtt, false);

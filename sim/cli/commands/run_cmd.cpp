@@ -10,6 +10,7 @@
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/cli/output_path.hpp"
+#include "sim/cli/option_values.hpp"
 
 namespace iowall {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 struct RunArgs {
   std::string scenario = "scenarios/default.json";
   std::vector<std::string> sets;
-  std::int64_t seed = -1;
+  std::optional<std::uint64_t> seed;
   std::string trace;
   std::string series;
   bool stats = false;
@@ -31,7 +32,7 @@ void setup(CLI::App& root, CliState&) {
   CLI::App* cmd = root.add_subcommand("run", "simulate a scenario: every data path it names, one table and JSON");
   cmd->add_option("scenario", args->scenario, "scenario JSON file (default: the embedded default scenario)");
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE, e.g. --set '/workload/io_size=\"4 KiB\"'");
-  cmd->add_option("--seed", args->seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  add_seed_option(*cmd, args->seed, "random seed, 0 to 2^64-1 (overrides the scenario's)");
   cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)")->check(writable_output());
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
@@ -41,7 +42,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->callback([args] {
     args->report.check();
     std::vector<std::string> sets = args->sets;
-    if (args->seed >= 0) sets.push_back(fmt::format("/seed={}", args->seed));
+    if (args->seed) sets.push_back(fmt::format("/seed={}", *args->seed));
     const Scenario sc = load_scenario(args->scenario, sets);
     RunOptions options;
     options.trace_file = args->trace;

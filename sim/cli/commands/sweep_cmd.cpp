@@ -10,6 +10,7 @@
 #include "sim/cli/report_option.hpp"
 #include "sim/core/error.hpp"
 #include "sim/config/json_file.hpp"
+#include "sim/config/json_limits.hpp"
 #include "sim/run/mpi_ranks.hpp"
 #include "sim/run/sweep.hpp"
 
@@ -37,6 +38,7 @@ void setup(CLI::App& root, CliState&) {
     std::vector<std::string> axes, sets, merge;
     std::string shard;
     int jobs = 1;
+    std::size_t max_points = kDefaultMaxSweepPoints;
     ReportOption report;
     OutputOptions out;
   };
@@ -46,6 +48,9 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--axis", args->axes, "an axis POINTER=v1,v2,... (values as JSON, else strings); replaces the scenario's");
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE");
   cmd->add_option("--jobs,-j", args->jobs, "points run in parallel")->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-points", args->max_points, "refuse sweeps of more points than this")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
   cmd->add_option("--shard", args->shard, "run only shard i/N of the points (a Slurm array task: i = task id)");
   cmd->add_option("--merge", args->merge, "join shard outputs (JSON files) into the serial run's output")
       ->check(CLI::ExistingFile);
@@ -56,7 +61,7 @@ void setup(CLI::App& root, CliState&) {
     if (!args->merge.empty()) {
       std::vector<Json> parts;
       for (const auto& f : args->merge) parts.push_back(load_json(f).json);
-      const Json r = merge_sweeps(parts, args->merge.front());
+      const Json r = merge_sweeps(parts, args->merge);
       args->report.write(r, "iowall sweep --merge");
       emit(args->out, [&] { return sweep_table(r); }, r);
       return;
@@ -75,35 +80,44 @@ void setup(CLI::App& root, CliState&) {
       for (const std::string& a : args->axes) {
         const auto eq = a.find('=');
         if (eq == std::string::npos || eq == 0)
-          throw InputError("", "--axis", fmt::format("\"{}\" is not POINTER=v1,v2,...", a));
+          throw InputError("", "--axis", fmt::format("\"{}\" is not POINTER=v1,v2,...", quote_text(a, 60)));
         SweepAxis axis{a.substr(0, eq), {}};
         std::stringstream ss(a.substr(eq + 1));
         std::string item;
         while (std::getline(ss, item, ',')) {
           try {
-            axis.values.push_back(Json::parse(item));
+            Json v;
+            if (const auto bad = parse_json_checked(item, v)) throw InputError("", "--axis", bad->message);
+            axis.values.push_back(std::move(v));
           } catch (const Json::exception&) {  // not JSON, or a number beyond a double
             axis.values.push_back(item);
           }
         }
         try {
           if (!sc.doc.contains(Json::json_pointer(axis.pointer)))
-            throw InputError("", "--axis", fmt::format("{} does not exist in the scenario", axis.pointer));
+            throw InputError("", "--axis", fmt::format("{} does not exist in the scenario", quote_text(axis.pointer, 60)));
         } catch (const Json::exception&) {
-          throw InputError("", "--axis", fmt::format("\"{}\" is not a JSON pointer", axis.pointer));
+          throw InputError("", "--axis", fmt::format("\"{}\" is not a JSON pointer", quote_text(axis.pointer, 60)));
         }
         axes.push_back(std::move(axis));
       }
     }
     if (axes.empty()) throw InputError(args->scenario, "/sweep", "the scenario has no sweep axes and no --axis was given");
     const std::string dir = std::filesystem::path(args->scenario).parent_path().string();
-    Json r = run_sweep(sc, axes, args->jobs, dir, shard, args->out.quiet || world.size > 1);
+    const bool from_file = args->axes.empty();
+    const SweepPoints points(sc, axes, args->max_points, from_file ? args->scenario : std::string(),
+                             from_file ? "/sweep" : "--axis");
+    Json r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1);
     if (world.size > 1) {
       const std::vector<std::string> parts = mpi::gather(r.dump(), world);
       if (world.rank == 0) {
         std::vector<Json> docs;
-        for (const auto& p : parts) docs.push_back(Json::parse(p));
-        r = merge_sweeps(docs, "mpi");
+        std::vector<std::string> names;
+        for (const auto& p : parts) {
+          docs.push_back(Json::parse(p));
+          names.push_back(fmt::format("mpi rank {}", names.size()));
+        }
+        r = merge_sweeps(docs, names);
       }
       mpi::finalize(world);
       if (world.rank != 0) return;
