@@ -376,6 +376,9 @@ struct ProfileReader {
 Profile profile_from_json(const json& j, const std::string& path) {
   if (!j.is_object() || !j.contains("profile") || !j.contains("fits"))
     throw InputError(path, "", "is not a profile of `iowall calibrate` (no profile and fits)");
+  if (!j["fits"].is_object()) throw InputError(path, "/fits", "not an object of fits");
+  for (const char* k : {"profile", "machine", "topology", "fit_subset", "iowall_version"})
+    if (j.contains(k) && !j[k].is_string()) throw InputError(path, std::string("/") + k, "not a string");
   const ProfileReader rd{j, path};
   Profile p;
   p.name = j.value("profile", "");
@@ -390,15 +393,23 @@ Profile profile_from_json(const json& j, const std::string& path) {
     const ParseResult pr = parse_rate(rd.text("/fits/storage/max_iops"), r);
     if (!pr.ok) throw InputError(path, "/fits/storage/max_iops", pr.error);
     s.max_iops = r.per_s_value();
+    if (!(s.max_iops > 0)) throw InputError(path, "/fits/storage/max_iops", "must be more than 0");
+    if (!(s.bandwidth_Bps > 0)) throw InputError(path, "/fits/storage/read_bandwidth", "must be more than 0");
     const json& fitted = rd.at("/fits/storage");
     for (const char* old : {"serial_reads", "batched_reads"})
       if (fitted.contains(old))
         throw InputError(path, std::string("/fits/storage/") + old,
                          "a profile of an older iowall: \"read_service\" (\"overlapped\", \"serial\" or \"batched\") "
                          "replaced serial_reads and batched_reads; run `iowall calibrate` again or edit the profile");
+    if (fitted.contains("read_service") && !fitted["read_service"].is_string())
+      throw InputError(path, "/fits/storage/read_service", "not a string");
     s.read = read_form(fitted.value("read_service", read_service_name(ReadForm::overlapped)), path,
                        "/fits/storage/read_service");
     p.storage = s;
+    if (!rd.at("/fits/storage/latency_sigma").is_number())
+      throw InputError(path, "/fits/storage/latency_sigma", "not a number");
+    if (!rd.at("/fits/storage/max_iops_constrained").is_boolean())
+      throw InputError(path, "/fits/storage/max_iops_constrained", "not true or false");
     p.latency_sigma = rd.at("/fits/storage/latency_sigma").get<double>();
     p.iops_constrained = rd.at("/fits/storage/max_iops_constrained").get<bool>();
   }

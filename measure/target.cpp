@@ -133,8 +133,13 @@ PreparedTarget::PreparedTarget(const MeasureOptions& o, const Target& t) : opts_
   created_ = true;
   try {
     fill(fd);
-  } catch (...) {
+  } catch (const Interrupted&) {
     // A constructor that throws runs no destructor: what it created goes now.
+    ::close(fd);
+    ::unlink(t.path.c_str());
+    created_ = false;
+    throw Interrupted(fmt::format("interrupted while filling {}; removed it", t.path));
+  } catch (...) {
     ::close(fd);
     ::unlink(t.path.c_str());
     created_ = false;

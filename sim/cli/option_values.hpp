@@ -62,3 +62,50 @@ inline CLI::Validator finite_number() {
 }
 
 }  // namespace iowall
+
+#include <map>
+
+namespace iowall {
+
+// Model parameters given as command-line options travel as JSON through Params; an
+// error there names a JSON pointer ("/per_page"). This runs `read` and renames such a
+// pointer to the option the user typed: "--" + prefix + the key with dashes, or the
+// name in `renames`, or `single` for every key when the options all arrive through one
+// option (`--param key=value`).
+template <typename F>
+auto read_as_options(F&& read, const std::string& prefix = "", const std::map<std::string, std::string>& renames = {},
+                     const std::string& single = "") -> decltype(read()) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    const std::string& ptr = e.pointer();
+    std::string key = ptr.size() > 1 && ptr[0] == '/' ? ptr.substr(1) : std::string();
+    if (!single.empty()) throw InputError("", single, key.empty() ? e.message() : key + ": " + e.message());
+    if (key.empty() || key.find('/') != std::string::npos) throw;
+    const auto it = renames.find(key);
+    if (it != renames.end()) key = it->second;
+    for (char& c : key)
+      if (c == '_') c = '-';
+    throw InputError("", "--" + prefix + key, e.message());
+  }
+}
+
+}  // namespace iowall
+
+namespace iowall {
+
+// Runs `work`, renaming an InputError at one of the scenario pointers in `options`
+// (pointer prefix -> option) to that option: a benchmark's options land in a scenario
+// the user never wrote, so its pointers would mean nothing to them.
+template <typename F>
+auto with_option_pointers(F&& work, const std::map<std::string, std::string>& options) -> decltype(work()) {
+  try {
+    return work();
+  } catch (const InputError& e) {
+    for (const auto& [prefix, option] : options)
+      if (e.pointer().rfind(prefix, 0) == 0) throw InputError("", option, e.message());
+    throw;
+  }
+}
+
+}  // namespace iowall

@@ -1,5 +1,6 @@
 #include "sim/config/json_file.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -92,8 +93,10 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
     throw InputError(where, "--set", fmt::format("\"{}\" is not POINTER=VALUE (e.g. /workload/io_size=\"1 MiB\")", quote_text(assignment, 60)));
   const std::string pointer = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  // Errors about the value or the place name the pointer being set (cut short) and --set.
+  const std::string at = quote_text(pointer, 80);
   if (text.size() > JsonLimits{}.max_string)
-    throw InputError(where, "--set", fmt::format("a value of {} bytes is longer than the limit of {}", text.size(),
+    throw InputError(where, at, fmt::format("--set: a value of {} bytes is longer than the limit of {}", text.size(),
                                                  JsonLimits{}.max_string));
   Json value;
   std::optional<JsonLimitError> bad;
@@ -102,13 +105,20 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
   } catch (const Json::exception&) {  // not JSON, or a number beyond a double
     value = text;  // `--set /workload/io_size=1 MiB` means the string "1 MiB"
   }
-  if (bad) throw InputError(where, "--set", fmt::format("{}{}: {}", quote_text(pointer, 60), bad->pointer, bad->message));
+  if (bad) throw InputError(where, quote_text(pointer + bad->pointer, 120), "--set: " + bad->message);
   try {
     const Json::json_pointer ptr(pointer);
+    for (std::size_t from = 1; from <= pointer.size();) {
+      const std::size_t to = std::min(pointer.find('/', from), pointer.size());
+      if (to - from > JsonLimits{}.max_key)
+        throw InputError(where, "--set", fmt::format("{}: a key of {} bytes is longer than the limit of {}",
+                                                     quote_text(pointer, 60), to - from, JsonLimits{}.max_key));
+      from = to + 1;
+    }
     if (!ptr.empty()) {
       const Json::json_pointer parent = ptr.parent_pointer();
       if (!doc.contains(parent) || !(doc[parent].is_object() || doc[parent].is_array()))
-        throw InputError(where, "--set", fmt::format("{} does not exist in the scenario", quote_text(parent.to_string(), 60)));
+        throw InputError(where, at, fmt::format("--set: {} does not exist in the scenario", quote_text(parent.to_string(), 60)));
       // An array grows by at most one element (its end, or "-"): an index far past the
       // end would fill every element between with null.
       const Json& container = doc[parent];
@@ -116,8 +126,8 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
       if (container.is_array() && last != "-") {
         const bool digits = !last.empty() && last.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || last.size() > 18 || std::stoull(last) > container.size())
-          throw InputError(where, "--set",
-                           fmt::format("{} is not an index of {} (it has {} items; {} or \"-\" appends one)",
+          throw InputError(where, quote_text(parent.to_string(), 80),
+                           fmt::format("--set: {} is not an index of {} (it has {} items; {} or \"-\" appends one)",
                                        quote_text(last, 30), quote_text(parent.to_string(), 60), container.size(),
                                        container.size()));
       }

@@ -1,5 +1,7 @@
 #include "sim/config/scenario.hpp"
 
+#include "sim/config/json_limits.hpp"
+
 #include <fmt/format.h>
 
 #include "sim/config/registry.hpp"
@@ -46,12 +48,24 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
     // The schema's "integer" (minimum 0) also admits 1e30, a double; an integer fits.
     const Json& seed = doc["seed"];
     if (!seed.is_number_integer() || (!seed.is_number_unsigned() && seed.get<std::int64_t>() < 0))
-      throw InputError(file, "/seed", fmt::format("{} is not a whole number from 0 to 2^64-1", seed.dump()));
+      throw InputError(file, "/seed", fmt::format("{} is not a whole number from 0 to 2^64-1", quote_json(seed)));
     s.seed = seed.get<std::uint64_t>();
   }
   const Json& topo = doc.at("topology");
   if (topo.is_string()) {
-    JsonDocument t = load_json(topo.get<std::string>(), directory);
+    const std::string name = topo.get<std::string>();
+    if (name.empty()) throw InputError(file, "/topology", "an empty file name (expected a topology file, or the topology inline)");
+    JsonDocument t;
+    try {
+      t = load_json(name, directory);
+    } catch (const InputError& e) {
+      // A file that cannot be found or opened is named where the scenario refers to it;
+      // an error inside it names its own file.
+      if (!e.pointer().empty() || e.where() != name || e.message().find("line") != std::string::npos ||
+          e.message().find("JSON") != std::string::npos)
+        throw;
+      throw InputError(file, "/topology", fmt::format("{}: {}", quote_text(name, 80), e.message()));
+    }
     s.topology = std::move(t.json);
     s.topology_file = t.name;
   } else {

@@ -101,7 +101,12 @@ void Topology::build_links(SimContext& ctx, const Json& links) {
     // The one protocol key names the link model ("pcie", "memory", ...).
     std::string protocol;
     for (const auto& [k, v] : l.items())
-      if (k != "a" && k != "b") protocol = k;
+      if (k != "a" && k != "b") {
+        if (!protocol.empty())
+          throw InputError(file_, ptr + "/" + k,
+                           fmt::format("a link has one protocol object, not two (\"{}\" and \"{}\")", protocol, k));
+        protocol = k;
+      }
     if (protocol.empty())
       throw InputError(file_, ptr,
                        fmt::format("the link has no protocol object (one of: {})", fmt::join(registry.names("link"), ", ")));

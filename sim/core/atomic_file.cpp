@@ -79,17 +79,20 @@ std::string output_path_problem(const std::string& path) {
   if (path.empty()) return "an empty path";
   if (path == "-") return "";
   const std::string real = resolve_links(path);
-  struct stat st{};
-  if (::stat(real.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return fmt::format("{} is a directory", path);
-    if (!S_ISREG(st.st_mode)) return ::access(real.c_str(), W_OK) == 0 ? "" : fmt::format("{} is not writable", path);
-    if (::access(real.c_str(), W_OK) != 0) return fmt::format("{} is not writable", path);
-  }
-  const std::string dir = directory_of(real);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return fmt::format("directory {} does not exist", dir);
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) return fmt::format("directory {} is not writable", dir);
-  return "";
+  const std::string problem = [&]() -> std::string {
+    struct stat st{};
+    if (::stat(real.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) return "it is a directory";
+      if (::access(real.c_str(), W_OK) != 0) return "it is not writable";
+      if (!S_ISREG(st.st_mode)) return "";
+    }
+    const std::string dir = directory_of(real);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return fmt::format("directory {} does not exist", dir);
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return fmt::format("directory {} is not writable", dir);
+    return "";
+  }();
+  return problem.empty() ? problem : fmt::format("cannot write {}: {}", path, problem);
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

@@ -1,5 +1,7 @@
 #include "sim/plan/plan_request.hpp"
 
+#include "sim/config/json_limits.hpp"
+
 #include <cctype>
 #include <cmath>
 
@@ -99,13 +101,13 @@ struct Reader {
     throw InputError(o.substr(0, hash), o.substr(hash + 1), msg);
   }
   std::string text(const std::string& k) const {
-    if (!s[k].is_string()) fail(k, fmt::format("{} is not text", s[k].dump()));
+    if (!s[k].is_string()) fail(k, fmt::format("{} is not text", quote_json(s[k])));
     return s[k].get<std::string>();
   }
   // A quantity with its unit: a string, never a bare number.
   template <typename T>
   T unit(const std::string& k, ParseResult (*parse)(std::string_view, T&)) const {
-    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", s[k].dump()));
+    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", quote_json(s[k])));
     T v;
     const ParseResult r = parse(text(k), v);
     if (!r.ok) fail(k, r.error);
@@ -118,7 +120,7 @@ struct Reader {
   }
   double bytes(const std::string& k) const { return static_cast<double>(unit<Bytes>(k, parse_bytes).n); }
   double time(const std::string& k) const {
-    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", s[k].dump()));
+    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", quote_json(s[k])));
     double v;
     std::string err;
     if (!parse_long_time(text(k), v, err)) fail(k, err);
@@ -132,21 +134,21 @@ struct Reader {
       const double v = std::strtod(t.c_str(), &end);
       if (end != t.c_str() && *end == '\0' && std::isfinite(v)) return v;
     }
-    fail(k, fmt::format("{} is not a number (expected e.g. 405e9)", s[k].dump()));
+    fail(k, fmt::format("{} is not a number (expected e.g. 405e9)", quote_json(s[k])));
   }
   int integer(const std::string& k, int lo, int hi) const {
     const double v = number(k);
-    if (v != std::floor(v) || v < lo || v > hi) fail(k, fmt::format("{} is not a whole number from {} to {}", s[k].dump(), lo, hi));
+    if (v != std::floor(v) || v < lo || v > hi) fail(k, fmt::format("{} is not a whole number from {} to {}", quote_json(s[k]), lo, hi));
     return static_cast<int>(v);
   }
   bool boolean(const std::string& k) const {
     if (s[k].is_boolean()) return s[k].get<bool>();
     if (s[k].is_string() && (text(k) == "true" || text(k) == "false")) return text(k) == "true";
-    fail(k, fmt::format("{} is not true or false", s[k].dump()));
+    fail(k, fmt::format("{} is not true or false", quote_json(s[k])));
   }
   double percent(const std::string& k) const {
     const std::string t = s[k].is_string() ? text(k) : "";
-    if (t.empty() || t.back() != '%') fail(k, fmt::format("{} is not a percentage (expected e.g. \"5%\")", s[k].dump()));
+    if (t.empty() || t.back() != '%') fail(k, fmt::format("{} is not a percentage (expected e.g. \"5%\")", quote_json(s[k])));
     char* end = nullptr;
     const double v = std::strtod(t.c_str(), &end);
     if (end == t.c_str() || std::string(end) != "%" || !(v > 0 && v < 100))
@@ -206,7 +208,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   if (rd.has("params") == rd.has("checkpoint_size")) rd.fail("params", "give either --params or --checkpoint-size");
   if (rd.has("params")) {
     const double p = rd.number("params");
-    if (!(p >= 1 && p < 9e17)) rd.fail("params", fmt::format("{} is not a parameter count", settings["params"].dump()));
+    if (!(p >= 1 && p < 9e17)) rd.fail("params", fmt::format("{} is not a parameter count", quote_json(settings["params"])));
     st.params = static_cast<std::int64_t>(std::llround(p));
   } else {
     // A size given directly: the parameter count that makes it at these bytes per parameter.
@@ -231,7 +233,10 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   }
   if (rd.has("client_bw")) t.client_bw = rd.bw("client_bw");
   if (rd.has("request_latency")) t.request_latency = rd.time("request_latency");
-  if (rd.has("io_size")) t.io_size = rd.bytes("io_size");
+  if (rd.has("io_size")) {
+    t.io_size = rd.bytes("io_size");
+    if (t.io_size <= 0) rd.fail("io_size", "must be positive");
+  }
   if (rd.has("queue_depth")) t.queue_depth = rd.integer("queue_depth", 1, 1 << 20);
   if (rd.has("file_latency")) t.file_latency = rd.time("file_latency");
   if (rd.has("capacity")) {

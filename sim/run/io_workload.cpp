@@ -26,7 +26,10 @@ WorkloadConfig read_workload(const Params& p) {
     p.fail("size", fmt::format("{} is less than one {} I/O for each of the {} threads", to_string(c.size),
                                to_string(c.io_size), c.threads));
   if (targets != "all_gpus") c.targets = split_list(targets);
+  if (targets != "all_gpus" && c.targets.empty())
+    p.fail("targets", "names no target (expected device ids, comma-separated, or all_gpus)");
   c.storage = split_list(storage);
+  if (c.storage.empty()) p.fail("storage", "names no storage (expected SSD ids, comma-separated, or local, all or paired)");
   return c;
 }
 

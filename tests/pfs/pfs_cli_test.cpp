@@ -28,7 +28,7 @@ TEST_CASE("bad pfs and object store input is one line naming the file and pointe
   const Case cases[] = {
       {pfs_with("stripe_count", 9), "/paths/0/stripe_count", "larger than the 8 OSTs"},
       {pfs_with("stripe_size", "96 KiB"), "/paths/0/stripe_size", "not a positive multiple of 64 KiB"},
-      {pfs_with("stripe_size", "0 B"), "/paths/0/stripe_size", "not a positive multiple of 64 KiB"},
+      {pfs_with("stripe_size", "0 B"), "/paths/0/stripe_size", "must be more than 0 B"},
       {pfs_with("transport", "carrier-pigeon"), "/paths/0/transport", "carrier-pigeon"},
       {pfs_with("mds_nic", "ost0"), "/paths/0/mds_nic", "not a nic"},
       {{{"name", "object_store"}, {"transport", "smoke-signals"}}, "/paths/0/transport", "smoke-signals"},

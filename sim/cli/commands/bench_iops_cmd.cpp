@@ -115,7 +115,9 @@ void setup(CLI::App& root, CliState&) {
     if (paths.empty()) throw InputError("", "--paths", "at least one data path name");
     Json runs = Json::array();
     for (int r = 1; r <= a->repeats; ++r)
-      for (const std::string& p : paths) runs.push_back(one_run(*a, p, r));
+      for (const std::string& p : paths)
+        runs.push_back(with_option_pointers([&] { return one_run(*a, p, r); },
+                                            {{"/workload/size", "--size"}, {"/paths", "--paths"}}));
     const Json j = {{"benchmark", "iops_8ssd"},
                     {"scenario", a->scenario},
                     {"size_per_gpu", a->size},

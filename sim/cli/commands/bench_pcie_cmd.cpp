@@ -11,6 +11,7 @@
 #include "models/pcie/dma_stream.hpp"
 #include "sim/cli/bench_clock.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/option_values.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
@@ -102,7 +103,8 @@ void setup(CLI::App& root, CliState&) {
     if (per_gpu.n < 128 * 1024) throw InputError("", "--size", "at least 128 KiB (one transfer) per GPU");
     // 16 transfers in flight per drive: the storage case's 8 threads x QD 2.
     const Json fabric = run_fabric(per_gpu, Bytes(128 * 1024), 16);
-    const Json storage = run_storage(*size, *io, *media);
+    const Json storage = with_option_pointers([&] { return run_storage(*size, *io, *media); },
+                                              {{"/workload/io_size", "--io-size"}, {"/workload/size", "--size"}});
     const Json j = {{"benchmark", "pcie_chunk_dgx_h100"}, {"cases", {fabric, storage}}};
     emit(*out,
          [&] {

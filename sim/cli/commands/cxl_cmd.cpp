@@ -8,6 +8,8 @@
 #include "models/cxl/flit_packer.hpp"
 #include "models/cxl/kv_cache_study.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/config/json_limits.hpp"
+#include "sim/config/registry.hpp"
 #include "sim/cli/option_values.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/json_file.hpp"
@@ -58,6 +60,14 @@ void run_kvcache(const KvArgs& a) {
   o.seed = a.seed;
   std::stringstream ss(a.sizes);
   for (std::string item; std::getline(ss, item, ',');) o.blocks.push_back(positive_bytes_option(item, "--sizes"));
+  if (o.blocks.empty()) throw InputError("", "--sizes", "no block size given (expected e.g. \"4 KiB,64 KiB\")");
+  if (const ModelEntry* ssd = ModelRegistry::instance().find("device", "nvme_ssd");
+      ssd && !ssd->presets.count(o.setup.ssd_preset)) {
+    std::string known;
+    for (const auto& [name, preset] : ssd->presets) known += (known.empty() ? "" : ", ") + name;
+    throw InputError("", "--ssd-preset", fmt::format("\"{}\" is not an nvme_ssd preset (known: {})",
+                                                     quote_text(o.setup.ssd_preset, 40), known));
+  }
   if (a.topology.empty()) {
     o.cxl_doc = cxl::cxl_topology(o.setup);
     o.cxl_file = "iowall cxl kvcache";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/command.hpp"
+#include "sim/config/json_limits.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/error.hpp"
@@ -52,14 +53,15 @@ void setup(CLI::App& root, CliState&) {
   auto name = std::make_shared<std::string>();
   auto out = std::make_shared<OutputOptions>();
   CLI::App* cmd = root.add_subcommand("models", "list the models (devices, links, paths) and what they take");
-  cmd->add_option("name", *name, "show one model in full");
+  cmd->add_option("name", *name, "show one model in full")->check(CLI::Validator(
+      [](std::string& n) { return n.empty() ? std::string("an empty name (`iowall models` lists every model)") : std::string(); }, "NAME", "name"));
   out->add_to(*cmd, false);
   cmd->callback([name, out] {
     Json list = Json::array();
     for (const ModelEntry* e : ModelRegistry::instance().all())
       if (name->empty() || e->name == *name) list.push_back(model_json(*e));
     if (list.empty())
-      throw InputError("", "models", fmt::format("unknown model \"{}\" (run `iowall models` for the list)", *name));
+      throw InputError("", "models", fmt::format("unknown model \"{}\" (run `iowall models` for the list)", quote_text(*name, 60)));
     emit(*out,
          [&] {
            std::string s;

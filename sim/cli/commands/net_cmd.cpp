@@ -10,6 +10,7 @@
 #include "models/net/length.hpp"
 #include "models/net/multipath.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/config/json_limits.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/option_values.hpp"
@@ -47,6 +48,14 @@ struct Common {
     if (t.ps < 0) throw InputError("", option, "must not be negative");
     return t;
   }
+  // Simulated time of a per-packet run: every frame is an event, so a second at 100 Gb/s
+  // is millions of them; more than a second is refused rather than left to run for hours.
+  Time span(const std::string& text, const char* option) const {
+    const Time t = time(text, option);
+    if (t.ps <= 0) throw InputError("", option, "must be positive");
+    if (t > sec(1)) throw InputError("", option, fmt::format("{} is more than the 1 s a per-packet run may simulate", quote_text(text, 40)));
+    return t;
+  }
   double meters() const {
     double m = 0;
     if (!parse_length(cable, m))
@@ -57,7 +66,8 @@ struct Common {
     Json j = Json::object();
     for (const std::string& kv : params) {
       const auto eq = kv.find('=');
-      if (eq == std::string::npos) throw InputError("", "--param", fmt::format("\"{}\" is not key=value", kv));
+      if (eq == std::string::npos || eq == 0)
+        throw InputError("", "--param", fmt::format("\"{}\" is not key=value", quote_text(kv, 60)));
       const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
       char* end = nullptr;
       const double num = std::strtod(v.c_str(), &end);
@@ -68,9 +78,15 @@ struct Common {
       else
         j[k] = v;
     }
-    Params p(j, {where, ""});
-    FabricConfig c = read_fabric_config(p, bw(rate, "--rate"));
-    p.check_all_used({});
+    const Bandwidth link = bw(rate, "--rate");
+    FabricConfig c = read_as_options(
+        [&] {
+          Params p(j, {where, ""});
+          FabricConfig read = read_fabric_config(p, link);
+          p.check_all_used({});
+          return read;
+        },
+        "", {}, "--param");
     check_fabric(c, bw(rate, "--rate"), meters(), where);
     return c;
   }
@@ -81,6 +97,7 @@ double kb(Bytes b) { return static_cast<double>(b.n) / 1e3; }
 void run_headroom(const Common& a, const std::string& mtu_text) {
   Bytes mtu;
   if (const ParseResult r = parse_bytes(mtu_text, mtu); !r.ok) throw InputError("", "--mtu", r.error);
+  if (mtu.n < 64 || mtu.n > 65536) throw InputError("", "--mtu", fmt::format("{} is not an MTU (64 B to 64 KiB)", quote_text(mtu_text, 40)));
   const FabricConfig c = a.config("iowall net headroom");
   const Bandwidth rate = a.bw(a.rate, "--rate");
   const Headroom h = pfc_headroom(c.pfc, rate, Bytes(mtu.n + kWireOverhead), a.meters());
@@ -106,7 +123,7 @@ void run_headroom(const Common& a, const std::string& mtu_text) {
 void run_skid_cmd(const Common& a, int drain) {
   const FabricConfig c = a.config("iowall net skid");
   SimContext ctx(a.seed);
-  const SkidResult r = run_skid(ctx, c, a.bw(a.rate, "--rate"), a.meters(), a.time(a.duration, "--duration"), drain);
+  const SkidResult r = run_skid(ctx, c, a.bw(a.rate, "--rate"), a.meters(), a.span(a.duration, "--duration"), drain);
   const Json j = {{"headroom_bytes", r.headroom.n}, {"max_skid_bytes", r.max_skid.n}, {"pauses", r.pauses},
                   {"drops", r.drops}, {"frame_bytes", c.frame.n}};
   emit(a.out,
@@ -122,7 +139,7 @@ void run_spread_cmd(const Common& a, const std::string& uplink, const std::strin
   const FabricConfig c = a.config("iowall net spread");
   SimContext ctx(a.seed);
   const SpreadResult r = run_spread(ctx, c, a.bw(a.rate, "--rate"), a.bw(uplink, "--uplink"), a.bw(slow, "--slow"),
-                                    a.meters(), a.time(a.duration, "--duration"), a.time(a.from, "--from"));
+                                    a.meters(), a.span(a.duration, "--duration"), a.time(a.from, "--from"));
   const char* fc = c.pfc.credit ? "credits" : c.pfc.enabled ? "PFC" : "none";
   const Json j = {{"flow_control", fc}, {"dcqcn", c.dcqcn.enabled}, {"max_held_bytes", r.max_held.n}, {"culprit_Gbps", r.culprit_Gbps},
                   {"innocent_Gbps", r.innocent_Gbps}, {"innocent_alone_Gbps", r.innocent_alone_Gbps},
@@ -142,7 +159,7 @@ void run_spread_cmd(const Common& a, const std::string& uplink, const std::strin
 void run_incast_cmd(const Common& a, int senders, const std::string& window, double tolerance) {
   const FabricConfig c = a.config("iowall net incast");
   SimContext ctx(a.seed);
-  const Time duration = a.time(a.duration, "--duration"), from = a.time(a.from, "--from");
+  const Time duration = a.span(a.duration, "--duration"), from = a.time(a.from, "--from");
   if (from >= duration) throw InputError("", "--from", "the window must start before the run ends");
   const IncastResult r = run_incast(ctx, c, senders, a.bw(a.rate, "--rate"), a.meters(), duration, from, tolerance,
                                     a.time(window, "--window"));
@@ -195,7 +212,7 @@ void run_multipath_cmd(const Common& a, const MultipathArgs& m) {
   run.cable_m = a.meters();
   run.pattern = m.pattern == "incast" ? Pattern::incast : Pattern::permutation;
   run.mode = m.mode == "spray" ? Multipath::spray : Multipath::ecmp;
-  run.duration = a.time(a.duration, "--duration");
+  run.duration = a.span(a.duration, "--duration");
   run.measure_from = a.time(a.from, "--from");
   SimContext ctx(a.seed);
   const MultipathResult r = run_multipath(ctx, c, run);

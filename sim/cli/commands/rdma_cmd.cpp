@@ -29,7 +29,9 @@ Bandwidth bw_arg(const std::string& text, const char* option) {
 // and records their sources exactly as a topology file would.
 struct Overrides {
   std::string fixed, per_page, page_size, dereg_per_page, capacity;
-  void add_to(CLI::App& c, const std::string& prefix = "") {
+  std::string prefix;
+  void add_to(CLI::App& c, const std::string& option_prefix = "") {
+    prefix = option_prefix;
     c.add_option("--" + prefix + "fixed", fixed, "fixed registration cost (e.g. \"10 us\")");
     c.add_option("--" + prefix + "per-page", per_page, "cost per page (e.g. \"390 ns\")");
     c.add_option("--" + prefix + "page-size", page_size, "page size (e.g. \"4 KiB\")");
@@ -43,7 +45,7 @@ struct Overrides {
     if (!page_size.empty()) j["page_size"] = page_size;
     if (!dereg_per_page.empty()) j["dereg_per_page"] = dereg_per_page;
     if (!capacity.empty()) j["capacity"] = capacity;
-    return rdma::RegistrationCost::read(Params(j, {where, ""}), kind);
+    return read_as_options([&] { return rdma::RegistrationCost::read(Params(j, {where, ""}), kind); }, prefix);
   }
 };
 
@@ -127,7 +129,8 @@ void run_mtt(const MttArgs& a) {
   const MemoryKind kind = rdma::memory_kind_from_name(a.memory);
   const rdma::RegistrationCost cost = rdma::RegistrationCost::read(Params(Json::object(), {"", ""}), kind);
   const Json cj = {{"entries", a.entries}, {"mtt_per_line", a.mtt_per_line}, {"miss_penalty", a.miss}};
-  const auto cache = rdma::TranslationCacheConfig::read(Params(cj, {"iowall rdma mtt", ""}));
+  const auto cache = read_as_options([&] { return rdma::TranslationCacheConfig::read(Params(cj, {"iowall rdma mtt", ""})); },
+                                     "", {{"miss_penalty", "miss"}});
   const rdma::MttWorkload w{a.workers, positive_bytes_option(a.buffer, "--buffer"), cost.page_size, a.rounds,
                             a.order == "random", a.seed};
   const rdma::MttResult r = rdma::simulate_mtt(cache, w);
