@@ -1,4 +1,5 @@
 #include "models/rdma/translation_cache.hpp"
+#include "sim/core/interrupt.hpp"
 
 namespace iowall::rdma {
 
@@ -37,6 +38,7 @@ MttResult simulate_mtt(const TranslationCacheConfig& cache, const MttWorkload& w
   Rng rng(w.seed, "mtt");
   auto round = [&] {
     for (i64 i = 0; i < w.workers; ++i) {
+      throw_if_interrupted();
       const i64 wk = w.random_order ? static_cast<i64>(rng.below(static_cast<std::uint64_t>(w.workers))) : i;
       for (i64 line = 0; line <= mtt_lines; ++line) c.access((static_cast<std::uint64_t>(wk) << 32) | line);
     }

@@ -1,5 +1,7 @@
 #include "sim/config/scenario.hpp"
 
+#include <set>
+
 #include "sim/config/json_limits.hpp"
 
 #include <fmt/format.h>
@@ -75,6 +77,11 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
   }
   s.workload = doc.at("workload");
   const Json paths = doc.value("paths", Json::array({"gpu_direct"}));
+  // Each path is a whole simulation of the workload; a thousand is far past any study.
+  constexpr std::size_t kMaxPaths = 1024;
+  if (paths.size() > kMaxPaths)
+    throw InputError(file, "/paths", fmt::format("{} data paths are more than the {} one scenario may run", paths.size(), kMaxPaths));
+  std::set<std::string> labels;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     PathChoice c;
     c.pointer = fmt::format("/paths/{}", i);
@@ -89,10 +96,9 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
       c.params.erase("label");
     }
     if (c.label.empty()) c.label = c.name;
-    for (const PathChoice& earlier : s.paths)
-      if (earlier.label == c.label)
-        throw InputError(file, c.pointer,
-                         fmt::format("two paths are both called \"{}\": give one a \"label\"", c.label));
+    if (!labels.insert(c.label).second)
+      throw InputError(file, c.pointer,
+                       fmt::format("two paths are both called \"{}\": give one a \"label\"", quote_text(c.label, 60)));
     s.paths.push_back(std::move(c));
   }
   if (doc.contains("sweep")) {

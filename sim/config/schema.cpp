@@ -1,5 +1,7 @@
 #include "sim/config/schema.hpp"
 
+#include "sim/config/json_limits.hpp"
+
 #include <fmt/format.h>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -84,11 +86,11 @@ std::string shape_message(const Json& node, const Json& v, const std::string& fa
   const std::string actual = json_type(v);
   bool ok = false;
   for (const auto& t : types) ok = ok || t == actual || (t == "number" && actual == "integer");
-  if (!ok) return fmt::format("{} is not {} (expected {})", v.dump(), "of the right type", fmt::join(types, " or "));
+  if (!ok) return fmt::format("{} is not {} (expected {})", quote_json(v), "of the right type", fmt::join(types, " or "));
   if (node.contains("minimum") && v.is_number() && v.get<double>() < node["minimum"].get<double>())
-    return fmt::format("{} is below the minimum {}", v.dump(), node["minimum"].dump());
+    return fmt::format("{} is below the minimum {}", quote_json(v), node["minimum"].dump());
   if (node.contains("maximum") && v.is_number() && v.get<double>() > node["maximum"].get<double>())
-    return fmt::format("{} is above the maximum {}", v.dump(), node["maximum"].dump());
+    return fmt::format("{} is above the maximum {}", quote_json(v), node["maximum"].dump());
   if (node.contains("minItems") && v.is_array() && v.size() < node["minItems"].get<std::size_t>())
     return fmt::format("has {} items, expected at least {}", v.size(), node["minItems"].dump());
   return fallback;
@@ -187,7 +189,33 @@ Json topology_schema() {
                 {"properties", link_props}}}}}}}};
 }
 
+namespace {
+
+// The schema's patterns run through std::regex, whose matcher recurses once per
+// character: strings are bounded before they reach it (a 60,000-character id overflowed
+// the stack). The walk keeps its own stack; the parser already bounded the depth.
+constexpr std::size_t kMaxSchemaString = 4096;
+
+void check_string_lengths(const Json& value, const std::string& file, const std::string& pointer) {
+  std::vector<std::pair<const Json*, std::string>> todo{{&value, ""}};
+  while (!todo.empty()) {
+    auto [v, at] = todo.back();
+    todo.pop_back();
+    if (v->is_string() && v->get_ref<const std::string&>().size() > kMaxSchemaString)
+      throw InputError(file, pointer + at,
+                       fmt::format("a string of {} bytes is longer than the {} a scenario or topology may hold",
+                                   v->get_ref<const std::string&>().size(), kMaxSchemaString));
+    if (v->is_object())
+      for (const auto& [k, child] : v->items()) todo.emplace_back(&child, at + "/" + quote_text(k, 60));
+    if (v->is_array())
+      for (std::size_t i = 0; i < v->size(); ++i) todo.emplace_back(&(*v)[i], at + "/" + std::to_string(i));
+  }
+}
+
+}  // namespace
+
 void validate_json(const Json& schema, const Json& value, const std::string& file, const std::string& pointer) {
+  check_string_lengths(value, file, pointer);
   valijson::Schema compiled;
   valijson::SchemaParser parser;
   valijson::adapters::NlohmannJsonAdapter schema_adapter(schema);
@@ -217,11 +245,11 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
     if (node && node->contains("x-iowall-unit")) {
       const std::string unit = (*node)["x-iowall-unit"];
       const std::string example = (*node)["x-iowall-example"];
-      message = v.is_string() ? fmt::format("\"{}\" is not a {} (expected e.g. {})", v.get<std::string>(), unit, example)
+      message = v.is_string() ? fmt::format("\"{}\" is not a {} (expected e.g. {})", quote_text(v.get<std::string>()), unit, example)
                               : fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
-                                            v.dump(), unit, example);
+                                            quote_json(v), unit, example);
     } else if (node && node->contains("enum")) {
-      message = fmt::format("{} is not one of: {}", v.dump(), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
+      message = fmt::format("{} is not one of: {}", quote_json(v), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
     } else if (node && v.is_object() && node->contains("properties") && node->value("additionalProperties", true) == false) {
       // An unknown key: name it and what the object takes.
       std::vector<std::string> known;

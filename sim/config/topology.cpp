@@ -1,4 +1,5 @@
 #include "sim/config/topology.hpp"
+#include "sim/core/interrupt.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
@@ -36,6 +37,7 @@ Topology::Topology(SimContext& ctx, const Json& doc, std::string file, std::stri
 void Topology::build_devices(SimContext& ctx, const Json& devices) {
   auto& registry = ModelRegistry::instance();
   for (std::size_t i = 0; i < devices.size(); ++i) {
+    if ((i & 0xFF) == 0) throw_if_interrupted();
     const Json& d = devices[i];
     const std::string ptr = fmt::format("{}/devices/{}", pointer_, i);
     const std::string id = d.at("id");
@@ -71,6 +73,7 @@ void Topology::build_devices(SimContext& ctx, const Json& devices) {
 void Topology::build_links(SimContext& ctx, const Json& links) {
   auto& registry = ModelRegistry::instance();
   for (std::size_t i = 0; i < links.size(); ++i) {
+    if ((i & 0xFF) == 0) throw_if_interrupted();
     const Json& l = links[i];
     const std::string ptr = fmt::format("{}/links/{}", pointer_, i);
     Port* ends[2] = {nullptr, nullptr};
@@ -217,6 +220,29 @@ std::vector<int> Topology::path(int from, int to) const {
   std::reverse(out.begin(), out.end());
   return out;
 }
+
+std::vector<int> Topology::hops_from(const Device& from) const {
+  // One breadth-first search: a device is reached through forwarding devices only, as
+  // path() requires of the devices between two ends.
+  const int start = index_.at(from.name());
+  const auto n = boost::num_vertices(graph_->g);
+  std::vector<int> dist(n, -1);
+  std::vector<int> queue{start};
+  dist[start] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int v = queue[head];
+    if (v != start && !graph_->g[v].device->forwards()) continue;  // an end, not a hop
+    for (auto [e, end] = boost::out_edges(v, graph_->g); e != end; ++e) {
+      const int w = static_cast<int>(boost::target(*e, graph_->g));
+      if (dist[w] >= 0) continue;
+      dist[w] = dist[v] + 1;
+      queue.push_back(w);
+    }
+  }
+  return dist;
+}
+
+int Topology::index_of(const Device& d) const { return index_.at(d.name()); }
 
 bool Topology::connected(const Device& from, const Device& to) const {
   return !path(index_.at(from.name()), index_.at(to.name())).empty();

@@ -53,6 +53,9 @@ public:
   // order). Cached; the reference stays valid for the topology's life.
   const Route& route(const Device& from, const Device& to) const;
   bool connected(const Device& from, const Device& to) const;
+  // Hops from `from` to every device (by index_of; -1: unreachable), in one search.
+  std::vector<int> hops_from(const Device& from) const;
+  int index_of(const Device& d) const;
   // Graphviz text of the topology (written by Boost.Graph's write_graphviz).
   std::string dot() const;
 

@@ -1,4 +1,5 @@
 #include "sim/core/trace.hpp"
+#include "sim/core/interrupt.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,9 @@ std::string Trace::to_json() const {
   for (const Track& t : tracks_)
     events.push_back(
         {{"ph", "M"}, {"pid", t.pid}, {"tid", t.tid}, {"ts", 0}, {"name", "thread_name"}, {"args", {{"name", t.name}}}});
+  std::size_t written = 0;
   for (const Event& e : events_) {
+    if ((++written & 0xFFFF) == 0) throw_if_interrupted();
     const Track& t = tracks_[static_cast<std::size_t>(e.track - 1)];
     events.push_back({{"ph", "X"},
                       {"pid", t.pid},

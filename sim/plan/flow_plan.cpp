@@ -1,4 +1,5 @@
 #include "sim/plan/flow_plan.hpp"
+#include "sim/core/interrupt.hpp"
 
 #include <cmath>
 
@@ -35,6 +36,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
   double bytes = 0;
   std::int64_t writer = 0;
   for (std::size_t r = 0; r < rank_bytes.size(); ++r) {
+    if ((r & 0xFFF) == 0) throw_if_interrupted();
     if (rank_bytes[r] <= 0) continue;
     const int n = static_cast<int>(r) / gpn;
     flow::Flow f;

@@ -41,6 +41,9 @@ void check_interrupted(const std::vector<std::string>& args, const OutputDir& di
   fs::remove(err_file);
   INFO("stderr: " << r.stderr_text);
   REQUIRE_FALSE(r.killed);
+  // Long loops poll the stop flag every few milliseconds of work; a second is the
+  // promise, with room for a loaded machine's scheduling.
+  CHECK(r.stop_latency < std::chrono::milliseconds(1000));
   CHECK(r.exited);
   CHECK(r.exit_code == 130);
   CHECK(r.stderr_text.find("interrupted") != std::string::npos);
@@ -75,4 +78,23 @@ TEST_CASE("SIGINT during bench engine leaves no output file", "[cli][sigint]") {
   check_interrupted({"bench", "engine", "--quiet", "--events", "100000000000", "--output-format", "json", "--output",
                      dir.file("bench.json")},
                     dir);
+}
+
+TEST_CASE("SIGINT during a TLP-level pcie simulation leaves no output file", "[cli][sigint]") {
+  OutputDir dir;
+  check_interrupted({"pcie", "bw", "--method", "sim", "--size", "1 MiB", "--transfers", "16000", "--output-format", "json",
+                     "--output", dir.file("pcie.json")},
+                    dir);
+}
+
+TEST_CASE("SIGINT during rdma mtt leaves no output file", "[cli][sigint]") {
+  OutputDir dir;
+  check_interrupted({"rdma", "mtt", "--workers", "1000000", "--rounds", "1000", "--buffer", "64 MiB", "--output",
+                     dir.file("mtt.txt")},
+                    dir);
+}
+
+TEST_CASE("SIGINT during a per-packet net run leaves no output file", "[cli][sigint]") {
+  OutputDir dir;
+  check_interrupted({"net", "incast", "--senders", "4096", "--duration", "1 s", "--output", dir.file("incast.txt")}, dir);
 }

@@ -20,6 +20,7 @@ struct InterruptedChild {
   bool exited = false;    // ended by exit() rather than by a signal
   int exit_code = -1;
   bool killed = false;    // did not stop within the grace period and was killed
+  std::chrono::milliseconds stop_latency{0};  // from SIGINT to the child's exit
   std::string stderr_text;
 };
 
@@ -65,7 +66,8 @@ inline InterruptedChild interrupt_iowall(const std::vector<std::string>& args, c
     ::kill(pid, SIGINT);
     const auto sent = std::chrono::steady_clock::now();
     while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() - sent < grace)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    r.stop_latency = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent);
   }
   if (done == 0) {
     r.killed = true;
