@@ -11,7 +11,7 @@
 # large seeds in the repository are read by every run anyway).
 # --merge-only: the minimization alone, on what earlier runs left in build/fuzz/corpus.
 # Logs go to build/fuzz/logs/TARGET.log, crashing inputs to build/fuzz/artifacts/TARGET/.
-# Exits 1 when any target finds a crash, a hang (> 10 s per input), an out-of-memory
+# Inputs up to 64 KiB. Exits 1 when any target finds a crash, a hang (> 10 s per input), an out-of-memory
 # (> 2 GiB) or a sanitizer report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +54,7 @@ for t in "${targets[@]}"; do
   if [ "$seconds" != none ]; then
     echo "fuzz: $t for ${seconds} s (log: $log)" >&2
     # shellcheck disable=SC2046  # seeds() lists several folders
-    if ! "$out/${t}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(dict "$t") \
+    if ! "$out/${t}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 $(dict "$t") \
         -artifact_prefix="$out/artifacts/$t/" "$out/corpus/$t" "fuzz/corpus/$t" $(seeds "$t") >"$log" 2>&1; then
       echo "fuzz: $t FAILED; the input is in $out/artifacts/$t/, the report in $log:" >&2
       grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" | head -n 20 >&2 || true

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/core/event_queue.hpp"
+#include "sim/core/slot_pool.hpp"
 
 namespace iowall::pcie {
 namespace {
@@ -48,15 +49,12 @@ public:
   }
 
   TlpSimResult run() {
-    const i64 total = c_.transfer_size * c_.transfers;
+    // The stream's TLPs are made as the transmitter takes them, not up front: a
+    // 16 GiB stream is 64 M of them.
     if (c_.op == Op::write) {
-      for (i64 t = 0; t < c_.transfers; ++t)
-        for (i64 off = 0; off < c_.transfer_size; off += c_.link.mps)
-          tx_[0].tlps.push_back({Kind::mwr, std::min(c_.link.mps, c_.transfer_size - off), -1});
+      writes_ = Stream(c_.transfer_size, c_.link.mps, c_.transfers);
     } else {
-      for (i64 t = 0; t < c_.transfers; ++t)
-        for (i64 off = 0; off < c_.transfer_size; off += c_.link.mrrs)
-          reads_.push_back(std::min(c_.link.mrrs, c_.transfer_size - off));
+      reads_ = Stream(c_.transfer_size, c_.link.mrrs, c_.transfers);
       tag_left_.assign(static_cast<std::size_t>(c_.tags), 0);
       for (int tag = 0; tag < c_.tags; ++tag) free_tags_.push_back(tag);
       issue_reads();
@@ -71,12 +69,12 @@ public:
     result_.rev_dir_bytes = c_.op == Op::write ? tx_[1].bytes : tx_[0].bytes;
     result_.effective = Bandwidth(static_cast<i64>(static_cast<i128>(delivered_) * 8 * 1'000'000'000'000LL /
                                                    std::max<i64>(1, last_delivery_.ps)));
-    (void)total;
     return result_;
   }
 
   void kick(Transmitter& t) {
     if (t.busy) return;
+    if (t.dir == 0 && t.tlps.empty() && writes_.left()) t.tlps.push_back({Kind::mwr, writes_.next(), -1});
     i64 bytes = 0;
     const LinkConfig& l = c_.link;
     bool tlp_sent = false, is_skp = false;
@@ -94,11 +92,11 @@ public:
       } else {
         --t.fcs_pending;
         // The UpdateFC returns all credits freed so far to the far transmitter.
-        returns_.push_back({1 - t.dir, t.fc_posted_h, t.fc_posted_d, t.fc_np_h});
+        const std::uint32_t index = returns_.acquire({1 - t.dir, t.fc_posted_h, t.fc_posted_d, t.fc_np_h});
         t.fc_posted_h = t.fc_posted_d = t.fc_np_h = 0;
-        const auto index = static_cast<std::uint32_t>(returns_.size() - 1);
         q_.schedule(q_.now() + transfer_time(Bytes(bytes), bw_) + c_.latency, [this, index] {
-          const CreditReturn& r = returns_[index];
+          const CreditReturn r = returns_[index];
+          returns_.release(index);
           Transmitter& far = tx_[r.to_dir];
           far.posted_h += r.posted_h;
           far.posted_d += r.posted_d;
@@ -144,9 +142,12 @@ public:
     if (tlp_sent) {
       const i64 b = bytes;
       const int dir = t.dir;
-      pending_tlps_.push_back(tlp);
-      const auto index = static_cast<std::uint32_t>(pending_tlps_.size() - 1);
-      q_.schedule(end + c_.latency, [this, b, index, dir] { receive(pending_tlps_[index], b, dir); });
+      const std::uint32_t index = pending_tlps_.acquire(tlp);
+      q_.schedule(end + c_.latency, [this, b, index, dir] {
+        const Tlp arrived = pending_tlps_[index];
+        pending_tlps_.release(index);
+        receive(arrived, b, dir);
+      });
     }
   }
 
@@ -195,10 +196,10 @@ private:
     if (tlp.kind == Kind::mwr) deliver(tlp.payload);
     if (tlp.kind == Kind::mrd) {
       // The completer answers after its latency with completions of MPS (or RCB) bytes.
-      pending_tlps_.push_back(tlp);
-      const auto index = static_cast<std::uint32_t>(pending_tlps_.size() - 1);
+      const std::uint32_t index = pending_tlps_.acquire(tlp);
       q_.schedule(q_.now() + c_.completer_latency, [this, index] {
         const Tlp req = pending_tlps_[index];
+        pending_tlps_.release(index);
         const i64 cpl = c_.link.rcb_split ? std::min(c_.link.rcb, c_.link.mps) : c_.link.mps;
         for (i64 off = 0; off < req.payload; off += cpl)
           tx_[1].tlps.push_back({Kind::cpld, std::min(cpl, req.payload - off), req.tag});
@@ -223,11 +224,12 @@ private:
   }
 
   void issue_reads() {
-    while (!free_tags_.empty() && next_read_ < reads_.size()) {
+    while (!free_tags_.empty() && reads_.left()) {
       const int tag = free_tags_.front();
       free_tags_.pop_front();
-      tag_left_[static_cast<std::size_t>(tag)] = reads_[next_read_];
-      tx_[0].tlps.push_back({Kind::mrd, reads_[next_read_++], tag});
+      const i64 size = reads_.next();
+      tag_left_[static_cast<std::size_t>(tag)] = size;
+      tx_[0].tlps.push_back({Kind::mrd, size, tag});
     }
     kick(tx_[0]);
   }
@@ -238,10 +240,25 @@ private:
   Bandwidth bw_;
   TlpSimResult result_;
   i64 rx_since_ack_[2] = {0, 0}, rx_since_fc_[2] = {0, 0};
-  std::vector<Tlp> pending_tlps_;  // TLPs in flight, addressed by index from events
-  std::vector<CreditReturn> returns_;
-  std::vector<i64> reads_;
-  std::size_t next_read_ = 0;
+  // `transfers` transfers of `size` bytes cut into pieces of at most `piece` bytes,
+  // handed out in order.
+  class Stream {
+  public:
+    Stream() = default;
+    Stream(i64 size, i64 piece, i64 transfers)
+        : size_(size), piece_(piece), per_transfer_((size + piece - 1) / piece), total_(per_transfer_ * transfers) {}
+    bool left() const { return next_ < total_; }
+    i64 next() {
+      const i64 off = (next_++ % per_transfer_) * piece_;
+      return std::min(piece_, size_ - off);
+    }
+
+  private:
+    i64 size_ = 0, piece_ = 1, per_transfer_ = 1, total_ = 0, next_ = 0;
+  };
+  SlotPool<Tlp> pending_tlps_;  // TLPs in flight, addressed by index from events
+  SlotPool<CreditReturn> returns_;
+  Stream writes_, reads_;  // MWr payloads, MRd sizes
   std::deque<int> free_tags_;
   std::vector<i64> tag_left_;
   i64 delivered_ = 0;

@@ -4,6 +4,8 @@
 // the two paths are spelled.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -45,7 +47,7 @@ mode_t mode_of(const std::string& p) {
 
 }  // namespace
 
-TEST_CASE("--output /dev/null leaves /dev/null a character device", "[cli][output]") {
+TEST_CASE("an output to /dev/null leaves /dev/null a character device", "[cli][output]") {
   REQUIRE(S_ISCHR(mode_of("/dev/null")));
   const auto r = run_iowall(kQuick + " --output /dev/null");
   CHECK(r.code == 0);
@@ -53,13 +55,19 @@ TEST_CASE("--output /dev/null leaves /dev/null a character device", "[cli][outpu
   CHECK(S_ISCHR(mode_of("/dev/null")));
 }
 
-TEST_CASE("--output to a FIFO writes through it and leaves the FIFO", "[cli][output]") {
+TEST_CASE("an output to a FIFO writes through it and leaves the FIFO", "[cli][output]") {
   Dir d;
   const std::string fifo = d.file("pipe");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // A reader on the other end, as a shell's process substitution would be.
   auto reader = std::async(std::launch::async, [&] { return slurp(fifo); });
   const auto r = run_iowall(kQuick + " --output " + fifo);
+  // Had iowall never opened the FIFO, the reader would wait for ever: open and close
+  // the write end once, which ends a waiting reader's read with end-of-file.
+  if (reader.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
   const std::string got = reader.get();
   CHECK(r.code == 0);
   CHECK(got.find("\"iowall_result\"") != std::string::npos);

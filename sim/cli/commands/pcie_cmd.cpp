@@ -105,7 +105,7 @@ void setup(CLI::App& root, CliState&) {
       sc.op = op;
       sc.transfer_size = size.n;
       sc.transfers = a->transfers > 0 ? a->transfers : std::max<i64>(8, (8 << 20) / size.n);
-      // Every TLP is an event and is queued up front: bound the simulated bytes.
+      // Every TLP is an event: bound the simulated bytes (and so the time taken).
       if (static_cast<i128>(sc.transfers) * size.n > (i128{1} << 34))
         throw InputError("", a->transfers > 0 ? "--transfers" : "--size",
                          fmt::format("{} transfers of {} B are more than the 16 GiB a TLP-level simulation takes; "
