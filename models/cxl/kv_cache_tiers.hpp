@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/cxl/kv_cache_load.hpp"
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 
 namespace iowall::cxl {
 

@@ -11,7 +11,7 @@
 #pragma once
 #include <string>
 
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 
 namespace iowall {
 

@@ -3,7 +3,7 @@
 // cuts the rate by alpha/2; a timer and a byte counter then raise it in fast-recovery,
 // additive and hyper-increase stages; alpha decays while no CNP arrives.
 #pragma once
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::net {

@@ -9,7 +9,7 @@
 // Packets are paced at line rate within the window. Not modelled: UEC's receiver credits
 // (RCCC), packet trimming, loss recovery and the quick-adapt reaction.
 #pragma once
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::net {

@@ -6,7 +6,7 @@
 // alternative, credit-based flow control (InfiniBand), lets a sender start a frame only
 // while the next hop has advertised room for it, so nothing arrives that has no room.
 #pragma once
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::net {

@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::rdma {

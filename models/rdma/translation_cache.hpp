@@ -6,7 +6,7 @@
 #include <list>
 #include <unordered_map>
 
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/units.hpp"
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/quote.hpp"
+
 namespace iowall {
 
 struct JsonLimits {
@@ -29,10 +31,5 @@ struct JsonLimitError {
 // nlohmann's parse_error or out_of_range for malformed text, as Json::parse does.
 std::optional<JsonLimitError> parse_json_checked(const std::string& text, nlohmann::json& out,
                                                  const JsonLimits& limits = {});
-
-// A value for an error message: its JSON text, cut to about `max` characters.
-std::string quote_json(const nlohmann::json& v, std::size_t max = 100);
-// Text for an error message, cut to about `max` characters (the cut is marked).
-std::string quote_text(const std::string& s, std::size_t max = 100);
 
 }  // namespace iowall

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/link.hpp"
 
 namespace iowall {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/port.hpp"
 

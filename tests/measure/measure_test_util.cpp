@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <unistd.h>
 
-#include "measure/cli.hpp"
+#include "sim/cli/measure_command.hpp"
 
 namespace iowall::measure::testing {
 namespace fs = std::filesystem;

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/atomic_file.hpp"
-#include "measure/cli.hpp"
+#include "sim/cli/measure_command.hpp"
 #include "measure/report.hpp"
 #include "measure/runner.hpp"
 #include "sim/core/error.hpp"

@@ -1,10 +1,10 @@
-#include "sim/config/params.hpp"
+#include "sim/core/params.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "sim/config/json_limits.hpp"
+#include "sim/core/quote.hpp"
 
 namespace iowall {
 
