@@ -80,17 +80,15 @@ void setup(CLI::App& root, CliState&) {
       cmd->add_option(flag_of(key), args->values[key], help);
     }
   }
-  cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here; default: beside --output")->check(writable_output());
+  cmd->add_option("--chart", args->chart, "write the overhead-vs-bandwidth chart (SVG) here (none without it)")->check(writable_output());
   args->report.add_to(*cmd);
   args->out.add_to(*cmd, false);
   cmd->callback([args] {
     args->report.check();
     const plan::PlanRequest q = read_request(*args);
     plan::PlanAnswer a = plan::answer(q);
-    std::string svg = args->chart;
-    if (svg.empty() && !args->out.file.empty())
-      svg = std::filesystem::path(args->out.file).replace_extension(".svg").string();
-    if (!svg.empty()) a.chart = plan::render_chart(q, svg);
+    // A chart only where the user asked for one: nothing is written beside --output.
+    if (!args->chart.empty()) a.chart = plan::render_chart(q, args->chart);
     const json result = plan::plan_json(q, a);
     args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));
     emit(args->out, [&] { return plan::plan_table(q, a); }, result);
