@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -288,6 +289,24 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   }
   if (rd.has("fidelity")) q.fidelity = rd.text("fidelity");
   return q;
+}
+
+json settings_from_file(const std::string& file, const std::vector<std::string>& overrides,
+                        std::map<std::string, std::string>& origin, std::string& name) {
+  JsonDocument doc = load_json(file);
+  for (const std::string& o : overrides) apply_override(doc.json, o, "--set");
+  for (const auto& [k, v] : doc.json.items())
+    if (k != "name" && k != "description" && k != "plan")
+      throw InputError(doc.name, "/" + k, fmt::format("unknown key \"{}\" (expected name, description, plan)", quote_text(k, 60)));
+  if (!doc.json.contains("plan") || !doc.json["plan"].is_object())
+    throw InputError(doc.name, "/plan", "a checkpoint scenario needs a \"plan\" object");
+  if (doc.json.contains("name") && doc.json["name"].is_string()) name = doc.json["name"].get<std::string>();
+  json settings = json::object();
+  for (const auto& [k, v] : doc.json["plan"].items()) {
+    settings[k] = v;
+    origin[k] = doc.name + "#/plan/" + k;
+  }
+  return settings;
 }
 
 }  // namespace iowall::plan

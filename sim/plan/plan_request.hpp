@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,12 @@ struct PlanRequest {
 
 // `origin` maps a key to where it came from: "--flag" or "FILE#/pointer".
 PlanRequest request_from_settings(const nlohmann::json& settings, const std::map<std::string, std::string>& origin);
+// The settings of a checkpoint scenario file ({"name", "description", "plan": {...}}),
+// after `overrides` (POINTER=VALUE, as --set gives them) are applied to the document;
+// `origin` learns where each key came from and `name` the scenario's name.
+nlohmann::json settings_from_file(const std::string& file, const std::vector<std::string>& overrides,
+                                  std::map<std::string, std::string>& origin, std::string& name);
+
 // The keys a settings object may hold, with a one-line description each (for --help and errors).
 const std::map<std::string, std::string>& setting_keys();
 

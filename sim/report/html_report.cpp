@@ -9,6 +9,7 @@
 #include "sim/report/html.hpp"
 #include "sim/report/report_page.hpp"
 #include "sim/report/report_sections.hpp"
+#include "sim/report/result_kinds.hpp"
 
 namespace iowall {
 
@@ -20,6 +21,7 @@ std::string html_report(const std::vector<ResultDoc>& docs) {
     else if (d.kind == "sweep") sections += report::sweep_section(d, charts);
     else if (d.kind == "plan_checkpoint") sections += report::plan_section(d, charts);
     else if (d.kind == "validate") sections += report::validate_section(d, charts);
+    else if (const report::ResultKind* k = report::find_result_kind(d.kind)) sections += k->section(d, charts);
   }
   std::string body;
   if (charts.gnuplot_missing())

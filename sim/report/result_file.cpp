@@ -1,5 +1,8 @@
 #include "sim/report/result_file.hpp"
 
+#include "sim/core/quote.hpp"
+#include "sim/report/result_kinds.hpp"
+
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -87,12 +90,16 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file) {
   const std::string kind = m["kind"].get<std::string>();
   bool known = false;
   for (const char* k : kKinds) known = known || kind == k;
-  if (!known)
+  const report::ResultKind* registered = report::find_result_kind(kind);
+  if (!known && !registered) {
+    std::vector<std::string> all(std::begin(kKinds), std::end(kKinds));
+    for (const std::string& k : report::registered_result_kinds()) all.push_back(k);
     throw InputError(file, "/iowall_result/kind",
-                     fmt::format("\"{}\" is not a kind of result this iowall reports (run, sweep, plan_checkpoint, "
-                                 "validate)",
-                                 kind));
-  check_shape(kind, j, file);
+                     fmt::format("\"{}\" is not a kind of result this iowall reports ({})", quote_text(kind, 40),
+                                 fmt::join(all, ", ")));
+  }
+  if (registered) registered->check_shape(j, file);
+  else check_shape(kind, j, file);
   return {file, kind, std::move(j)};
 }
 

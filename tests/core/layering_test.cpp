@@ -28,11 +28,13 @@ const std::vector<Rule>& rules() {
       // Reading JSON, the registry, topologies and scenarios, on the engine.
       {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
       // Runners and writers, on config; the planner on the runners.
-      {"sim/run/", {"sim/plan/", "sim/cli/", "models/", "measure/"}},
-      {"sim/report/", {"sim/plan/", "sim/cli/", "models/", "measure/"}},
-      {"sim/plan/", {"sim/cli/", "models/", "measure/"}},
+      {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
+      {"sim/report/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
+      {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/"}},
+      // The accuracy check runs scenarios, the planner and studies by name.
+      {"sim/check/", {"sim/cli/", "models/", "measure/"}},
       // Models implement the engine's interfaces; the live backend sits beside them.
-      {"models/", {"measure/", "sim/cli/", "sim/plan/"}},
+      {"models/", {"measure/", "sim/cli/", "sim/plan/", "sim/check/"}},
       {"measure/", {"sim/cli/"}},
   };
   return r;

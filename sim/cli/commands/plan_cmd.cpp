@@ -45,19 +45,7 @@ plan::PlanRequest read_request(const PlanArgs& a) {
   json settings = json::object();
   std::map<std::string, std::string> origin;
   std::string name = "checkpoint";
-  if (!a.scenario.empty()) {
-    const JsonDocument doc = load_json(a.scenario);
-    for (const auto& [k, v] : doc.json.items())
-      if (k != "name" && k != "description" && k != "plan")
-        throw InputError(doc.name, "/" + k, fmt::format("unknown key \"{}\" (expected name, description, plan)", k));
-    if (!doc.json.contains("plan") || !doc.json["plan"].is_object())
-      throw InputError(doc.name, "/plan", "a checkpoint scenario needs a \"plan\" object");
-    name = doc.json.value("name", name);
-    for (const auto& [k, v] : doc.json["plan"].items()) {
-      settings[k] = v;
-      origin[k] = doc.name + "#/plan/" + k;
-    }
-  }
+  if (!a.scenario.empty()) settings = plan::settings_from_file(a.scenario, {}, origin, name);
   for (const auto& [k, v] : a.values)
     if (!v.empty()) settings[k] = v, origin[k] = flag_of(k);
   for (const auto& [k, v] : a.flags)

@@ -1,0 +1,224 @@
+#include "sim/check/check.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
+#include "sim/core/quote.hpp"
+#include "sim/plan/checkpoint_planner.hpp"
+#include "sim/plan/plan_request.hpp"
+#include "sim/run/runner.hpp"
+
+namespace iowall::check {
+namespace {
+
+// What one reproduction produced: per-path metrics of a scenario run, the planner's
+// answer, or a study's values.
+struct Outcome {
+  Json metrics;  // scenario: {label: metrics}
+  plan::PlanResult plan;
+  StudyAnswer study;
+  std::exception_ptr error;
+};
+
+std::vector<std::string> overrides_of(const Json& set) {
+  std::vector<std::string> out;
+  for (const auto& [ptr, v] : set.items()) out.push_back(ptr + "=" + v.dump());
+  return out;
+}
+
+Outcome reproduce(const Reproduction& r, const StudyRunner& studies) {
+  Outcome o;
+  switch (r.kind) {
+    case Reproduction::Kind::scenario: {
+      const Scenario sc = load_scenario(r.file, overrides_of(r.set));
+      o.metrics = run_scenario(sc).at("metrics");
+      break;
+    }
+    case Reproduction::Kind::plan: {
+      std::map<std::string, std::string> origin;
+      std::string name;
+      const Json settings = plan::settings_from_file(r.file, overrides_of(r.set), origin, name);
+      const plan::PlanRequest q = plan::request_from_settings(settings, origin);
+      o.plan = plan::solve(q.input, q.fidelity);
+      break;
+    }
+    case Reproduction::Kind::study:
+      if (!studies) throw InputError("", "", "studies are not available in this program");
+      o.study = studies(r.study, r.params);
+      break;
+  }
+  return o;
+}
+
+std::string percent(double u) { return fmt::format("{:.0f}%", u * 100); }
+
+// The simulated value of `c` from its reproduction's outcome, and what limited it.
+Quantity simulated(const Source& s, const Case& c, const Outcome& o, std::string& limited_by) {
+  Quantity q;
+  q.dim = c.published.dim;
+  switch (c.run.kind) {
+    case Reproduction::Kind::scenario: {
+      if (!o.metrics.contains(c.run.path)) {
+        std::vector<std::string> labels;
+        for (const auto& [k, v] : o.metrics.items()) labels.push_back(k);
+        throw InputError(s.file, c.pointer + "/path",
+                         fmt::format("\"{}\" is not a path of {} (its paths: {})", quote_text(c.run.path, 60), c.run.file,
+                                     fmt::join(labels, ", ")));
+      }
+      const Json& m = o.metrics.at(c.run.path);
+      switch (c.metric) {
+        case Metric::throughput: q.si = m.at("throughput_GBps").get<double>() * 1e9; break;
+        case Metric::iops: q.si = m.at("iops").get<double>(); break;
+        case Metric::latency_mean: q.si = m.at("latency_mean_us").get<double>() * 1e-6; break;
+        case Metric::latency_p50: q.si = m.at("latency_p50_us").get<double>() * 1e-6; break;
+        case Metric::latency_p99: q.si = m.at("latency_p99_us").get<double>() * 1e-6; break;
+        case Metric::cpu_cores: q.si = m.at("cpu_cores_busy").get<double>(); break;
+        case Metric::done: q.si = m.at("last_done_s").get<double>(); break;
+        default: break;
+      }
+      if (m.contains("limited_by") && m["limited_by"].is_object())
+        limited_by = fmt::format("{} ({})", m["limited_by"]["resource"].get<std::string>(),
+                                 percent(m["limited_by"]["utilization"].get<double>()));
+      break;
+    }
+    case Reproduction::Kind::plan:
+      switch (c.metric) {
+        case Metric::checkpoint_bytes:
+          q.si = o.plan.total_bytes;
+          limited_by = fmt::format("{} B/param", o.plan.bytes_per_param.saved());
+          break;
+        case Metric::save_time:
+          q.si = o.plan.save.last_done;
+          limited_by = o.plan.save.bottleneck;
+          break;
+        case Metric::restore_time:
+          q.si = o.plan.restore.last_done;
+          limited_by = o.plan.restore.bottleneck;
+          break;
+        default: break;
+      }
+      break;
+    case Reproduction::Kind::study: {
+      const auto it = std::find_if(o.study.values.begin(), o.study.values.end(),
+                                   [&](const auto& v) { return v.first == c.run.value; });
+      if (it == o.study.values.end()) {
+        std::vector<std::string> names;
+        for (const auto& v : o.study.values) names.push_back(v.first);
+        throw InputError(s.file, c.pointer + "/metric",
+                         fmt::format("study \"{}\" gives no value \"{}\" (it gives: {})", c.run.study,
+                                     quote_text(c.run.value, 60), fmt::join(names, ", ")));
+      }
+      q.si = it->second;
+      limited_by = o.study.limited_by;
+      break;
+    }
+  }
+  return q;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+CheckResult run_check(const Corpus& corpus, int jobs, const StudyRunner& studies) {
+  // The distinct reproductions, in corpus order.
+  std::vector<const Reproduction*> runs;
+  std::map<std::string, std::size_t> index;
+  for (const Source& s : corpus.sources)
+    for (const Case& c : s.cases)
+      if (index.emplace(c.run.key(), runs.size()).second) runs.push_back(&c.run);
+
+  std::vector<Outcome> outcomes(runs.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const auto worker = [&] {
+    for (std::size_t i; !failed && (i = next++) < runs.size();) {
+      try {
+        outcomes[i] = reproduce(*runs[i], studies);
+      } catch (...) {
+        outcomes[i].error = std::current_exception();
+        failed = true;
+      }
+      if (stop_requested()) failed = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::max(1, jobs); ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  throw_if_interrupted();
+  // The first failure in corpus order, whatever the number of threads.
+  for (const Outcome& o : outcomes)
+    if (o.error) std::rethrow_exception(o.error);
+
+  CheckResult r;
+  for (const Source& s : corpus.sources)
+    for (const Case& c : s.cases) {
+      PointResult p;
+      p.source = s.id;
+      p.id = c.id;
+      p.figure = c.figure;
+      p.metric = c.metric == Metric::study ? c.run.study + "." + c.run.value : name(c.metric);
+      p.note = c.note;
+      p.published_text = c.published_text;
+      p.published = c.published;
+      p.simulated = simulated(s, c, outcomes[index.at(c.run.key())], p.limited_by);
+      p.error = p.simulated.si / p.published.si - 1;
+      r.points.push_back(std::move(p));
+    }
+  summarize(r, corpus);
+  return r;
+}
+
+void summarize(CheckResult& r, const Corpus& corpus) {
+  r.sources.clear();
+  std::vector<double> all;
+  for (const Source& s : corpus.sources) {
+    SourceSummary sum{s.id, s.title, s.publisher, s.url, s.year};
+    std::vector<double> errs;
+    for (const PointResult& p : r.points)
+      if (p.source == s.id) errs.push_back(std::abs(p.error));
+    sum.points = errs.size();
+    sum.median_abs_error = median(errs);
+    sum.max_abs_error = errs.empty() ? 0 : *std::max_element(errs.begin(), errs.end());
+    all.insert(all.end(), errs.begin(), errs.end());
+    r.sources.push_back(std::move(sum));
+  }
+  r.median_abs_error = median(all);
+  r.max_abs_error = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
+}
+
+std::vector<std::string> regressions(const CheckResult& now, const CheckResult& base, double slack) {
+  std::vector<std::string> out;
+  if (now.median_abs_error > base.median_abs_error + slack)
+    out.push_back(fmt::format("median |error| {:.1f}% is worse than the baseline's {:.1f}%", now.median_abs_error * 100,
+                              base.median_abs_error * 100));
+  for (const SourceSummary& s : now.sources)
+    for (const SourceSummary& b : base.sources)
+      if (s.id == b.id && s.median_abs_error > b.median_abs_error + slack)
+        out.push_back(fmt::format("{}: median |error| {:.1f}% is worse than the baseline's {:.1f}%", s.id,
+                                  s.median_abs_error * 100, b.median_abs_error * 100));
+  for (const PointResult& p : now.points)
+    for (const PointResult& b : base.points)
+      if (p.source == b.source && p.id == b.id && std::abs(p.error) > std::abs(b.error) + slack)
+        out.push_back(fmt::format("{}/{}: error {:+.1f}% is worse than the baseline's {:+.1f}%", p.source, p.id,
+                                  p.error * 100, b.error * 100));
+  return out;
+}
+
+}  // namespace iowall::check
