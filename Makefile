@@ -4,7 +4,7 @@ BUILD ?= build/release
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: run test deps build build-asan test-asan fuzz-smoke bench clean
+.PHONY: run test deps build build-asan test-asan fuzz-smoke accuracy validation-report bench clean
 
 deps:
 	@scripts/deps.sh --with-optional
@@ -26,6 +26,14 @@ build-asan: deps
 
 test-asan: build-asan
 	@ctest --preset asan -j $(JOBS)
+
+# The accuracy ratchet: the validation corpus, no worse than the committed result.
+accuracy: build
+	@$(BUILD)/iowall check --baseline reports/validation.json --quiet > /dev/null
+
+# Regenerates the committed accuracy report (reports/validation.md and .json).
+validation-report: build
+	@$(BUILD)/iowall check --markdown reports/validation.md --output-format json --output reports/validation.json
 
 # Each libFuzzer target for FUZZ_SECONDS on its committed corpus; fails on any finding.
 fuzz-smoke: deps

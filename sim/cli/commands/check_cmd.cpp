@@ -65,7 +65,11 @@ void setup(CLI::App& root, CliState& state) {
     std::string command = "iowall check";
     if (!args->source.empty()) command += " --source " + args->source;
     args->report.write(result, command);
-    if (!args->markdown.empty()) write_file_atomically(args->markdown, check::check_markdown(r, corpus, command + " --markdown " + args->markdown));
+    if (!args->markdown.empty()) {
+      std::string regenerate = command + " --markdown " + args->markdown;
+      if (!args->out.file.empty()) regenerate += " --output-format " + args->out.formats + " --output " + args->out.file;
+      write_file_atomically(args->markdown, check::check_markdown(r, corpus, regenerate));
+    }
     std::vector<std::string> worse;
     if (!args->baseline.empty()) worse = check::regressions(r, baseline, args->slack);
     emit(
