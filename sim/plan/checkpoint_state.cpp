@@ -48,6 +48,53 @@ const char* name(Optimizer o) {
 }
 const char* name(Replicated r) { return r == Replicated::rank0 ? "rank0" : "spread"; }
 
+std::int64_t parameter_count(const Architecture& a) {
+  const std::int64_t h = a.hidden, head_dim = a.heads > 0 ? h / a.heads : 0;
+  const std::int64_t attention = 2 * h * h + 2 * h * a.kv_heads * head_dim;
+  const std::int64_t mlp = (a.gated_mlp ? 3 : 2) * h * a.ffn;
+  const std::int64_t layer = 2 * h + attention + mlp;
+  return a.layers * layer + a.vocab * h * (a.tied_embeddings ? 1 : 2) + h;
+}
+
+namespace {
+
+const std::vector<Architecture>& architectures() {
+  // Llama 3 shapes from Meta's published configs (hidden, intermediate, layers, heads,
+  // key-value heads, vocabulary); the MLPerf Storage v2.0 checkpoint workloads from
+  // their DLIO configurations (mlcommons/storage configs/dlio/workload/llama3_*.yaml),
+  // which give the 70B 128 heads and define a 1T model of their own.
+  static const std::vector<Architecture> a = {
+      {"llama3-8b", "Llama 3 8B", "Meta Llama 3 8B config.json", 4096, 14336, 32, 32, 8, 128256},
+      {"llama3-70b", "Llama 3 70B", "Meta Llama 3 70B config.json", 8192, 28672, 80, 64, 8, 128256},
+      {"llama3-405b", "Llama 3.1 405B", "Meta Llama 3.1 405B config.json", 16384, 53248, 126, 128, 8, 128256},
+      {"mlperf-llama3-8b", "MLPerf Storage v2.0 checkpoint workload llama3_8b", "mlcommons/storage llama3_8b.yaml",
+       4096, 14336, 32, 32, 8, 128256},
+      {"mlperf-llama3-70b", "MLPerf Storage v2.0 checkpoint workload llama3_70b", "mlcommons/storage llama3_70b.yaml",
+       8192, 28672, 80, 128, 8, 128256},
+      {"mlperf-llama3-405b", "MLPerf Storage v2.0 checkpoint workload llama3_405b",
+       "mlcommons/storage llama3_405b.yaml", 16384, 53248, 126, 128, 8, 128256},
+      {"mlperf-llama3-1t", "MLPerf Storage v2.0 checkpoint workload llama3_1t", "mlcommons/storage llama3_1t.yaml",
+       25872, 98304, 128, 192, 32, 128256},
+      {"gpt3-175b", "GPT-3 175B (dense MLP, tied embeddings)", "Brown et al. 2020, table 2.1", 12288, 49152, 96, 96,
+       96, 50257, false, true},
+  };
+  return a;
+}
+
+}  // namespace
+
+const Architecture* architecture(const std::string& name) {
+  for (const Architecture& a : architectures())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> architecture_names() {
+  std::vector<std::string> n;
+  for (const Architecture& a : architectures()) n.push_back(a.name);
+  return n;
+}
+
 BytesPerParam bytes_per_param(const StateSpec& s) {
   BytesPerParam b;
   switch (s.precision) {

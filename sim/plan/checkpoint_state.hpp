@@ -25,6 +25,21 @@ const char* name(Precision p);
 const char* name(Optimizer o);
 const char* name(Replicated r);
 
+// A decoder-only transformer's shape, for its parameter count: per layer two norms
+// (h each), the attention projections (q and o: h x h each; k and v: h x kv_heads x
+// head_dim each, grouped-query attention), the MLP (gated: three h x ffn matrices,
+// else two); the token embedding and, unless tied, the output head (vocab x h); a final
+// norm (h).
+struct Architecture {
+  std::string name, description, source;
+  std::int64_t hidden = 0, ffn = 0, layers = 0, heads = 0, kv_heads = 0, vocab = 0;
+  bool gated_mlp = true, tied_embeddings = false;
+};
+std::int64_t parameter_count(const Architecture& a);
+// The named architectures (published model configurations), or null.
+const Architecture* architecture(const std::string& name);
+std::vector<std::string> architecture_names();
+
 struct StateSpec {
   std::int64_t params = 0;
   Precision precision = Precision::bf16;

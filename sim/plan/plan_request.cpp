@@ -15,7 +15,8 @@ namespace iowall::plan {
 
 const std::map<std::string, std::string>& setting_keys() {
   static const std::map<std::string, std::string> k{
-      {"params", "parameter count, e.g. 405e9"},
+      {"params", "parameter count, e.g. 405e9 or 405B"},
+      {"model", "a published model shape whose parameter count is used instead of --params (llama3-8b, ...)"},
       {"checkpoint_size", "total checkpoint size instead of --params, e.g. \"50 TB\""},
       {"gpus", "number of GPUs"},
       {"gpus_per_node", "GPUs per node (default 8)"},
@@ -137,6 +138,22 @@ struct Reader {
     }
     fail(k, fmt::format("{} is not a number (expected e.g. 405e9)", quote_json(s[k])));
   }
+  // A count that may carry a suffix people write model sizes with: 70B, 1.2T, 350M, 7K.
+  double count(const std::string& k) const {
+    if (s[k].is_string()) {
+      const std::string t = text(k);
+      char* end = nullptr;
+      const double v = std::strtod(t.c_str(), &end);
+      const std::string suffix = end ? std::string(end) : std::string();
+      const double scale = suffix == "K" ? 1e3 : suffix == "M" ? 1e6 : suffix == "B" ? 1e9 : suffix == "T" ? 1e12 : 0;
+      if (end != t.c_str() && scale > 0 && std::isfinite(v)) return v * scale;
+    }
+    try {
+      return number(k);
+    } catch (const InputError&) {
+      fail(k, fmt::format("{} is not a parameter count (expected e.g. 405e9 or 405B)", quote_json(s[k])));
+    }
+  }
   int integer(const std::string& k, int lo, int hi) const {
     const double v = number(k);
     if (v != std::floor(v) || v < lo || v > hi) fail(k, fmt::format("{} is not a whole number from {} to {}", quote_json(s[k]), lo, hi));
@@ -206,11 +223,18 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   checkpoint::validate(par);
 
   const checkpoint::BytesPerParam bpp = checkpoint::bytes_per_param(st);
-  if (rd.has("params") == rd.has("checkpoint_size")) rd.fail("params", "give either --params or --checkpoint-size");
+  if (int(rd.has("params")) + int(rd.has("checkpoint_size")) + int(rd.has("model")) != 1)
+    rd.fail(rd.has("model") ? "model" : "params", "give one of --params, --model or --checkpoint-size");
   if (rd.has("params")) {
-    const double p = rd.number("params");
+    const double p = rd.count("params");
     if (!(p >= 1 && p < 9e17)) rd.fail("params", fmt::format("{} is not a parameter count", quote_json(settings["params"])));
     st.params = static_cast<std::int64_t>(std::llround(p));
+  } else if (rd.has("model")) {
+    const checkpoint::Architecture* a = checkpoint::architecture(rd.text("model"));
+    if (!a)
+      rd.fail("model", fmt::format("\"{}\" is not a model shape iowall knows (known: {})", quote_text(rd.text("model"), 40),
+                                   fmt::join(checkpoint::architecture_names(), ", ")));
+    st.params = checkpoint::parameter_count(*a);
   } else {
     // A size given directly: the parameter count that makes it at these bytes per parameter.
     st.params = static_cast<std::int64_t>(std::llround(rd.bytes("checkpoint_size") / bpp.saved()));

@@ -11,7 +11,12 @@ WorkloadConfig read_workload(const Params& p) {
   c.size = p.get_bytes("size", "1 GiB", "bytes each target moves in all (gdsio -s)", "");
   c.io_size = p.get_bytes("io_size", "1 MiB", "size of one I/O (gdsio -i)", "");
   c.threads = p.get_int("threads", 1, 1, 4096, "worker threads per target (gdsio -w)", "");
-  c.qd = p.get_int("qd", 1, 1, 65536, "I/Os each thread keeps in flight", "");
+  c.qd = p.get_int("qd", 1, 1, 65536, "I/Os each thread keeps in flight (on each device with qd_per device)", "");
+  c.qd_per_device = p.get_choice("qd_per", "thread", {"thread", "device"},
+                                 "thread: qd I/Os in flight per thread over its devices together (gdsio, fio on one "
+                                 "file); device: qd on each of the thread's devices (SPDK perf -q, fio with a job per "
+                                 "device)",
+                                 "gdsio -w/-q; SPDK nvme perf: queue depth per namespace") == "device";
   c.misalign = p.get_bytes("misalign", "0 B", "added to every file offset: data not 4 KiB aligned in its file", "");
   const std::string targets = p.get_text("targets", "all_gpus", "target devices, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
@@ -108,8 +113,15 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
 }
 
 void IoWorkload::start() {
-  for (std::uint32_t t = 0; t < threads_.size(); ++t)
-    for (i64 q = 0; q < config_.qd; ++q) issue(t);
+  for (std::uint32_t t = 0; t < threads_.size(); ++t) {
+    if (config_.qd_per_device) {
+      threads_[t].next_on_device.assign(storage_[threads_[t].job].size(), 0);
+      for (std::size_t d = 0; d < storage_[threads_[t].job].size(); ++d)
+        for (i64 q = 0; q < config_.qd; ++q) issue_on(t, d);
+    } else {
+      for (i64 q = 0; q < config_.qd; ++q) issue(t);
+    }
+  }
 }
 
 void IoWorkload::issue(std::uint32_t t) {
@@ -119,18 +131,34 @@ void IoWorkload::issue(std::uint32_t t) {
   Bytes offset = th.region_start + th.next_offset;
   if (config_.random()) offset = th.region_start + config_.io_size * static_cast<i64>(rng_.below(ios_in_region));
   th.next_offset += config_.io_size;
-  th.issued += config_.io_size;
-  ++th.outstanding;
-  const auto& devices = storage_[th.job];
   // Stripe by offset: consecutive I/Os of a thread land on consecutive devices.
-  const auto stripe = static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices.size()));
-  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), devices[stripe], targets_[th.job],
-               static_cast<int>(t)};
-  const Time started = ctx_.now();
-  path_.submit(io, [this, t, started] { completed(t, started); });
+  const std::size_t devices = storage_[th.job].size();
+  submit(t, offset, static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices)));
 }
 
-void IoWorkload::completed(std::uint32_t t, Time started) {
+void IoWorkload::issue_on(std::uint32_t t, std::size_t d) {
+  Thread& th = threads_[t];
+  if (th.issued >= th.region_size) return;
+  // The region's I/O slots that stripe onto device d are d, d + n, d + 2n, ...
+  const auto n = static_cast<i64>(storage_[th.job].size());
+  const i64 slots = std::max<i64>(1, th.region_size.n / config_.io_size.n / n);
+  const i64 k = config_.random() ? static_cast<i64>(rng_.below(static_cast<std::uint64_t>(slots)))
+                           : th.next_on_device[d]++ % slots;
+  submit(t, th.region_start + config_.io_size * (k * n + static_cast<i64>(d)), d);
+}
+
+void IoWorkload::submit(std::uint32_t t, Bytes offset, std::size_t d) {
+  Thread& th = threads_[t];
+  th.issued += config_.io_size;
+  ++th.outstanding;
+  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), storage_[th.job][d], targets_[th.job],
+               static_cast<int>(t)};
+  const Time started = ctx_.now();
+  const auto device = static_cast<std::uint32_t>(d);  // the capture fits the inline callback
+  path_.submit(io, [this, t, device, started] { completed(t, device, started); });
+}
+
+void IoWorkload::completed(std::uint32_t t, std::size_t d, Time started) {
   Thread& th = threads_[t];
   JobResult& r = results_[th.job];
   --th.outstanding;
@@ -145,7 +173,8 @@ void IoWorkload::completed(std::uint32_t t, Time started) {
     --threads_left_[th.job];
     return;
   }
-  issue(t);
+  if (config_.qd_per_device) issue_on(t, d);
+  else issue(t);
 }
 
 std::string IoWorkload::pending() const {

@@ -16,6 +16,10 @@ struct WorkloadConfig {
   std::string kind;  // sequential_read, random_read, sequential_write, random_write
   Bytes size, io_size;
   i64 threads = 1, qd = 1;
+  // Where the queue depth applies: each thread keeps `qd` I/Os in flight over its storage
+  // devices together (gdsio, fio's iodepth on one file), or `qd` on each device (SPDK's
+  // perf and fio with one job per device: -q is per namespace).
+  bool qd_per_device = false;
   Bytes misalign;  // added to every file offset (an unaligned file layout)
   std::vector<std::string> targets;  // GPU ids (or dram ids for cpu_only); "all GPUs" when empty
   std::vector<std::string> storage;  // block storage ids; "local": the nearest drives of each target
@@ -47,13 +51,17 @@ private:
     Bytes region_start, region_size, next_offset, issued, completed;
     int outstanding = 0;
     std::uint64_t io_counter = 0;
+    std::vector<i64> next_on_device;  // qd per device: the next sequential I/O index on each
   };
   struct Issued {
     std::uint32_t thread;
     Time start;
   };
   void issue(std::uint32_t thread);
-  void completed(std::uint32_t thread, Time started);
+  // qd per device: the next I/O of `thread` on its `device`-th storage device.
+  void issue_on(std::uint32_t thread, std::size_t device);
+  void submit(std::uint32_t thread, Bytes offset, std::size_t device);
+  void completed(std::uint32_t thread, std::size_t device, Time started);
 
   WorkloadConfig config_;
   DataPath& path_;
