@@ -48,11 +48,12 @@ IOWALL_PRESET("device", "nvme_ssd", "optane_p4800x", "Intel Optane SSD DC P4800X
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",
                   "max_queue_entries": 4096, "capacity": "375 GB"})");
 IOWALL_PRESET("device", "nvme_ssd", "optane_p5800x", "Intel Optane SSD DC P5800X 800 GB, Gen4 x4",
-              "Intel product brief: 1.5M 4K RR IOPS, 7.2 GB/s read, 6.2 GB/s write, read latency < 6 us. "
+              "Intel product brief: 1.5M 4K RR IOPS, 4.6M 512 B RR IOPS (the controller's command rate; the 4K "
+              "figure is its data path), 7.2 GB/s read, 6.2 GB/s write, read latency < 6 us. "
               "Geometry assumed: 16 channels x 4 dies of 2nd-generation 3D XPoint, striped as one logical channel of "
               "16 x 1.2 GB/s; no write cache; media read 2 us "
               "derived from the < 6 us spec minus host and protocol",
-              R"({"read_bandwidth": "7.2 GB/s", "write_bandwidth": "6.2 GB/s", "max_iops": "1.5 M/s",
+              R"({"read_bandwidth": "7.2 GB/s", "write_bandwidth": "6.2 GB/s", "max_iops": "4.6 M/s",
                   "channels": 1, "dies_per_channel": 64, "planes": 1, "page_size": "4 KiB",
                   "read_time": "2 us", "program_time": "5 us", "channel_bandwidth": "19.2 GB/s",
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",

@@ -10,7 +10,8 @@ WorkloadConfig read_workload(const Params& p) {
                         "access pattern and direction", "gdsio -I");
   c.size = p.get_bytes("size", "1 GiB", "bytes each target moves in all (gdsio -s)", "");
   c.io_size = p.get_bytes("io_size", "1 MiB", "size of one I/O (gdsio -i)", "");
-  c.threads = p.get_int("threads", 1, 1, 4096, "worker threads per target (gdsio -w)", "");
+  c.threads = p.get_int("threads", 1, 1, 1 << 20, "worker threads per target (gdsio -w; GPU threads for gpu_initiated)",
+                        "BaM (ASPLOS'23) benchmarks run 262,144 GPU threads");
   c.qd = p.get_int("qd", 1, 1, 65536, "I/Os each thread keeps in flight (on each device with qd_per device)", "");
   c.qd_per_device = p.get_choice("qd_per", "thread", {"thread", "device"},
                                  "thread: qd I/Os in flight per thread over its devices together (gdsio, fio on one "
