@@ -4,7 +4,7 @@ BUILD ?= build/release
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: run test deps build build-asan test-asan fuzz-smoke accuracy validation-report bench clean
+.PHONY: run test deps build build-iowall build-asan test-asan fuzz-smoke accuracy validation-report bench clean
 
 deps:
 	@scripts/deps.sh --with-optional
@@ -13,7 +13,12 @@ build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
-run: build
+# Only the program: the run needs neither the tests nor the fuzzers.
+build-iowall: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS) --target iowall
+
+run: build-iowall
 	@mkdir -p reports/out
 	@$(BUILD)/iowall run scenarios/default.json --chart reports/out/default.svg
 
@@ -28,11 +33,11 @@ test-asan: build-asan
 	@ctest --preset asan -j $(JOBS)
 
 # The accuracy ratchet: the validation corpus, no worse than the committed result.
-accuracy: build
+accuracy: build-iowall
 	@$(BUILD)/iowall check --baseline reports/validation.json --quiet > /dev/null
 
 # Regenerates the committed accuracy report (reports/validation.md and .json).
-validation-report: build
+validation-report: build-iowall
 	@$(BUILD)/iowall check --markdown reports/validation.md --output-format json --output reports/validation.json
 
 # Each libFuzzer target for FUZZ_SECONDS on its committed corpus; fails on any finding.
