@@ -1,8 +1,14 @@
+// Reads the KV-cache study's parameters, runs both tiers over the sweep and the idle
+// probes, and writes the result document and its table.
 #include "models/cxl/kv_cache_study.hpp"
+
+#include <sstream>
 
 #include <fmt/format.h>
 
-#include "sim/report/result_file.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/core/quote.hpp"
 
 namespace iowall::cxl {
 namespace {
@@ -13,7 +19,7 @@ i64 auto_blocks(Bytes block, i64 qd) {
   return std::max(4 * qd, std::min<i64>(512, by_bytes));
 }
 
-KvCacheLoad load_for(const StudyOptions& o, Bytes block, i64 qd) {
+KvCacheLoad load_for(const KvCacheStudy::Config& o, Bytes block, i64 qd) {
   KvCacheLoad l = o.load;
   l.block = block;
   l.qd = qd;
@@ -30,67 +36,146 @@ Json min_efficient(const Json& points, const char* tier) {
   return nullptr;
 }
 
-Json idle_latency(const StudyOptions& o) {
-  TierSetup one = o.setup;
+}  // namespace
+
+KvCacheStudy::Config KvCacheStudy::read_config(const Params& p) {
+  Config c;
+  TierSetup& s = c.setup;
+  constexpr i64 kWide = i64{1} << 31;  // gen, lanes and flit are checked together below
+  s.requesters = p.get_int("requesters", 2, 1, 64, "hosts/GPUs fetching blocks (each one CXL root port, or one GPU)",
+                           "assumption: two inference servers sharing a pool");
+  s.cxl_devices = p.get_int("cxl_devices", 1, 1, 64, "Type-3 devices behind the switch", "assumption");
+  s.gen = static_cast<int>(p.get_int("gen", 5, -kWide, kWide, "CXL PHY generation: 5 or 6", "CXL 2.0/3.x"));
+  s.lanes = static_cast<int>(p.get_int("lanes", 8, -kWide, kWide, "CXL link width: 1, 2, 4, 8 or 16",
+                                       "x8: the width of CZ120-class E3.S modules"));
+  s.flit = static_cast<int>(p.get_int("flit", 68, -kWide, kWide, "flit size: 68 (CXL 2.0) or 256 (CXL 3.x)",
+                                      "CXL 2.0 specification"));
+  LinkConfig link;
+  link.gen = s.gen;
+  link.lanes = s.lanes;
+  link.flit = s.flit;
+  if (const LinkProblem bad = check(link); !bad.key.empty()) p.fail(bad.key, bad.message);
+  s.direct = p.get_choice("attach", "switch", {"switch", "direct"},
+                          "switch (pooled) or direct (one requester, one device)", "assumption") == "direct";
+  s.gpu_requesters = p.get_choice("requester", "cpu", {"cpu", "gpu"},
+                                  "cpu (a root port, 512 loads in flight) or gpu (4096)", "cxl_host presets") == "gpu";
+  s.device_preset = p.get_choice("device_preset", "cz120", {"cz120", "cmm_d"}, "cxl_type3 preset", "cxl_type3 presets");
+  s.ssds = p.get_int("ssds", 4, 1, 64, "NVMe SSDs of the NVMe tier", "assumption: four drives per GPU server");
+  s.ssd_preset = p.get_text("ssd_preset", "micron_9550", "nvme_ssd preset of the NVMe tier", "nvme_ssd presets");
+  if (const ModelEntry* ssd = ModelRegistry::instance().find("device", "nvme_ssd");
+      !p.describing() && ssd && !ssd->presets.count(s.ssd_preset)) {
+    std::string known;
+    for (const auto& [name, preset] : ssd->presets) known += (known.empty() ? "" : ", ") + name;
+    p.fail("ssd_preset", fmt::format("\"{}\" is not an nvme_ssd preset (known: {})", quote_text(s.ssd_preset, 40), known));
+  }
+  const std::string sizes = p.get_text("sizes", "64 B,256 B,1 KiB,4 KiB,16 KiB,64 KiB,256 KiB,1 MiB,4 MiB",
+                                       "comma-separated block sizes to sweep",
+                                       "KV-cache blocks: a few tokens' keys and values up to whole sequences");
+  std::stringstream ss(sizes);
+  for (std::string item; std::getline(ss, item, ',');) {
+    Bytes b;
+    if (const ParseResult r = parse_bytes(item, b); !r.ok) p.fail("sizes", r.error);
+    if (b.n <= 0) p.fail("sizes", "must be positive");
+    c.blocks.push_back(b);
+  }
+  if (c.blocks.empty() && !p.describing()) p.fail("sizes", "no block size given (expected e.g. \"4 KiB,64 KiB\")");
+  c.qd = p.get_int("qd", 4, 1, 1024, "blocks each requester keeps in flight", "assumption");
+  c.blocks_per_requester = p.get_int("blocks", 0, 0, i64{1} << 20,
+                                     "blocks per requester at each size (0: enough for steady state)", "assumption");
+  c.load.interleave = p.get_bytes("interleave", "4 KiB", "interleave granularity across CXL devices",
+                                  "host-managed interleave of a memory pool");
+  c.load.shared_fraction = p.get_number("shared_fraction", 0.0, 0.0, 1.0,
+                                        "fraction of lines another requester caches (back-invalidate snoop)", "assumption");
+  c.load.write_fraction = p.get_number("write_fraction", 0.0, 0.0, 1.0,
+                                       "fraction of blocks written back to the CXL tier instead of read", "assumption");
+  c.topology = p.get_text("topology", "", "CXL tier from a topology file (cxl_host, cxl_switch, cxl_type3, cxl links); "
+                          "empty: generated from the options", "the user's topology");
+  c.nvme = p.get_choice("tiers", "both", {"both", "cxl"}, "both, or cxl alone", "assumption") == "both";
+  if (s.direct) s.requesters = 1;
+  return c;
+}
+
+KvCacheStudy::Result KvCacheStudy::run(const Config& c, const StudyEnv& env) {
+  const ScenarioRunner& runner = env.scenarios();
+  Json doc;
+  std::string file;
+  if (c.topology.empty()) {
+    doc = cxl_topology(c.setup);
+    file = "iowall cxl kvcache";
+  } else {
+    const JsonDocument d = load_json(c.topology);
+    doc = d.json;
+    file = d.name;
+  }
+  Result r;
+  r.config = c;
+  r.seed = env.seed;
+  r.cxl_topology = doc.value("name", "");
+  for (const Bytes b : c.blocks) {
+    const KvCacheLoad load = load_for(c, b, c.qd);
+    Point p{b, load.blocks, run_cxl_tier(runner, doc, file, load, env.seed), std::nullopt};
+    if (c.nvme) p.nvme = run_nvme_tier(runner, c.setup, load, env.seed);
+    r.points.push_back(std::move(p));
+  }
+  // Idle latency: one requester, one access at a time.
+  TierSetup one = c.setup;
   one.requesters = 1;
-  StudyOptions single = o;
+  Config single = c;
   single.blocks_per_requester = 64;
   single.load.shared_fraction = 0;
   single.load.write_fraction = 0;
   const KvCacheLoad line = load_for(single, Bytes(kLineBytes), 1);
-  const TierPoint cxl = run_cxl_tier(o.cxl_doc, o.cxl_file, line, o.seed, 1);
-  Json j = {{"cxl_load_ns", cxl.latency_mean_us * 1e3},
-            {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3},
-            {"local_dram_ns", cxl.local_dram.ns()},
-            {"cxl_over_local_dram", cxl.latency_mean_us * 1e3 / cxl.local_dram.ns()},
-            {"cxl_load_parts", cxl.idle_parts}};
-  double fixed = 0;
-  for (const auto& [part, ns] : cxl.idle_parts.items()) fixed += ns.get<double>();
-  j["cxl_load_parts"]["flits_and_media_transfer_ns"] = cxl.latency_mean_us * 1e3 - fixed;
+  r.idle_cxl = run_cxl_tier(runner, doc, file, line, env.seed, 1);
   KvCacheLoad shared = line;
   shared.shared_fraction = 1;
   // The same load of a line the next requester caches: the back-invalidate round trip.
-  const TierPoint snooped = run_cxl_tier(o.cxl_doc, o.cxl_file, shared, o.seed, 2);
-  if (snooped.per_requester_GBps.size() == 2) j["cxl_load_shared_ns"] = snooped.latency_mean_us * 1e3;
-  if (o.nvme) {
-    const TierPoint nvme = run_nvme_tier(one, load_for(single, nvme_lba_size(one), 1), o.seed);
-    j["nvme_read_us"] = nvme.latency_mean_us;
-    j["nvme_read_p99_us"] = nvme.latency_p99_us;
-    j["nvme_over_cxl"] = nvme.latency_mean_us * 1e3 / (cxl.latency_mean_us * 1e3);
-  }
-  return j;
+  const TierPoint snooped = run_cxl_tier(runner, doc, file, shared, env.seed, 2);
+  if (snooped.per_requester_GBps.size() == 2) r.idle_shared = snooped;
+  if (c.nvme) r.idle_nvme = run_nvme_tier(runner, one, load_for(single, nvme_lba_size(one), 1), env.seed);
+  return r;
 }
 
-}  // namespace
-
-Json run_study(const StudyOptions& o) {
-  Json points = Json::array();
+Json KvCacheStudy::Result::to_json() const {
+  const Config& o = config;
+  Json points_json = Json::array();
   Json catch_up = nullptr;
-  for (const Bytes b : o.blocks) {
-    const KvCacheLoad load = load_for(o, b, o.qd);
-    Json p = {{"block", to_string(b)}, {"blocks_per_requester", load.blocks},
-              {"cxl", run_cxl_tier(o.cxl_doc, o.cxl_file, load, o.seed).to_json()}};
-    if (o.nvme) {
-      p["nvme"] = run_nvme_tier(o.setup, load, o.seed).to_json();
+  for (const Point& pt : points) {
+    Json p = {{"block", to_string(pt.block)}, {"blocks_per_requester", pt.blocks_per_requester}, {"cxl", pt.cxl.to_json()}};
+    if (pt.nvme) {
+      p["nvme"] = pt.nvme->to_json();
       if (catch_up.is_null() && p["nvme"]["useful_GBps"].get<double>() >= p["cxl"]["useful_GBps"].get<double>())
         catch_up = p["block"];
     }
-    points.push_back(p);
+    points_json.push_back(p);
+  }
+  const TierPoint& cxl = idle_cxl;
+  Json idle = {{"cxl_load_ns", cxl.latency_mean_us * 1e3},
+               {"cxl_load_p99_ns", cxl.latency_p99_us * 1e3},
+               {"local_dram_ns", cxl.local_dram.ns()},
+               {"cxl_over_local_dram", cxl.latency_mean_us * 1e3 / cxl.local_dram.ns()},
+               {"cxl_load_parts", cxl.idle_parts}};
+  double fixed = 0;
+  for (const auto& [part, ns] : cxl.idle_parts.items()) fixed += ns.get<double>();
+  idle["cxl_load_parts"]["flits_and_media_transfer_ns"] = cxl.latency_mean_us * 1e3 - fixed;
+  if (idle_shared) idle["cxl_load_shared_ns"] = idle_shared->latency_mean_us * 1e3;
+  if (idle_nvme) {
+    idle["nvme_read_us"] = idle_nvme->latency_mean_us;
+    idle["nvme_read_p99_us"] = idle_nvme->latency_p99_us;
+    idle["nvme_over_cxl"] = idle_nvme->latency_mean_us * 1e3 / (cxl.latency_mean_us * 1e3);
   }
   Json summary = {{"cxl_min_access", to_string(Bytes(kLineBytes))},
-                  {"cxl_min_efficient_block", min_efficient(points, "cxl")},
-                  {"idle_latency", idle_latency(o)}};
+                  {"cxl_min_efficient_block", min_efficient(points_json, "cxl")},
+                  {"idle_latency", idle}};
   if (o.nvme) {
     summary["nvme_min_access"] = to_string(nvme_lba_size(o.setup));
-    summary["nvme_min_efficient_block"] = min_efficient(points, "nvme");
+    summary["nvme_min_efficient_block"] = min_efficient(points_json, "nvme");
     summary["nvme_catches_up_at"] = catch_up;
   }
   const TierSetup& s = o.setup;
-  return {{"iowall_result", result_marker("cxl_kvcache")},
-          {"setup",
+  return {{"setup",
            {{"requesters", s.requesters},
             {"gpu_requesters", s.gpu_requesters},
-            {"cxl_topology", o.cxl_doc.value("name", "")},
+            {"cxl_topology", cxl_topology},
             {"cxl_link", fmt::format("Gen{} x{} {} B flits", s.gen, s.lanes, s.flit)},
             {"cxl_devices", s.cxl_devices},
             {"device_preset", s.device_preset},
@@ -100,10 +185,14 @@ Json run_study(const StudyOptions& o) {
             {"interleave", to_string(o.load.interleave)},
             {"shared_fraction", o.load.shared_fraction},
             {"write_fraction", o.load.write_fraction},
-            {"seed", o.seed}}},
-          {"points", points},
+            {"seed", seed}}},
+          {"points", points_json},
           {"summary", summary}};
 }
+
+std::string KvCacheStudy::Result::to_text() const { return study_text(to_json()); }
+
+IOWALL_REGISTER_STUDY(KvCacheStudy, "cxl_kvcache", "KV-cache blocks from a pooled CXL memory tier against NVMe SSDs");
 
 std::string study_text(const Json& r) {
   const Json& s = r["setup"];

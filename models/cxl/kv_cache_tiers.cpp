@@ -6,7 +6,7 @@
 
 #include "sim/config/registry.hpp"
 #include "sim/config/scenario.hpp"
-#include "sim/run/runner.hpp"
+#include "sim/config/topology.hpp"
 
 namespace iowall::cxl {
 namespace {
@@ -80,8 +80,8 @@ Json cxl_topology(const TierSetup& s) {
           {"links", links}};
 }
 
-TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed,
-                       std::size_t requesters) {
+TierPoint run_cxl_tier(const ScenarioRunner& runner, const Json& doc, const std::string& file, const KvCacheLoad& load,
+                       std::uint64_t seed, std::size_t requesters) {
   SimContext ctx(seed);
   Topology topology(ctx, doc, file);
   CxlFabric fabric(topology, doc, file);
@@ -106,7 +106,7 @@ TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLo
   p.latency_p50_us = static_cast<double>(r.block_latency_ns.percentile(50)) / 1e3;
   p.latency_p99_us = static_cast<double>(r.block_latency_ns.percentile(99)) / 1e3;
   for (const RequesterResult& q : r.requesters) p.per_requester_GBps.push_back(rounded(gb_per_s(q.useful, q.last_done), 4));
-  if (const Json lim = limiting_resource(ctx.stats(), r.elapsed); !lim.is_null()) {
+  if (const Json lim = runner.limiting_resource(ctx.stats(), r.elapsed); !lim.is_null()) {
     p.limited_by = lim["resource"];
     p.limited_utilization = lim["utilization"];
   }
@@ -122,7 +122,7 @@ Bytes nvme_lba_size(const TierSetup& s) {
   return lba;
 }
 
-TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64_t seed) {
+TierPoint run_nvme_tier(const ScenarioRunner& runner, const TierSetup& s, const KvCacheLoad& load, std::uint64_t seed) {
   Json devices = Json::array(), links = Json::array();
   devices.push_back({{"id", "cpu0"}, {"model", "cpu_socket"}});
   devices.push_back({{"id", "dram0"}, {"model", "dram"}});
@@ -150,7 +150,7 @@ TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64
                     {"workload", workload},
                     {"paths", {"gpu_direct"}},
                     {"seed", seed}};
-  const Json m = run_scenario(scenario_from_json(doc, "iowall cxl kvcache (nvme tier)", ""))["metrics"]["gpu_direct"];
+  const Json m = runner.run(scenario_from_json(doc, "iowall cxl kvcache (nvme tier)", ""))["metrics"]["gpu_direct"];
   TierPoint p;
   p.tier = "nvme";
   p.block = load.block;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/cxl/kv_cache_load.hpp"
+#include "sim/config/study.hpp"
 #include "sim/core/params.hpp"
 
 namespace iowall::cxl {
@@ -40,11 +41,12 @@ struct TierPoint {
 // The CXL topology the options describe (also what `--topology` files look like).
 Json cxl_topology(const TierSetup& s);
 // Simulates the load on the CXL topology `doc` (`file` names it in errors), run by its
-// first `requesters` cxl_host devices (0: all of them).
-TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLoad& load, std::uint64_t seed,
-                       std::size_t requesters = 0);
-// Simulates the same load read by GPUs from NVMe SSDs (gpu_direct, random reads).
-TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64_t seed);
+// first `requesters` cxl_host devices (0: all of them); `runner` says what limited it.
+TierPoint run_cxl_tier(const ScenarioRunner& runner, const Json& doc, const std::string& file, const KvCacheLoad& load,
+                       std::uint64_t seed, std::size_t requesters = 0);
+// Simulates the same load read by GPUs from NVMe SSDs (gpu_direct, random reads): a
+// scenario that `runner` runs.
+TierPoint run_nvme_tier(const ScenarioRunner& runner, const TierSetup& s, const KvCacheLoad& load, std::uint64_t seed);
 // The logical block size of the SSD preset: NVMe's smallest access.
 Bytes nvme_lba_size(const TierSetup& s);
 

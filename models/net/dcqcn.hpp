@@ -1,22 +1,13 @@
-// ECN marking at a switch egress (RED-like ramp between Kmin and Kmax) and DCQCN
-// rate control at the sender (reaction point), after Zhu et al., SIGCOMM'15: a CNP
-// cuts the rate by alpha/2; a timer and a byte counter then raise it in fast-recovery,
-// additive and hyper-increase stages; alpha decays while no CNP arrives.
+// DCQCN rate control at the sender (reaction point), after Zhu et al., SIGCOMM'15,
+// driven by the ECN marks of ecn.hpp: a CNP cuts the rate by alpha/2; a timer and a
+// byte counter then raise it in fast-recovery, additive and hyper-increase stages;
+// alpha decays while no CNP arrives.
 #pragma once
+#include "models/net/ecn.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::net {
-
-struct EcnConfig {
-  bool enabled = true;
-  Bytes kmin, kmax;
-  double pmax = 0.2;
-  bool at_dequeue = true;  // mark leaving packets (the current queue) or arriving ones
-  static EcnConfig read(const Params& p);
-  // Marking probability for an egress queue holding `queued` bytes.
-  double probability(Bytes queued) const;
-};
 
 struct DcqcnConfig {
   bool enabled = true;

@@ -1,26 +1,26 @@
 // A packet-level Ethernet fabric on the event engine: hosts and switches joined by
-// full-duplex links. A switch holds packets in one shared buffer, queues them per
-// egress port and priority, counts them per ingress port and priority for PFC, and
-// marks ECN at enqueue. Senders pace each flow at its DCQCN rate; receivers return
-// CNPs for marked packets. Every frame occupies its link for its wire time; PAUSE
-// frames wait only for the frame in service.
+// full-duplex links, every frame occupying its link for its wire time. Its mechanisms
+// live in their own files: egress queueing and the shared buffer (switch_queue.hpp),
+// PFC pause state per ingress and priority (pfc_state.hpp; PAUSE frames wait only for
+// the frame in service), ECN marking (ecn.hpp), sender pacing and congestion control
+// chosen by name, DCQCN or NSCC (congestion_control.hpp), ECMP or spraying over equal
+// routes (route_choice.hpp), and the receiver's reordering (receiver.hpp).
 #pragma once
-#include <array>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "models/net/dcqcn.hpp"
+#include "models/net/fabric_stats.hpp"
 #include "models/net/nscc.hpp"
+#include "models/net/packet.hpp"
 #include "models/net/pfc.hpp"
+#include "models/net/receiver.hpp"
+#include "models/net/route_choice.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
 
 namespace iowall::net {
-
-inline constexpr int kPriorities = 8;
-inline constexpr i64 kWireOverhead = 20;  // preamble, start delimiter and inter-frame gap
 
 struct FabricConfig {
   PfcConfig pfc;
@@ -31,27 +31,7 @@ struct FabricConfig {
   Bytes frame;      // data frame size (at most the MTU)
 };
 
-// How a flow with several equal-cost routes uses them: RoCEv2 hashes the flow onto
-// one (ECMP); Ultra Ethernet sprays its packets over all of them in turn.
-enum class Multipath { ecmp, spray };
-
-struct FlowStats {
-  Bytes delivered;
-  std::uint64_t out_of_order = 0;  // packets that arrived ahead of a missing one
-  Bytes max_reorder;               // most bytes the receiver held waiting for a gap
-  Time first_byte, last_byte;
-  std::uint64_t marked = 0, cnps = 0;
-  Bandwidth final_rate;
-  Bandwidth min_rate;              // lowest rate the sender paced at (DCQCN's deepest cut)
-};
-
-struct PortStats {
-  std::uint64_t pauses_sent = 0, pauses_received = 0;
-  Time paused_time;        // time this egress spent paused (any priority)
-  Bytes max_skid;          // most wire bytes received on this ingress after one XOFF
-  Bytes max_held;          // most bytes of one priority held from this ingress
-  Bytes max_queue;         // largest egress queue of data
-};
+struct FabricCore;
 
 class Fabric : public Component {
 public:
@@ -92,14 +72,14 @@ public:
   std::uint64_t drops() const { return drops_; }
   // Bytes of flow `f` delivered before time `t` (delivery is recorded per 10 us bin).
   Bytes delivered_before(int f, Time t) const;
-  static constexpr Time kBin = Time(10'000'000);
+  static constexpr Time kBin = DeliveryLog::kBin;
 
   std::string pending_work() const override;
 
 private:
+  friend struct FabricCore;
   int build_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, int priority);
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<FabricCore> core_;
   Bytes watch_min_, watch_max_;
   std::uint64_t drops_ = 0;
 };

@@ -14,32 +14,33 @@ MemoryKind memory_kind_from_name(const std::string& name) {
 
 const char* memory_kind_name(MemoryKind k) { return k == MemoryKind::host ? "host" : "gpu"; }
 
-RegistrationCost RegistrationCost::read(const Params& p, MemoryKind kind) {
+RegistrationCost RegistrationCost::read(const Params& p, MemoryKind kind, const std::string& prefix) {
   RegistrationCost c;
+  auto key = [&prefix](const char* name) { return prefix + name; };
   if (kind == MemoryKind::host) {
-    c.fixed = p.get_time("fixed", "10 us", "fixed cost of one registration (system call, region and MPT setup)",
+    c.fixed = p.get_time(key("fixed"), "10 us", "fixed cost of one registration (system call, region and MPT setup)",
                          "seed 001: 5-10 us; upper end, as in its R = 0.23 example");
-    c.per_page = p.get_time("per_page", "390 ns", "pin one page and write its MTT entry",
+    c.per_page = p.get_time(key("per_page"), "390 ns", "pin one page and write its MTT entry",
                             "Mooncake PR #855: 500 GB registered in 49.2 s, about 0.39 us per 4 KiB page");
-    c.page_size = p.get_bytes("page_size", "4 KiB", "host page size (translation granularity)", "x86-64 base page");
-    c.dereg_per_page = p.get_time("dereg_per_page", "95 ns", "unpin one page on deregistration",
+    c.page_size = p.get_bytes(key("page_size"), "4 KiB", "host page size (translation granularity)", "x86-64 base page");
+    c.dereg_per_page = p.get_time(key("dereg_per_page"), "95 ns", "unpin one page on deregistration",
                                   "Mooncake PR #855: 500 GB deregistered in 11.8 s");
-    c.capacity = p.get_bytes("capacity", "2 TiB", "host memory that can be pinned", "DGX H100: 2 TB system memory");
+    c.capacity = p.get_bytes(key("capacity"), "2 TiB", "host memory that can be pinned", "DGX H100: 2 TB system memory");
   } else {
-    c.fixed = p.get_time("fixed", "50 us", "fixed cost: system call plus the GPU page-table walk",
+    c.fixed = p.get_time(key("fixed"), "50 us", "fixed cost: system call plus the GPU page-table walk",
                          "seed 001: T_fixed + T_GPU_PTE_walk, 20-50 us; upper end");
-    c.per_page = p.get_time("per_page", "390 ns",
+    c.per_page = p.get_time(key("per_page"), "390 ns",
                             "pin one GPU page and write its MTT entry (no published GPU figure: the host "
                             "per-entry cost, as seed 001's 16x-fewer-pages argument assumes)",
                             "Mooncake PR #855 host figure, applied per 64 KiB GPU page");
-    c.page_size = p.get_bytes("page_size", "64 KiB", "GPU page size exposed to peer devices",
+    c.page_size = p.get_bytes(key("page_size"), "64 KiB", "GPU page size exposed to peer devices",
                               "NVIDIA GPUDirect RDMA docs (nvidia_p2p_get_pages 64 KiB pages); seed 001");
-    c.dereg_per_page = p.get_time("dereg_per_page", "95 ns", "unpin one page on deregistration",
+    c.dereg_per_page = p.get_time(key("dereg_per_page"), "95 ns", "unpin one page on deregistration",
                                   "Mooncake PR #855 host figure, applied per GPU page");
-    c.capacity = p.get_bytes("capacity", "80 GB", "GPU memory that can be registered", "H100 SXM: 80 GB HBM3");
+    c.capacity = p.get_bytes(key("capacity"), "80 GB", "GPU memory that can be registered", "H100 SXM: 80 GB HBM3");
   }
-  if (c.page_size.n <= 0) p.fail("page_size", "the page size must be positive");
-  if (c.capacity.n <= 0) p.fail("capacity", "the memory capacity must be positive");
+  if (c.page_size.n <= 0) p.fail(key("page_size"), "the page size must be positive");
+  if (c.capacity.n <= 0) p.fail(key("capacity"), "the memory capacity must be positive");
   return c;
 }
 

@@ -22,8 +22,9 @@ struct RegistrationCost {
   Time dereg_per_page;  // unpin one page on ibv_dereg_mr
   Bytes capacity;       // memory of this kind that can be pinned at all
 
-  // Reads the parameters (with defaults and sources for `kind`) from `p`.
-  static RegistrationCost read(const Params& p, MemoryKind kind);
+  // Reads the parameters (with defaults and sources for `kind`) from `p`, each key
+  // after `prefix` (a study that compares host and GPU memory reads "host_fixed", ...).
+  static RegistrationCost read(const Params& p, MemoryKind kind, const std::string& prefix = "");
 
   i64 pages(Bytes buffer) const { return (buffer.n + page_size.n - 1) / page_size.n; }
   Time reg_time(Bytes buffer) const { return fixed + per_page * pages(buffer); }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/cxl/cxl_switch.hpp"
+#include "sim/run/study_runner.hpp"
 #include "tests/cxl/cxl_fixture.hpp"
 
 using namespace iowall;
@@ -71,7 +72,7 @@ TEST_CASE("throughput never exceeds the link's read payload ceiling", "[cxl][bou
   for (const int lanes : {4, 8}) {
     TierSetup s = pooled(1, lanes);
     s.direct = true;
-    const TierPoint p = run_cxl_tier(cxl_topology(s), "test", kv_load(Bytes(64 * 1024), 8, 64), 1);
+    const TierPoint p = run_cxl_tier(scenario_runner(), cxl_topology(s), "test", kv_load(Bytes(64 * 1024), 8, 64), 1);
     LinkConfig c;
     c.lanes = lanes;
     const double ceiling = read_payload_ceiling(c).GBps_value();
@@ -85,7 +86,7 @@ TEST_CASE("throughput never exceeds the link's read payload ceiling", "[cxl][bou
 TEST_CASE("an x16 link outruns the device: its media bandwidth limits", "[cxl][bound]") {
   TierSetup s = pooled(1, 16);
   s.direct = true;
-  const TierPoint p = run_cxl_tier(cxl_topology(s), "test", kv_load(Bytes(64 * 1024), 8, 64), 1);
+  const TierPoint p = run_cxl_tier(scenario_runner(), cxl_topology(s), "test", kv_load(Bytes(64 * 1024), 8, 64), 1);
   // 36 GB/s of media under a 52.7 GB/s link ceiling. (The link still reads as busy:
   // lines trickling out of the media leave in part-filled flits.)
   CHECK(p.moved_GBps <= 36.0);
@@ -94,8 +95,8 @@ TEST_CASE("an x16 link outruns the device: its media bandwidth limits", "[cxl][b
 
 TEST_CASE("two hosts pooling one device each get about half", "[cxl][pooling]") {
   const KvCacheLoad load = kv_load(Bytes(16 * 1024), 4, 128);
-  const TierPoint one = run_cxl_tier(cxl_topology(pooled(1, 8)), "test", load, 1);
-  const TierPoint two = run_cxl_tier(cxl_topology(pooled(2, 8)), "test", load, 1);
+  const TierPoint one = run_cxl_tier(scenario_runner(), cxl_topology(pooled(1, 8)), "test", load, 1);
+  const TierPoint two = run_cxl_tier(scenario_runner(), cxl_topology(pooled(2, 8)), "test", load, 1);
   REQUIRE(two.per_requester_GBps.size() == 2);
   for (const double each : two.per_requester_GBps) CHECK(each == Approx(one.useful_GBps / 2).epsilon(0.05));
   CHECK(two.useful_GBps == Approx(one.useful_GBps).epsilon(0.05));
@@ -106,8 +107,8 @@ TEST_CASE("the same load gives the same result", "[cxl][determinism]") {
   KvCacheLoad load = kv_load(Bytes(4096), 4, 64);
   load.shared_fraction = 0.3;
   load.write_fraction = 0.2;
-  const Json a = run_cxl_tier(cxl_topology(pooled(3, 8)), "test", load, 7).to_json();
-  const Json b = run_cxl_tier(cxl_topology(pooled(3, 8)), "test", load, 7).to_json();
+  const Json a = run_cxl_tier(scenario_runner(), cxl_topology(pooled(3, 8)), "test", load, 7).to_json();
+  const Json b = run_cxl_tier(scenario_runner(), cxl_topology(pooled(3, 8)), "test", load, 7).to_json();
   CHECK(a.dump() == b.dump());
 }
 
@@ -116,7 +117,7 @@ TEST_CASE("a device with few request slots makes requests wait: throughput = slo
   Json doc = cxl_topology(s);
   for (Json& d : doc["devices"])
     if (d["model"] == "cxl_type3") d["max_requests"] = 4;
-  const TierPoint p = run_cxl_tier(doc, "test", kv_load(Bytes(16 * 1024), 4, 16), 1);
+  const TierPoint p = run_cxl_tier(scenario_runner(), doc, "test", kv_load(Bytes(16 * 1024), 4, 16), 1);
   CxlBench b(s);
   const auto& mem = b.device<CxlType3>("cxlmem0");
   // Requests wait at the switch for a slot. Each slot cycles through: the request's
@@ -148,7 +149,7 @@ TEST_CASE("reads and writes together use both directions: past one direction's c
   s.direct = true;
   KvCacheLoad mixed = kv_load(Bytes(4096), 64, 256);
   mixed.write_fraction = 1.0 / 3;
-  const TierPoint p = run_cxl_tier(cxl_topology(s), "test", mixed, 1);
+  const TierPoint p = run_cxl_tier(scenario_runner(), cxl_topology(s), "test", mixed, 1);
   LinkConfig c;
   c.lanes = 8;
   // The vendors' 36 GB/s on x8 is reachable only this way; the media caps it.
@@ -160,7 +161,7 @@ TEST_CASE("lines interleaved over two devices double what one device's link carr
   const KvCacheLoad load = kv_load(Bytes(64 * 1024), 4, 32);
   TierSetup one = pooled(2, 8), two = pooled(2, 8);
   two.cxl_devices = 2;
-  const TierPoint a = run_cxl_tier(cxl_topology(one), "test", load, 1);
-  const TierPoint b = run_cxl_tier(cxl_topology(two), "test", load, 1);
+  const TierPoint a = run_cxl_tier(scenario_runner(), cxl_topology(one), "test", load, 1);
+  const TierPoint b = run_cxl_tier(scenario_runner(), cxl_topology(two), "test", load, 1);
   CHECK(b.useful_GBps == Approx(2 * a.useful_GBps).epsilon(0.05));
 }

@@ -1,0 +1,224 @@
+// DMA over PCIe: one link's effective bandwidth for a transfer size (protocol arithmetic
+// or TLP-level simulation), and a stream of transfers between two devices of a topology.
+#include "models/pcie/studies.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "models/gpu/gpu.hpp"
+#include "models/host/dram.hpp"
+#include "models/pcie/dma_stream.hpp"
+#include "sim/config/json_file.hpp"
+#include "sim/config/topology.hpp"
+#include "sim/core/quote.hpp"
+
+namespace iowall::pcie {
+
+namespace {
+
+// A transfer size: bytes as a bare integer (4096) or with a unit ("64 KiB"), 1 B to 1 TiB.
+Bytes read_size(const Params& p) {
+  const std::string text = p.get_text("size", "4096", "bytes per DMA transfer (e.g. 4096 or \"64 KiB\")",
+                                      "assumption: a 4 KiB page");
+  Bytes b(4096);
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    i64 v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size())
+      p.fail("size", fmt::format("{} bytes is more than this calculator takes (1 TiB)", quote_text(text, 40)));
+    b = Bytes(v);
+  } else if (const ParseResult r = parse_bytes(text, b); !r.ok) {
+    p.fail("size", r.error);
+  }
+  if (b.n <= 0) p.fail("size", "the transfer size must be positive");
+  if (b.n > (i64{1} << 40)) p.fail("size", "a transfer of more than 1 TiB is out of this calculator's range");
+  return b;
+}
+
+// A one-way latency: at most 1 ms, far beyond any PCIe hop (a switch adds ~100 ns).
+Time read_latency(const Params& p, const char* key, const char* def, const char* desc, const char* src) {
+  const Time t = p.get_time(key, def, desc, src);
+  if (t > ms(1)) {
+    const auto it = p.json().find(key);
+    p.fail(key, fmt::format("{} is longer than 1 ms, beyond any PCIe latency",
+                            quote_text(it != p.json().end() ? it->get<std::string>() : def, 40)));
+  }
+  return t;
+}
+
+// The key a LinkConfig check message is about (the message starts with the field).
+const char* key_of(const std::string& message) {
+  if (message.rfind("Gen", 0) == 0) return "gen";
+  if (message.rfind("MPS", 0) == 0) return "mps";
+  if (message.rfind("MRRS", 0) == 0) return "mrrs";
+  if (message.rfind("RCB", 0) == 0) return "rcb";
+  return "lanes";
+}
+
+constexpr i64 kWide = i64{1} << 31;  // integer fields are checked by pcie::check
+
+}  // namespace
+
+BandwidthStudy::Config BandwidthStudy::read_config(const Params& p) {
+  Config c;
+  LinkConfig& l = c.link;
+  l.gen = static_cast<int>(p.get_int("gen", 5, -kWide, kWide, "PCIe generation 1-6", "PCIe Base Specification"));
+  l.lanes = static_cast<int>(p.get_int("lanes", 16, -kWide, kWide, "link width: 1, 2, 4, 8, 12, 16, 32",
+                                       "PCIe Base Specification"));
+  l.mps = p.get_int("mps", 256, -kWide, kWide, "max payload size in bytes", "common server setting");
+  l.mrrs = p.get_int("mrrs", 512, -kWide, kWide, "max read request size in bytes", "Linux default");
+  l.rcb = p.get_int("rcb", 64, -kWide, kWide, "read completion boundary in bytes (64 or 128)", "root complex default");
+  l.rcb_split = p.get_bool("rcb_split", false, "completers split completions at the RCB instead of MPS",
+                           "PCIe Base Specification 2.3.1.1");
+  l.ecrc = p.get_bool("ecrc", false, "end-to-end CRC on every TLP", "PCIe Base Specification 2.7");
+  if (const std::string err = check(l); !err.empty()) p.fail(key_of(err), err);
+  c.size = read_size(p);
+  c.op_name = p.get_choice("op", "write", {"read", "write"},
+                           "write (the device writes host memory) or read (the device reads host memory)", "assumption");
+  c.op = c.op_name == "read" ? Op::read : Op::write;
+  c.method = p.get_choice("method", "model", {"model", "sim"},
+                          "model (protocol arithmetic) or sim (TLP-level simulation)", "assumption");
+  TlpSimConfig& s = c.sim;
+  s.latency = read_latency(p, "latency", "20 ns", "sim: one-way link latency", "assumption: a direct link");
+  s.completer_latency = read_latency(p, "completer_latency", "0 ns", "sim: host memory read latency",
+                                     "assumption: memory answers at once");
+  s.tags = static_cast<int>(p.get_int("tags", 256, 1, 4096, "sim: the requester's outstanding read requests",
+                                      "PCIe 10-bit tags; 256 with 8-bit tags"));
+  const i64 transfers = p.get_int("transfers", 0, 1, 100'000'000, "sim: transfers to stream (default: 8 MiB worth)",
+                                  "assumption");
+  s.link = l;
+  s.op = c.op;
+  s.transfer_size = c.size.n;
+  s.transfers = transfers > 0 ? transfers : std::max<i64>(8, (8 << 20) / c.size.n);
+  // Every TLP is an event: bound the simulated bytes (and so the time taken).
+  if (c.method == "sim" && static_cast<i128>(s.transfers) * c.size.n > (i128{1} << 34))
+    p.fail(transfers > 0 ? "transfers" : "size",
+           fmt::format("{} transfers of {} B are more than the 16 GiB a TLP-level simulation takes; "
+                       "use --method model or fewer --transfers",
+                       s.transfers, c.size.n));
+  return c;
+}
+
+BandwidthStudy::Result BandwidthStudy::run(const Config& c, const StudyEnv&) {
+  Result r;
+  r.config = c;
+  if (c.method == "model") {
+    r.effective = effective_bandwidth(c.link, c.op, c.size.n);
+    r.cost = stream_cost(c.link, c.op, c.size.n);
+  } else {
+    r.sim = simulate_stream(c.sim);
+    r.effective = r.sim.effective;
+  }
+  return r;
+}
+
+Json BandwidthStudy::Result::to_json() const {
+  const LinkConfig& c = config.link;
+  Json j = {{"gen", c.gen}, {"lanes", c.lanes}, {"mps", c.mps}, {"mrrs", c.mrrs}, {"size", config.size.n},
+            {"op", config.op_name}, {"method", config.method}, {"encoded_Gbps", encoded_bandwidth(c).Gbps_value()},
+            {"tlp_layer_duplex_Gbps", tlp_layer_bandwidth_duplex(c).Gbps_value()}};
+  if (config.method == "model") {
+    j["data_tlps_per_transfer"] = cost.tlps;
+    j["requests_per_transfer"] = cost.requests;
+  } else {
+    j["transfers"] = config.sim.transfers;
+    j["data_tlps"] = sim.data_tlps;
+    j["requests"] = sim.requests;
+    j["dllps"] = sim.dllps;
+    j["skps"] = sim.skps;
+    j["credit_stalls"] = sim.credit_stalls;
+    j["elapsed_us"] = sim.elapsed.us();
+  }
+  j["effective_Gbps"] = effective.Gbps_value();
+  j["effective_GBps"] = effective.GBps_value();
+  return j;
+}
+
+std::string BandwidthStudy::Result::to_text() const {
+  const LinkConfig& c = config.link;
+  return fmt::format("PCIe Gen{} x{} MPS {} MRRS {}: {} DMA {}s of {} B -> {:.2f} Gb/s ({:.3f} GB/s) [{}; "
+                     "encoded {:.2f} Gb/s]\n",
+                     c.gen, c.lanes, c.mps, c.mrrs, config.method == "sim" ? "simulated" : "modelled", config.op_name,
+                     config.size.n, effective.Gbps_value(), effective.GBps_value(), config.method,
+                     encoded_bandwidth(c).Gbps_value());
+}
+
+IOWALL_REGISTER_STUDY(BandwidthStudy, "pcie_bw", "effective DMA bandwidth of one PCIe link for a transfer size");
+
+DmaStudy::Config DmaStudy::read_config(const Params& p) {
+  Config c;
+  c.topology = p.get_text("topology", "", "topology JSON file", "the user's topology");
+  c.from = p.get_text("from", "", "source device id", "the user's topology");
+  c.to = p.get_text("to", "", "destination device id", "the user's topology");
+  c.size = p.get_bytes("size", "16 MiB", "bytes per transfer", "assumption: a large copy-engine transfer");
+  c.count = p.get_int("count", 64, 1, 10'000'000, "transfers in all", "assumption");
+  c.streams = static_cast<int>(p.get_int("streams", 2, 1, 4096, "transfers in flight at a time",
+                                         "assumption: double buffering"));
+  c.kind = p.get_choice("kind", "read", {"read", "write"},
+                        "read (the destination pulls: completions) or write (posted writes)", "assumption");
+  c.copy_engine = p.get_bool("copy_engine", true, "charge a GPU copy engine for host<->GPU copies",
+                             "cudaMemcpy runs on a copy engine");
+  if (!p.describing() && c.topology.empty()) p.fail("topology", "a topology file is needed");
+  return c;
+}
+
+DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
+  JsonDocument doc = load_json(c.topology);
+  for (const auto& s : env.overrides) apply_override(doc.json, s, c.topology);
+  SimContext ctx(1);
+  Topology topo(ctx, doc.json, doc.name);
+  Device& from = topo.device(c.from, "", "--from");
+  Device& to = topo.device(c.to, "", "--to");
+  Route route = topo.route(from, to);
+  // Host memory's shared access hop at either end, and the GPU's copy engine when a
+  // GPU pulls or pushes host memory (cudaMemcpy).
+  if (auto* d = dynamic_cast<Dram*>(&from)) route.hops.insert(route.hops.begin(), d->access_hop());
+  if (auto* d = dynamic_cast<Dram*>(&to)) route.hops.push_back(d->access_hop());
+  const bool host_copy = dynamic_cast<Dram*>(&from) || dynamic_cast<Dram*>(&to);
+  Gpu* gpu = dynamic_cast<Gpu*>(&to) ? dynamic_cast<Gpu*>(&to) : dynamic_cast<Gpu*>(&from);
+  if (c.copy_engine && host_copy && gpu) route.hops.insert(route.hops.begin(), gpu->copy_engine_hop());
+  RouteMover mover(ctx);
+  DmaStream stream(mover, route, c.size, c.count, c.kind == "read" ? DmaKind::read : DmaKind::write);
+  stream.start(c.streams);
+  ctx.run();
+  Result r;
+  r.config = c;
+  r.topology_name = topo.name();
+  r.route = route.devices;
+  r.route_text = route.describe();
+  r.throughput_GBps = gb_per_s(c.size * c.count, ctx.now());
+  r.elapsed = ctx.now();
+  const Hop* narrow = route.narrowest(c.size);
+  r.narrowest_hop = narrow ? narrow->label : "";
+  r.busiest_utilization = -1;
+  for (const Hop& h : route.hops) {
+    const double u = h.server->utilization(Time(0), ctx.now());
+    if (u > r.busiest_utilization) {
+      r.busiest_utilization = u;
+      r.busiest_hop = h.label;
+    }
+  }
+  return r;
+}
+
+Json DmaStudy::Result::to_json() const {
+  const Config& c = config;
+  return {{"topology", topology_name},  {"from", c.from},          {"to", c.to},
+          {"size", c.size.n},           {"count", c.count},        {"streams", c.streams},
+          {"kind", c.kind},             {"route", route},          {"throughput_GBps", throughput_GBps},
+          {"elapsed_us", elapsed.us()}, {"narrowest_hop", narrowest_hop},
+          {"busiest_hop", busiest_hop}, {"busiest_utilization", busiest_utilization}};
+}
+
+std::string DmaStudy::Result::to_text() const {
+  const Config& c = config;
+  return fmt::format("{} -> {} ({}), {} x {} DMA {}s, {} in flight: {:.2f} GB/s; busiest hop {} ({:.0f}%)\n", c.from,
+                     c.to, route_text, c.count, to_string(c.size), c.kind, c.streams, throughput_GBps, busiest_hop,
+                     busiest_utilization * 100);
+}
+
+IOWALL_REGISTER_STUDY(DmaStudy, "pcie_dma", "DMA transfers streamed between two devices of a topology (chunk fidelity)");
+
+}  // namespace iowall::pcie
