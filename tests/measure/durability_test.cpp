@@ -37,7 +37,7 @@ std::uint64_t sync_ops(const RepeatResult& r) {
 
 }  // namespace
 
-TEST_CASE("--fsync N syncs after every N writes of a thread, and the writes are durable after the last", "[measure][io]") {
+TEST_CASE("measure --fsync N syncs after every N writes of a thread, and the writes are durable after the last", "[measure][io]") {
   testing::ScratchDir dir;
   const auto engine = GENERATE(Engine::psync, Engine::io_uring);
   MeasureOptions o = writes(dir.file("f.dat"), TransferType::cpu_cached, engine);
@@ -77,7 +77,7 @@ TEST_CASE("writes after the last periodic sync leave the repeat not durable, as 
   CHECK(j["iowall"]["options"]["fdatasync"] == 5);
 }
 
-TEST_CASE("--end-fsync is one sync per thread after its last write, inside its timed run", "[measure][io]") {
+TEST_CASE("measure --end-fsync is one sync per thread after its last write, inside its timed run", "[measure][io]") {
   testing::ScratchDir dir;
   MeasureOptions o = writes(dir.file("e.dat"), TransferType::cpu_cached);
   o.durability.end_fsync = true;
@@ -105,7 +105,7 @@ TEST_CASE("--end-fsync is one sync per thread after its last write, inside its t
   CHECK(j["iowall"]["options"]["end_fsync"] == true);
 }
 
-TEST_CASE("--sync opens the target O_DSYNC: no sync calls, durable when the last write returns", "[measure][io]") {
+TEST_CASE("measure --sync opens the target O_DSYNC: no sync calls, durable when the last write returns", "[measure][io]") {
   testing::ScratchDir dir;
   const auto xfer = GENERATE(TransferType::cpu_cached, TransferType::cpu_only);
   if (uses_odirect(xfer) && !dir.direct_io()) {
