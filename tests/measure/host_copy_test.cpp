@@ -11,6 +11,7 @@
 #include "measure/crc32.hpp"
 #include "measure/host_copy.hpp"
 #include "measure/host_memory.hpp"
+#include "measure/measurement_json.hpp"
 #include "measure_test_util.hpp"
 #include "sim/core/error.hpp"
 
@@ -149,4 +150,6 @@ TEST_CASE("measure --copy writes its JSON where --output says", "[measure][copy]
   CHECK(j["jobs"][0]["copy"]["total_ios"] == 16);
   CHECK(j["iowall"]["pass"] == "crc32");
   CHECK(dir.entries() == std::vector<std::string>{"copy.json"});
+  // Calibration reads I/O measurements: a copy file is refused with one line saying so.
+  CHECK_THROWS_WITH(read_measurement_file(out), Catch::Contains("/iowall/mode") && Catch::Contains("--copy measurement"));
 }
