@@ -57,10 +57,11 @@ def machine_facts(torch, args, device):
         facts["safetensors"] = safetensors.__version__
     except ImportError:
         facts["safetensors"] = None
-    cfg = getattr(getattr(torch, "serialization", None), "config", None)
-    save_cfg = getattr(cfg, "save", None)
-    if save_cfg is not None and hasattr(save_cfg, "compute_crc32"):
-        facts["torch_save_compute_crc32"] = bool(save_cfg.compute_crc32)
+    try:  # whether torch.save computes its zip CRC-32 (torch.utils.serialization.config, torch 2.5 and later)
+        import torch.utils.serialization as ser
+        facts["torch_save_compute_crc32"] = bool(ser.config.save.compute_crc32)
+    except (ImportError, AttributeError):
+        facts["torch_save_compute_crc32"] = None
     return facts
 
 
