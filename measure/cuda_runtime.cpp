@@ -49,6 +49,9 @@ Loaded load() {
   bind(r.lib, "cudaHostRegister", r.HostRegister, missing);
   bind(r.lib, "cudaHostUnregister", r.HostUnregister, missing);
   bind(r.lib, "cudaMemcpyAsync", r.MemcpyAsync, missing);
+  bind(r.lib, "cudaMemcpy", r.Memcpy, missing);
+  bind(r.lib, "cudaHostAlloc", r.HostAlloc, missing);
+  bind(r.lib, "cudaFreeHost", r.FreeHost, missing);
   bind(r.lib, "cudaMemset", r.Memset, missing);
   bind(r.lib, "cudaStreamCreate", r.StreamCreate, missing);
   bind(r.lib, "cudaStreamDestroy", r.StreamDestroy, missing);
@@ -83,19 +86,43 @@ const CudaRuntime* load_cuda_runtime(std::string& why) {
   return loaded.ok ? &loaded.rt : nullptr;
 }
 
-const CudaRuntime& require_gpu(int index, std::string_view xfer_name) {
+const CudaRuntime& require_gpu(int index, std::string_view xfer_name) { return require_gpu(index, "-x", xfer_name); }
+
+const CudaRuntime& require_gpu(int index, std::string_view option, std::string_view value) {
   std::string why;
   const CudaRuntime* rt = load_cuda_runtime(why);
-  const std::string head = fmt::format("-x {} needs a CUDA GPU, but ", xfer_name);
-  if (!rt) throw InputError(kWhere, "-x", head + why);
+  const std::string opt(option);
+  const std::string head = fmt::format("{} {} needs a CUDA GPU, but ", option, value);
+  if (!rt) throw InputError(kWhere, opt, head + why);
   int count = 0;
   const cudaError_t e = rt->GetDeviceCount(&count);
-  if (e != 0) throw InputError(kWhere, "-x", head + "cudaGetDeviceCount failed: " + rt->error_text(e));
-  if (count == 0) throw InputError(kWhere, "-x", head + "cudaGetDeviceCount found no GPU");
+  if (e != 0) throw InputError(kWhere, opt, head + "cudaGetDeviceCount failed: " + rt->error_text(e));
+  if (count == 0) throw InputError(kWhere, opt, head + "cudaGetDeviceCount found no GPU");
   if (index >= count)
     throw InputError(kWhere, "-d", fmt::format("GPU index {} does not exist; this machine has {} GPU{}", index,
                                                count, count == 1 ? "" : "s"));
   return *rt;
+}
+
+}  // namespace iowall::measure
+
+namespace iowall::measure {
+
+std::string gpu_name(int index) {
+  // The driver library is already loaded by the runtime; this only finds it again.
+  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return {};
+  using Init = int (*)(unsigned);
+  using Get = int (*)(int*, int);
+  using Name = int (*)(char*, int, int);
+  const auto init = reinterpret_cast<Init>(::dlsym(lib, "cuInit"));
+  const auto get = reinterpret_cast<Get>(::dlsym(lib, "cuDeviceGet"));
+  const auto name = reinterpret_cast<Name>(::dlsym(lib, "cuDeviceGetName"));
+  char buf[256] = {};
+  int dev = 0;
+  const bool ok = init && get && name && init(0) == 0 && get(&dev, index) == 0 && name(buf, sizeof buf - 1, dev) == 0;
+  ::dlclose(lib);
+  return ok ? std::string(buf) : std::string();
 }
 
 }  // namespace iowall::measure

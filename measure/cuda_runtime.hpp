@@ -22,6 +22,9 @@ struct CudaRuntime {
   cudaError_t (*HostRegister)(void*, std::size_t, unsigned) = nullptr;
   cudaError_t (*HostUnregister)(void*) = nullptr;
   cudaError_t (*MemcpyAsync)(void*, const void*, std::size_t, int, cudaStream_t) = nullptr;
+  cudaError_t (*Memcpy)(void*, const void*, std::size_t, int) = nullptr;
+  cudaError_t (*HostAlloc)(void**, std::size_t, unsigned) = nullptr;
+  cudaError_t (*FreeHost)(void*) = nullptr;
   cudaError_t (*Memset)(void*, int, std::size_t) = nullptr;
   cudaError_t (*StreamCreate)(cudaStream_t*) = nullptr;
   cudaError_t (*StreamDestroy)(cudaStream_t) = nullptr;
@@ -43,5 +46,10 @@ const CudaRuntime* load_cuda_runtime(std::string& why);
 // Loads the runtime and checks that GPU `index` exists; throws InputError naming the
 // transfer type (`-x`) otherwise, since this machine cannot run it.
 const CudaRuntime& require_gpu(int index, std::string_view xfer_name);
+// The same for another option: "`option` `value` needs a CUDA GPU, but ...".
+const CudaRuntime& require_gpu(int index, std::string_view option, std::string_view value);
+
+// GPU `index`'s name from the driver (libcuda's cuDeviceGetName), or "" where it cannot be read.
+std::string gpu_name(int index);
 
 }  // namespace iowall::measure

@@ -134,6 +134,8 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
   f.path = path;
   f.version = rd.text(j, "", "iowall_version");
   const json& iw = rd.member(j, "", "iowall");
+  if (iw.is_object() && iw.contains("mode") && iw["mode"] == "copy")
+    rd.fail("/iowall/mode", "this is a --copy measurement (memory copies, no storage), not an I/O measurement");
   const json& cf = rd.member(iw, "/iowall", "cufile");
   if (cf.is_object()) {
     const json& cm = rd.member(cf, "/iowall/cufile", "compat_mode");

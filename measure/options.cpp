@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -66,6 +67,36 @@ std::string_view name(TransferType t) {
 }
 
 std::string_view name(Engine e) { return e == Engine::psync ? "psync" : "io_uring"; }
+
+std::string_view name(CopyKind k) {
+  switch (k) {
+    case CopyKind::none: return "none";
+    case CopyKind::d2h: return "d2h";
+    case CopyKind::h2d: return "h2d";
+    case CopyKind::cpu_pass: return "cpu_pass";
+  }
+  return "?";
+}
+
+std::string_view name(HostMemory m) {
+  switch (m) {
+    case HostMemory::pinned: return "pinned";
+    case HostMemory::pageable: return "pageable";
+    case HostMemory::pageable_fresh: return "pageable_fresh";
+  }
+  return "?";
+}
+
+std::string_view name(ThpAdvice a) {
+  switch (a) {
+    case ThpAdvice::none: return "none";
+    case ThpAdvice::huge: return "MADV_HUGEPAGE";
+    case ThpAdvice::nohuge: return "MADV_NOHUGEPAGE";
+  }
+  return "?";
+}
+
+std::string_view name(CpuPass p) { return p == CpuPass::crc32 ? "crc32" : "memcpy"; }
 
 bool uses_gpu(TransferType t) {
   return t != TransferType::cpu_only && t != TransferType::cpu_cached;
@@ -172,6 +203,37 @@ Time parse_duration_arg(std::string_view text, std::string_view option) {
   bad(option, r.error);
 }
 
+CopyKind parse_copy_kind(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "d2h") return CopyKind::d2h;
+  if (s == "h2d") return CopyKind::h2d;
+  if (s == "cpu_pass") return CopyKind::cpu_pass;
+  bad(option, fmt::format("unknown copy \"{}\" (expected d2h, h2d or cpu_pass)", text));
+}
+
+HostMemory parse_host_memory(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "pinned") return HostMemory::pinned;
+  if (s == "pageable") return HostMemory::pageable;
+  if (s == "pageable_fresh") return HostMemory::pageable_fresh;
+  bad(option, fmt::format("unknown host memory \"{}\" (expected pinned, pageable or pageable_fresh)", text));
+}
+
+ThpAdvice parse_thp_advice(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "huge" || s == "madv_hugepage") return ThpAdvice::huge;
+  if (s == "nohuge" || s == "madv_nohugepage") return ThpAdvice::nohuge;
+  if (s == "none") return ThpAdvice::none;
+  bad(option, fmt::format("unknown advice \"{}\" (expected huge, nohuge or none)", text));
+}
+
+CpuPass parse_cpu_pass(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "memcpy") return CpuPass::memcpy;
+  if (s == "crc32") return CpuPass::crc32;
+  bad(option, fmt::format("unknown pass \"{}\" (expected crc32 or memcpy)", text));
+}
+
 void parse_output_format(std::string_view text, MeasureOptions& o) {
   o.json = o.normal = false;
   std::string_view s = text;
@@ -190,7 +252,53 @@ void parse_output_format(std::string_view text, MeasureOptions& o) {
   if (!o.json && !o.normal) bad("--output-format", "no format given (expected normal, json or normal,json)");
 }
 
+namespace {
+
+// fio's durability options against the mode and the transfer type.
+void validate_durability(const MeasureOptions& o) {
+  const Durability& d = o.durability;
+  for (const auto& [every, option, call] : {std::tuple{d.fsync_every, "--fsync", "fsync"},
+                                            std::tuple{d.fdatasync_every, "--fdatasync", "fdatasync"}})
+    if (every && *every < 1)
+      bad(option, fmt::format("{} writes between {}s cannot be done; use 1 or more (fio's {}=0 means none: "
+                              "leave the option out)",
+                              *every, call, std::string_view(option).substr(2)));
+  if (d.fsync_every && d.fdatasync_every) bad("--fdatasync", "give --fsync or --fdatasync, not both");
+  if (d.any() && !o.mode.writes()) {
+    const char* option = d.end_fsync ? "--end-fsync" : d.fsync_every ? "--fsync" : d.fdatasync_every ? "--fdatasync" : "--sync";
+    bad(option, fmt::format("makes writes durable, but -I {} only reads; use -I write, randwrite, rw or randrw",
+                            o.mode_text));
+  }
+  if (d.dsync && uses_cufile(o.xfer))
+    bad("--sync", fmt::format("-x {} writes through cuFile, which does not say that its writes honour O_DSYNC on the "
+                              "registered file (with GDS its DMA bypasses the kernel's write path); use --fsync 1 "
+                              "(an fsync after every write) or --end-fsync",
+                              name(o.xfer)));
+}
+
+}  // namespace
+
+void validate_copy(const MeasureOptions& o) {
+  const CopyOptions& c = o.copy;
+  if (o.threads != 1) bad("-w", fmt::format("--copy runs one copying thread, not {}", o.threads));
+  if (o.repeat < 1) bad("--repeat", fmt::format("{} repeats: at least one is needed", o.repeat));
+  if (o.gpu < 0) bad("-d", fmt::format("GPU index {} is negative", o.gpu));
+  if (!o.size) bad("-s", fmt::format("--copy {} needs -s, the bytes to copy in each repeat", name(c.kind)));
+  if (o.size->n <= 0) bad("-s", "the size must be positive");
+  if (o.io_size.n <= 0) bad("-i", "the chunk size must be positive");
+  if (o.io_size.n > (i64(1) << 30)) bad("-i", fmt::format("\"{}\" is larger than the 1 GiB allowed", size_text(o.io_size)));
+  if (o.size->n % o.io_size.n != 0)
+    bad("-s", fmt::format("\"{}\" is not a multiple of the chunk size \"{}\"", size_text(*o.size), size_text(o.io_size)));
+  if (c.kind == CopyKind::cpu_pass && c.memory == HostMemory::pinned)
+    bad("--host-memory", "pinned memory is CUDA's; --copy cpu_pass works on pageable or pageable_fresh memory");
+  if (c.kind == CopyKind::cpu_pass && c.pass == CpuPass::crc32 && c.memory == HostMemory::pageable_fresh)
+    bad("--host-memory", "--pass crc32 only reads its bytes; pageable_fresh is the destination of --pass memcpy");
+  if (c.memory == HostMemory::pinned && c.thp != ThpAdvice::none)
+    bad("--thp", "applies to pageable memory; pinned memory from cudaHostAlloc is the driver's");
+}
+
 void validate(const MeasureOptions& o) {
+  if (o.copy.kind != CopyKind::none) return validate_copy(o);
   if (o.file.empty()) bad("-f", "no target given (a file to create, an existing file, or a block device)");
   if (o.threads < 1) bad("-w", fmt::format("{} threads: at least one is needed", o.threads));
   if (o.threads > 1024) bad("-w", fmt::format("{} threads is more than the 1024 allowed", o.threads));
@@ -233,6 +341,7 @@ void validate(const MeasureOptions& o) {
                             o.qd));
   if (!o.destroy_data_on.empty() && o.mode.read_pct == 100)
     bad("--destroy-data-on", "given for a read-only mode; it is only needed to write to a block device");
+  validate_durability(o);
 }
 
 }  // namespace iowall::measure

@@ -45,7 +45,7 @@ std::optional<DiskUsage> disk_total(const RunInfo& info) {
 
 std::string percentile_key_impl(double p) { return fmt::format("{:.6f}", p); }
 
-ojson clat_json(const LogLinearHistogram& h) {
+ojson clat_json_impl(const LogLinearHistogram& h) {
   ojson c;
   c["min"] = h.min();
   c["max"] = h.max();
@@ -71,7 +71,7 @@ ojson direction_json(const DirectionStats& d, double seconds) {
   // ms, as fio; 0 for a direction that saw no I/O, as fio
   j["runtime"] = d.ops ? static_cast<std::uint64_t>(seconds * 1000.0 + 0.5) : 0;
   j["total_ios"] = d.ops;
-  j["clat_ns"] = clat_json(d.clat_ns);
+  j["clat_ns"] = clat_json_impl(d.clat_ns);
   return j;
 }
 
@@ -101,12 +101,19 @@ ojson options_json(const RunInfo& info) {
   j["pageable"] = o.pageable;
   j["seed"] = o.seed;
   j["direct"] = uses_odirect(o.xfer);
+  const Durability& d = o.durability;
+  j["end_fsync"] = d.end_fsync;
+  j["fsync"] = d.fsync_every ? ojson(*d.fsync_every) : ojson(0);  // fio's: 0 is none
+  j["fdatasync"] = d.fdatasync_every ? ojson(*d.fdatasync_every) : ojson(0);
+  j["sync"] = d.dsync ? "dsync" : "none";  // O_DSYNC on the target
   return j;
 }
 
 }  // namespace
 
 std::string percentile_key(double p) { return percentile_key_impl(p); }
+
+ojson latency_json(const LogLinearHistogram& h) { return clat_json_impl(h); }
 
 ojson to_json(const RunInfo& info) {
   const MeasureOptions& o = info.options;
@@ -126,6 +133,7 @@ ojson to_json(const RunInfo& info) {
       job["job options"] = {{"offset", std::to_string(t.region_offset)}, {"size", std::to_string(t.region_bytes)}};
       job["read"] = direction_json(t.read, t.elapsed_s());
       job["write"] = direction_json(t.write, t.elapsed_s());
+      job["sync"] = sync_json(t.sync);
       const double el = t.elapsed_s();
       job["usr_cpu"] = el > 0 ? 100.0 * t.usr_s / el : 0.0;
       job["sys_cpu"] = el > 0 ? 100.0 * t.sys_s / el : 0.0;
@@ -154,6 +162,8 @@ ojson to_json(const RunInfo& info) {
         r.page_cache_resident_at_start ? ojson(*r.page_cache_resident_at_start) : ojson(nullptr);
     rep["read"] = direction_json(read_all, r.last_done_s);
     rep["write"] = direction_json(write_all, r.last_done_s);
+    add_durability_json(rep, r);
+    rep["page_cache"] = page_cache_json(r.page_cache);
     rep["usr_cpu"] = r.last_done_s > 0 ? 100.0 * usr / r.last_done_s : 0.0;  // percent of one core
     rep["sys_cpu"] = r.last_done_s > 0 ? 100.0 * sys / r.last_done_s : 0.0;
     repeats.push_back(std::move(rep));
@@ -182,6 +192,7 @@ ojson to_json(const RunInfo& info) {
     iw["last_done_s"] = info.repeats.back().last_done_s;
   }
   iw["options"] = options_json(info);
+  iw["vm"] = vm_json(info.vm);
   iw["repeats"] = std::move(repeats);
   root["iowall"] = std::move(iw);
   return root;

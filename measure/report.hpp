@@ -26,4 +26,27 @@ std::string disk_summary(const DiskUsage& d);
 // fio's key for a percentile: 99.9 -> "99.900000".
 std::string percentile_key(double p);
 
+// fio's latency object: min, max, mean, stddev, N and percentiles, in ns.
+nlohmann::ordered_json latency_json(const LogLinearHistogram& h);
+
+// Durability (report_durability.cpp). Times are relative to the first write of the repeat.
+struct DurableFigures {
+  std::uint64_t write_bytes = 0;
+  std::optional<double> write_phase_s;  // first write handed over to the last completed
+  std::optional<double> durable_s;      // first write to when every thread's writes were durable
+  std::int64_t unsynced_writes = 0;
+};
+DurableFigures durable_figures(const RepeatResult& r);
+// fio's "sync": {"total_ios", "lat_ns"}.
+nlohmann::ordered_json sync_json(const DirectionStats& s);
+// Adds "sync", "write_phase_s", "write_phase_bw_bytes", "durable_s", "durable_bw_bytes",
+// "unsynced_writes" to a repeat's object.
+void add_durability_json(nlohmann::ordered_json& rep, const RepeatResult& r);
+nlohmann::ordered_json page_cache_json(const PageCacheUsage& u);
+nlohmann::ordered_json vm_json(const VmDirtySettings& v);
+// "Durability: write_phase 0.41 secs, durable after 0.52 secs (7.7 GiB/sec until durable)"
+std::string durability_summary(const RepeatResult& r);
+// "Page cache (system): Dirty 0 -> peak 812 -> 0 MiB, Writeback ..."
+std::string page_cache_summary(const PageCacheUsage& u);
+
 }  // namespace iowall::measure

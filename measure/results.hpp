@@ -8,6 +8,7 @@
 #include "measure/cufile_api.hpp"
 #include "measure/disk_stats.hpp"
 #include "measure/options.hpp"
+#include "measure/page_cache_stats.hpp"
 #include "measure/target.hpp"
 #include "sim/core/histogram.hpp"
 
@@ -23,6 +24,12 @@ struct ThreadResult {
   int index = 0;
   std::int64_t region_offset = 0, region_bytes = 0;  // the part of the target it owns
   DirectionStats read, write;
+  DirectionStats sync;  // fsync/fdatasync calls (fio's "sync"); bytes stay 0
+  // Relative to the common start: the first write handed over, the last write completed,
+  // and the point from which all of this thread's writes were durable (null when some were
+  // never synced: no durability option, or writes after the last --fsync N).
+  std::optional<double> first_write_s, writes_done_s, durable_s;
+  std::int64_t unsynced_writes = 0;
   double start_s = 0, end_s = 0;  // relative to the common start of all threads
   double usr_s = 0, sys_s = 0;    // CPU time of this thread (RUSAGE_THREAD)
   long ctx_switches = 0;
@@ -40,6 +47,7 @@ struct RepeatResult {
   // The share of the target's pages in the page cache as the repeat began (regular files).
   std::optional<double> page_cache_resident_at_start;
   std::optional<DiskUsage> disk;  // the target's block device over the repeat, where the kernel counts it
+  PageCacheUsage page_cache;      // the kernel's dirty and writeback pages around and during the repeat
 };
 
 struct RunInfo {
@@ -49,6 +57,7 @@ struct RunInfo {
   std::optional<CompatInfo> cufile;      // when cuFile ran
   std::string cufile_library;
   std::vector<RepeatResult> repeats;
+  VmDirtySettings vm;  // vm.dirty_* and memory, once per run
   long unix_time = 0;
 };
 

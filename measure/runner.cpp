@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "measure/cuda_runtime.hpp"
+#include "measure/page_cache_stats.hpp"
 #include "measure/page_residency.hpp"
 #include "sim/core/interrupt.hpp"
 #include "measure/worker.hpp"
@@ -100,7 +101,7 @@ RunInfo run_measurement(const MeasureOptions& o) {
                                                      : ""));
   };
   if (stop_requested()) throw interrupted();
-  Fd fd{prepared.open(uses_odirect(o.xfer))};
+  Fd fd{prepared.open(uses_odirect(o.xfer), o.durability.dsync)};
 
   std::unique_ptr<CuFileSession> cufile;
   if (uses_cufile(o.xfer)) {
@@ -109,13 +110,16 @@ RunInfo run_measurement(const MeasureOptions& o) {
     info.cufile_library = cufile->api().lib_name;
   }
   const std::optional<DiskWatch> disk = DiskWatch::of(fd.fd);
+  info.vm = read_vm_dirty_settings();
   for (int r = 1; r <= o.repeat; ++r) {
     // Only the cache's copy is dropped (the kernel writes dirty pages back first); the data is untouched.
     if (o.invalidate) ::posix_fadvise(fd.fd, 0, 0, POSIX_FADV_DONTNEED);
     const std::optional<double> resident = page_cache_resident(fd.fd, info.target.size.n);
     const DiskCounters disk_before = disk ? disk->read() : DiskCounters{};
     const std::uint64_t start_ns = monotonic_ns();
+    DirtySampler dirty;  // every 100 ms, for the peak of dirty and writeback pages
     info.repeats.push_back(run_once(o, info.target, fd.fd, cuda, cufile.get(), r));
+    info.repeats.back().page_cache = dirty.stop();
     info.repeats.back().page_cache_resident_at_start = resident;
     if (disk) info.repeats.back().disk = disk->since(disk_before, static_cast<double>(monotonic_ns() - start_ns) * 1e-9);
     if (stop_requested()) throw interrupted();

@@ -174,10 +174,11 @@ PreparedTarget::~PreparedTarget() {
   if (created_ && !opts_.keep) ::unlink(target_.path.c_str());
 }
 
-int PreparedTarget::open(bool direct) const {
+int PreparedTarget::open(bool direct, bool dsync) const {
   const bool reads = opts_.mode.reads(), writes = opts_.mode.writes();
   int flags = O_CLOEXEC | (reads && writes ? O_RDWR : writes ? O_WRONLY : O_RDONLY);
   if (direct) flags |= O_DIRECT;
+  if (dsync) flags |= O_DSYNC;
   if (writes && target_.kind == TargetKind::block_device) {
     // Checked again right before opening; O_EXCL makes the kernel refuse a device that
     // a file system has claimed since.

@@ -41,8 +41,8 @@ public:
   PreparedTarget(const PreparedTarget&) = delete;
   PreparedTarget& operator=(const PreparedTarget&) = delete;
 
-  // Opens the target for this measurement's mode; O_DIRECT when `direct`.
-  int open(bool direct) const;
+  // Opens the target for this measurement's mode; O_DIRECT when `direct`, O_DSYNC when `dsync`.
+  int open(bool direct, bool dsync = false) const;
   bool created() const { return created_; }
   const Target& target() const { return target_; }
 

@@ -1,4 +1,5 @@
 #include "measure/worker.hpp"
+#include "measure/worker_loop.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,38 +26,39 @@ std::uint64_t monotonic_ns() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+OpFeed::OpFeed(const WorkerContext& ctx, const ThreadResult& t, std::int64_t region_ops, std::uint64_t seed)
+    : ctx_(ctx), io_(ctx.options->io_size.n), base_(t.region_offset), region_ops_(region_ops),
+      random_(ctx.options->mode.random), read_pct_(ctx.options->mode.read_pct),
+      by_time_(ctx.options->runtime.has_value()), rng_(seed, fmt::format("measure.t{}", t.index)) {}
+
+void OpFeed::start(std::uint64_t t0_ns) {
+  if (ctx_.options->runtime) deadline_ = t0_ns + static_cast<std::uint64_t>(ctx_.options->runtime->ps / 1000);
+}
+
+bool OpFeed::next(Op& op) {
+  if (ctx_.abort->load(std::memory_order_relaxed) || stop_requested()) return false;
+  if (deadline_ && monotonic_ns() >= deadline_) return false;
+  if (!by_time_ && issued_ >= region_ops_) return false;
+  const std::int64_t k = random_ ? static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(region_ops_)))
+                                 : issued_ % region_ops_;  // sequential wraps around when timed
+  op.offset = base_ + k * io_;
+  op.write = read_pct_ == 0 || (read_pct_ < 100 && static_cast<int>(rng_.below(100)) >= read_pct_);
+  ++issued_;
+  return true;
+}
+
+void record(ThreadResult& out, bool write, std::uint64_t latency_ns, std::int64_t bytes) {
+  DirectionStats& d = write ? out.write : out.read;
+  d.clat_ns.add(latency_ns);
+  ++d.ops;
+  d.bytes += static_cast<std::uint64_t>(bytes);
+}
+
+void io_failed(bool write, std::int64_t len, std::int64_t offset, const std::string& why) {
+  throw RunError(fmt::format("{} of {} bytes at offset {} failed: {}", write ? "write" : "read", len, offset, why));
+}
+
 namespace {
-
-struct Op {
-  bool write = false;
-  std::int64_t offset = 0;
-};
-
-// Where the next operation goes and whether it reads or writes.
-class OpSource {
-public:
-  OpSource(const MeasureOptions& o, const ThreadResult& t, std::int64_t region_ops, std::uint64_t seed)
-      : io_(o.io_size.n), base_(t.region_offset), region_ops_(region_ops), random_(o.mode.random),
-        read_pct_(o.mode.read_pct), by_time_(o.runtime.has_value()), rng_(seed, fmt::format("measure.t{}", t.index)) {}
-
-  bool next(Op& op) {
-    if (!by_time_ && issued_ >= region_ops_) return false;
-    const std::int64_t k = random_ ? static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(region_ops_)))
-                                   : issued_ % region_ops_;  // sequential wraps around when timed
-    op.offset = base_ + k * io_;
-    op.write = read_pct_ == 0 || (read_pct_ < 100 && static_cast<int>(rng_.below(100)) >= read_pct_);
-    ++issued_;
-    return true;
-  }
-
-private:
-  std::int64_t io_, base_, region_ops_;
-  bool random_;
-  int read_pct_;
-  bool by_time_;
-  Rng rng_;
-  std::int64_t issued_ = 0;
-};
 
 struct CpuTimes {
   double usr = 0, sys = 0;
@@ -69,17 +71,6 @@ CpuTimes thread_cpu() {
   return {static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6,
           static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6,
           ru.ru_nvcsw + ru.ru_nivcsw};
-}
-
-void record(ThreadResult& out, bool write, std::uint64_t latency_ns, std::int64_t bytes) {
-  DirectionStats& d = write ? out.write : out.read;
-  d.clat_ns.add(latency_ns);
-  ++d.ops;
-  d.bytes += static_cast<std::uint64_t>(bytes);
-}
-
-[[noreturn]] void io_failed(bool write, std::int64_t len, std::int64_t offset, const std::string& why) {
-  throw RunError(fmt::format("{} of {} bytes at offset {} failed: {}", write ? "write" : "read", len, offset, why));
 }
 
 // GPU memory and the CUDA objects of one thread, released in any case.
@@ -102,7 +93,7 @@ struct GpuResources {
 class Worker {
 public:
   Worker(const WorkerContext& ctx, ThreadResult& out, std::int64_t region_ops, std::uint64_t seed)
-      : ctx_(ctx), o_(*ctx.options), out_(out), source_(o_, out, region_ops, seed), io_(o_.io_size.n) {}
+      : ctx_(ctx), o_(*ctx.options), out_(out), feed_(ctx, out, region_ops, seed), io_(o_.io_size.n) {}
 
   // Allocation and registration, before the common start.
   void setup() {
@@ -158,15 +149,18 @@ public:
 
   void run() {
     const std::uint64_t t0 = ctx_.t0_ns->load();
-    if (o_.runtime) deadline_ = t0 + static_cast<std::uint64_t>(o_.runtime->ps / 1000);
+    feed_.start(t0);
+    SyncPolicy sync(o_.durability, ctx_.fd, out_, t0);
     const CpuTimes c0 = thread_cpu();
     out_.start_s = static_cast<double>(monotonic_ns() - t0) / 1e9;
-    switch (o_.xfer) {
-      case TransferType::gpu_direct: run_cufile_sync(); break;
-      case TransferType::gpu_batch: run_cufile_batch(); break;
-      default: run_host_engine(); break;
+    if (uses_cufile(o_.xfer)) {
+      CuFileLoop loop{ctx_, out_, feed_, sync, gpu_.device, slots_, io_};
+      o_.xfer == TransferType::gpu_batch ? run_cufile_batch(loop) : run_cufile_sync(loop);
+    } else {
+      run_host_engine(sync);
     }
     for (auto s : gpu_.streams) gpu_.rt->check(gpu_.rt->StreamSynchronize(s), "cudaStreamSynchronize");
+    sync.finish();  // end_fsync is inside the thread's run, as fio's
     out_.end_s = static_cast<double>(monotonic_ns() - t0) / 1e9;
     const CpuTimes c1 = thread_cpu();
     out_.usr_s = c1.usr - c0.usr;
@@ -175,13 +169,6 @@ public:
   }
 
 private:
-  bool stopping() const { return ctx_.abort->load(std::memory_order_relaxed) || stop_requested(); }
-  bool next(Op& op) {
-    if (stopping()) return false;
-    if (deadline_ && monotonic_ns() >= deadline_) return false;
-    return source_.next(op);
-  }
-
   void fill_random(char* p, std::size_t n) {
     Rng rng(o_.seed, fmt::format("measure.buf{}", out_.index));
     for (std::size_t i = 0; i + 8 <= n; i += 8) {
@@ -193,8 +180,9 @@ private:
   char* slot_host(int s) const { return host_ptr_ + static_cast<std::int64_t>(s) * io_; }
   void* slot_device(int s) const { return static_cast<char*>(gpu_.device) + static_cast<std::int64_t>(s) * io_; }
 
-  // cpu_only, cpu_cached, and the staged GPU types.
-  void run_host_engine() {
+  // cpu_only, cpu_cached, and the staged GPU types. A periodic sync waits until the
+  // writes in flight have completed (fio's fsync=N with an asynchronous engine).
+  void run_host_engine(SyncPolicy& sync) {
     const bool staged = !gpu_.streams.empty();  // cpu_gpu, cpu_cached_gpu
     const bool pure_write = o_.mode.read_pct == 0;
     const auto& rt = gpu_.rt;
@@ -217,9 +205,9 @@ private:
     int inflight = 0;
     bool more = true;
     while (true) {
-      while (more && inflight < o_.qd && !free_slots.empty()) {
+      while (more && inflight < o_.qd && !free_slots.empty() && !sync.due()) {
         Op op;
-        if (!next(op)) {
+        if (!feed_.next(op)) {
           more = false;
           break;
         }
@@ -233,6 +221,7 @@ private:
         }
         op_of[s] = op;
         issued_at[s] = monotonic_ns();
+        if (op.write) sync.write_issued(issued_at[s]);
         engine_->submit({s, op.write, op.offset, static_cast<std::size_t>(io_), slot_host(s)});
         // Each I/O goes to the kernel on its own (fio's default, iodepth_batch_submit=1).
         // Handed over together, adjacent sequential reads are merged by the block layer
@@ -241,7 +230,11 @@ private:
         engine_->flush();
         ++inflight;
       }
-      if (inflight == 0) break;
+      if (inflight == 0) {
+        if (!sync.due()) break;
+        sync.sync();
+        continue;
+      }
       const int n = engine_->wait(done.data(), static_cast<int>(done.size()));
       const std::uint64_t now = monotonic_ns();
       for (int i = 0; i < n; ++i) {
@@ -251,6 +244,7 @@ private:
         if (done[i].result != io_)
           io_failed(op.write, io_, op.offset, fmt::format("only {} bytes moved (end of file?)", done[i].result));
         record(out_, op.write, now - issued_at[s], io_);
+        if (op.write) sync.write_completed(now);
         if (staged && !op.write)
           rt->check(rt->MemcpyAsync(slot_device(s), slot_host(s), static_cast<std::size_t>(io_), kHostToDevice,
                                     gpu_.streams[s]),
@@ -262,97 +256,16 @@ private:
     }
   }
 
-  // gpu_direct: cuFileRead/cuFileWrite, one at a time per thread.
-  void run_cufile_sync() {
-    const CuFileApi& api = ctx_.cufile->api();
-    const cufile::Handle fh = ctx_.cufile->handle();
-    Op op;
-    while (next(op)) {
-      const std::uint64_t t = monotonic_ns();
-      errno = 0;
-      const ssize_t n = op.write ? api.Write(fh, gpu_.device, static_cast<std::size_t>(io_), op.offset, 0)
-                                 : api.Read(fh, gpu_.device, static_cast<std::size_t>(io_), op.offset, 0);
-      const std::uint64_t now = monotonic_ns();
-      if (n < 0) io_failed(op.write, io_, op.offset, cufile_io_error_text(n, errno));
-      if (n != io_) io_failed(op.write, io_, op.offset, fmt::format("only {} bytes moved", n));
-      record(out_, op.write, now - t, io_);
-    }
-  }
-
-  // gpu_batch: up to --qd operations per cuFileBatchIOSubmit; each is timed from the
-  // submission to when a status poll first sees it complete.
-  void run_cufile_batch() {
-    const CuFileApi& api = ctx_.cufile->api();
-    cufile::BatchHandle batch = nullptr;
-    const cufile::Error e = api.BatchIOSetUp(&batch, static_cast<unsigned>(slots_));
-    if (e.err != cufile::kSuccess)
-      throw RunError(fmt::format("cuFileBatchIOSetUp({}) failed: {} (cuFile error {})", slots_,
-                                 cufile_error_text(e.err), e.err));
-    struct Destroy {
-      const CuFileApi& api;
-      cufile::BatchHandle b;
-      ~Destroy() { api.BatchIODestroy(b); }
-    } destroy{api, batch};
-    std::vector<cufile::IOParams> params(slots_);
-    std::vector<cufile::IOEvents> events(slots_);
-    std::vector<Op> ops(slots_);
-    bool more = true;
-    while (more) {
-      unsigned k = 0;
-      Op op;
-      while (k < static_cast<unsigned>(slots_) && (more = next(op))) {
-        auto& p = params[k];
-        p = {};
-        p.mode = 1;  // CUFILE_BATCH
-        p.u.batch.devPtr_base = gpu_.device;
-        p.u.batch.file_offset = op.offset;
-        p.u.batch.devPtr_offset = static_cast<off_t>(k) * io_;
-        p.u.batch.size = static_cast<std::size_t>(io_);
-        p.fh = ctx_.cufile->handle();
-        p.opcode = op.write ? cufile::kWrite : cufile::kRead;
-        p.cookie = reinterpret_cast<void*>(static_cast<std::uintptr_t>(k));
-        ops[k++] = op;
-      }
-      if (k == 0) break;
-      const std::uint64_t t = monotonic_ns();
-      const cufile::Error se = api.BatchIOSubmit(batch, k, params.data(), 0);
-      if (se.err != cufile::kSuccess)
-        throw RunError(fmt::format("cuFileBatchIOSubmit failed: {} (cuFile error {})", cufile_error_text(se.err), se.err));
-      unsigned left = k;
-      while (left > 0) {
-        unsigned nr = left;
-        timespec timeout{1, 0};
-        const cufile::Error ge = api.BatchIOGetStatus(batch, 1, &nr, events.data(), &timeout);
-        if (ge.err != cufile::kSuccess)
-          throw RunError(fmt::format("cuFileBatchIOGetStatus failed: {} (cuFile error {})", cufile_error_text(ge.err), ge.err));
-        const std::uint64_t now = monotonic_ns();
-        for (unsigned i = 0; i < nr; ++i) {
-          const auto idx = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(events[i].cookie));
-          if (idx >= k) throw RunError("cuFileBatchIOGetStatus returned an unknown operation");
-          const Op& o = ops[idx];
-          if (events[i].status != cufile::kComplete)
-            io_failed(o.write, io_, o.offset, fmt::format("batch status {} (result {})", events[i].status,
-                                                           static_cast<std::int64_t>(events[i].ret)));
-          if (static_cast<std::int64_t>(events[i].ret) != io_)
-            io_failed(o.write, io_, o.offset, fmt::format("only {} bytes moved", static_cast<std::int64_t>(events[i].ret)));
-          record(out_, o.write, now - t, io_);
-        }
-        left -= nr;  // an interrupt waits for the batch in flight: its buffers are in use
-      }
-    }
-  }
-
   const WorkerContext& ctx_;
   const MeasureOptions& o_;
   ThreadResult& out_;
-  OpSource source_;
+  OpFeed feed_;
   std::int64_t io_;
   int slots_ = 1;
   AlignedBuffer host_;
   char* host_ptr_ = nullptr;
   GpuResources gpu_;
   std::unique_ptr<HostEngine> engine_;
-  std::uint64_t deadline_ = 0;
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ const std::vector<EmbeddedFile>& embedded_files() {
 }  // namespace iowall
 CPP
 srcs=("$root"/sim/cli/main.cpp "$root"/sim/cli/commands/{command_registry,measure_cmd}.cpp
-      "$root"/sim/config/json_file.cpp "$root"/sim/core/{atomic_file,histogram,interrupt,units}.cpp
+      "$root"/sim/config/{json_file,json_limits}.cpp "$root"/sim/core/{atomic_file,histogram,interrupt,quote,units}.cpp
       "$out/obj/embedded_none.cpp")
 for s in "$root"/measure/*.cpp; do
   case $(basename "$s") in calibrat*|validate*|fit.cpp) ;; *) srcs+=("$s") ;; esac

@@ -22,7 +22,12 @@ TEST_CASE("iowall measure exits 2 with one line for bad input", "[measure][cli]"
   iowall::measure::testing::ScratchDir dir;
   for (const std::string& args : {"-f " + dir.path() + " -s 1M", "-f " + dir.file("x") + " -s 1M -i '3000 B'",
                                  "-f " + dir.file("x") + " -s 1M --engine io_uring --qd 0",
-                                 "-f " + dir.file("x") + " -s 1M -x 42", "-f " + dir.file("x")}) {
+                                 "-f " + dir.file("x") + " -s 1M -x 42", "-f " + dir.file("x"),
+                                 "-f " + dir.file("x") + " -s 1M -I write --fsync 0",
+                                 "-f " + dir.file("x") + " -s 1M -I read --end-fsync",
+                                 "-f " + dir.file("x") + " -s 1M -I write -x gpu_direct --sync",
+                                 std::string("--copy d2h"), std::string("--copy cpu_pass -s 1M --host-memory pinned"),
+                                 std::string("-s 1M")}) {
     INFO(args);
     const Result r = run(args);
     CHECK(r.code == 2);

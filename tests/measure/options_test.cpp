@@ -106,3 +106,60 @@ TEST_CASE("bad input is one InputError naming the option", "[measure]") {
   // None of these created anything (the cpu_cached one removed its file).
   CHECK(dir.entries().empty());
 }
+
+TEST_CASE("durability and copy options: bad input is one InputError naming the option", "[measure]") {
+  testing::ScratchDir dir;
+  const std::string f = dir.file("t.dat");
+  auto error_of = [](const std::vector<std::string>& args) { return input_error(args); };
+  SECTION("--fsync 0") {
+    auto [opt, msg] = error_of({"-f", f, "-s", "1M", "-I", "write", "--fsync", "0"});
+    CHECK(opt == "--fsync");
+    CHECK_THAT(msg, Catch::Contains("use 1 or more"));
+  }
+  SECTION("--fdatasync that is not a number") {
+    CHECK(error_of({"-f", f, "-s", "1M", "-I", "write", "--fdatasync", "often"}).first == "--fdatasync");
+  }
+  SECTION("--fsync and --fdatasync together") {
+    CHECK(error_of({"-f", f, "-s", "1M", "-I", "write", "--fsync", "2", "--fdatasync", "2"}).first == "--fdatasync");
+  }
+  SECTION("each durability option with reads only") {
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--end-fsync"}, {"--fsync", "4"}, {"--fdatasync", "4"}, {"--sync"}}) {
+      std::vector<std::string> args{"-f", f, "-s", "1M", "-I", "randread"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      auto [opt, msg] = error_of(args);
+      CHECK(opt == extra.front());
+      CHECK(msg == "makes writes durable, but -I randread only reads; use -I write, randwrite, rw or randrw");
+    }
+  }
+  SECTION("--sync through cuFile") {
+    for (const char* x : {"gpu_direct", "gpu_batch"}) {
+      auto [opt, msg] = error_of({"-f", f, "-s", "1M", "-I", "write", "-x", x, "--sync"});
+      CHECK(opt == "--sync");
+      CHECK_THAT(msg, Catch::Contains("O_DSYNC") && Catch::Contains("--fsync 1"));
+    }
+  }
+  SECTION("copy options without --copy") {
+    CHECK(error_of({"-f", f, "-s", "1M", "--host-memory", "pinned"}).first == "--host-memory");
+    CHECK(error_of({"-f", f, "-s", "1M", "--pass", "crc32"}).first == "--pass");
+  }
+  SECTION("I/O options with --copy") {
+    CHECK(error_of({"--copy", "cpu_pass", "-s", "1M", "-f", f}).first == "-f");
+    CHECK(error_of({"--copy", "cpu_pass", "-s", "1M", "--fsync", "1"}).first == "--fsync");
+    CHECK(error_of({"--copy", "d2h", "-s", "1M", "-x", "cpu_only"}).first == "-x");
+  }
+  SECTION("copy combinations that mean nothing") {
+    CHECK(error_of({"--copy", "warp"}).first == "--copy");
+    CHECK(error_of({"--copy", "cpu_pass"}).first == "-s");
+    CHECK(error_of({"--copy", "cpu_pass", "-s", "1M", "--host-memory", "pinned"}).first == "--host-memory");
+    CHECK(error_of({"--copy", "cpu_pass", "-s", "1M", "--pass", "crc32", "--host-memory", "pageable_fresh"}).first ==
+          "--host-memory");
+    CHECK(error_of({"--copy", "d2h", "-s", "1M", "--pass", "crc32"}).first == "--pass");
+    CHECK(error_of({"--copy", "d2h", "-s", "1M", "--host-memory", "pinned", "--thp", "huge"}).first == "--thp");
+    CHECK(error_of({"--copy", "h2d", "-s", "1M", "-i", "3000 B"}).first == "-s");
+    CHECK(error_of({"--copy", "h2d", "-s", "4M", "-w", "2"}).first == "-w");
+    CHECK(error_of({"--copy", "h2d", "-s", "4M", "--host-memory", "shared"}).first == "--host-memory");
+    CHECK(error_of({"--copy", "cpu_pass", "-s", "4M", "--thp", "sometimes"}).first == "--thp");
+  }
+  CHECK(dir.entries().empty());
+}

@@ -1,4 +1,5 @@
-// `iowall measure`: real I/O in gdsio's vocabulary, results in fio's JSON shape.
+// `iowall measure`: real I/O in gdsio's vocabulary, results in fio's JSON shape; with
+// --copy, the host-memory copies of a checkpoint (cudaMemcpy, a CPU pass) in the same shape.
 //
 // Sizes (-s, -i) take iowall's unit strings ("4 KiB", "1 MiB") or gdsio's forms
 // ("4K", "1M": binary multiples; a bare number is bytes). --runtime takes "10 s",
@@ -7,6 +8,7 @@
 // Output: the gdsio-style line goes to stdout (unless --quiet); JSON goes to --output
 // FILE, written atomically, or to stdout when no file is named. With only "normal"
 // and --output, the summary lines go to the file instead.
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -19,6 +21,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/cli/measure_command.hpp"
+#include "measure/host_copy.hpp"
 #include "measure/report.hpp"
 #include "measure/runner.hpp"
 #include "sim/core/error.hpp"
@@ -31,14 +34,54 @@ namespace {
 struct RawOptions {
   std::string file, size, io_size = "1M", xfer = "cpu_only", mode = "read", engine = "psync", runtime,
                       format = "normal", output, destroy;
+  std::string fsync, fdatasync, copy, host_memory = "pageable", thp = "none", pass = "memcpy";
+  bool end_fsync = false, dsync = false;
   int threads = 1, gpu = 0, qd = 1, repeat = 1;
   int rwmixread = -1;
   std::uint64_t seed = 1;
   bool quiet = false, keep = false, allow_write = false, invalidate = false, pageable = false;
 };
 
-MeasureOptions convert(const RawOptions& r) {
+// --fsync N, --fdatasync N: a whole number (its range is checked by validate()).
+std::int64_t write_count(const std::string& text, const char* option) {
+  std::int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || p != end)
+    throw InputError(kWhere, option, fmt::format("\"{}\" is not a whole number of writes", text.substr(0, 40)));
+  return v;
+}
+
+// Options of one kind of measurement given to the other: I/O options with --copy, and the
+// copy's options without it.
+void check_applicable(const CLI::App& cmd, bool copy) {
+  static const char* const io_only[] = {"-f", "-x", "-I", "--rwmixread", "--engine",
+                                        "--qd", "--runtime", "--keep", "--invalidate", "--pageable", "--allow-write",
+                                        "--destroy-data-on", "--end-fsync", "--fsync", "--fdatasync", "--sync"};
+  static const char* const copy_only[] = {"--host-memory", "--thp", "--pass"};
+  if (copy) {
+    for (const char* name : io_only)
+      if (cmd.count(name) > 0)
+        throw InputError(kWhere, name, "does not apply to --copy, which measures memory copies without storage");
+  } else {
+    for (const char* name : copy_only)
+      if (cmd.count(name) > 0) throw InputError(kWhere, name, "applies only with --copy d2h|h2d|cpu_pass");
+  }
+}
+
+MeasureOptions convert(const RawOptions& r, const CLI::App& cmd) {
   MeasureOptions o;
+  if (!r.copy.empty()) o.copy.kind = parse_copy_kind(r.copy);
+  check_applicable(cmd, o.copy.kind != CopyKind::none);
+  o.copy.memory = parse_host_memory(r.host_memory);
+  o.copy.thp = parse_thp_advice(r.thp);
+  o.copy.pass = parse_cpu_pass(r.pass);
+  if (cmd.count("--pass") > 0 && o.copy.kind != CopyKind::cpu_pass)
+    throw InputError(kWhere, "--pass", fmt::format("applies to --copy cpu_pass, not {}", name(o.copy.kind)));
+  o.durability.end_fsync = r.end_fsync;
+  o.durability.dsync = r.dsync;
+  if (!r.fsync.empty()) o.durability.fsync_every = write_count(r.fsync, "--fsync");
+  if (!r.fdatasync.empty()) o.durability.fdatasync_every = write_count(r.fdatasync, "--fdatasync");
   o.file = r.file;
   if (!r.size.empty()) o.size = parse_size_arg(r.size, "-s");
   o.io_size = parse_size_arg(r.io_size, "-i");
@@ -79,17 +122,8 @@ bool same_file(const std::string& a, const std::string& b) {
   return !ea && !eb && ca == cb;
 }
 
-void emit(const MeasureOptions& o, const RunInfo& info) {
-  std::string lines;
-  for (const auto& r : info.repeats) {
-    lines += gdsio_summary(info, r) + "\n";
-    if (r.disk) lines += disk_summary(*r.disk) + "\n";
-  }
-  if (info.cufile && !o.quiet)
-    fmt::print(stderr, "iowall measure: cuFile ran in {} mode ({})\n",
-               !info.cufile->compat ? "an unknown" : *info.cufile->compat ? "compatibility" : "GPUDirect (GDS)",
-               info.cufile->reason);
-  const std::string json = o.json ? to_json(info).dump(2) + "\n" : std::string();
+// The JSON or the summary lines to --output or stdout, as the options ask.
+void write_out(const MeasureOptions& o, const std::string& lines, const std::string& json) {
   if (!o.output.empty()) {
     iowall::write_file_atomically(o.output, o.json ? json : lines);
     if (o.json && o.normal && !o.quiet) fmt::print("{}", lines);
@@ -100,6 +134,26 @@ void emit(const MeasureOptions& o, const RunInfo& info) {
   std::fflush(stdout);
 }
 
+void emit_copy(const MeasureOptions& o, const CopyRunInfo& info) {
+  std::string lines;
+  for (const auto& r : info.repeats) lines += copy_summary(info, r) + "\n";
+  write_out(o, lines, o.json ? copy_to_json(info).dump(2) + "\n" : std::string());
+}
+
+void emit(const MeasureOptions& o, const RunInfo& info) {
+  std::string lines;
+  for (const auto& r : info.repeats) {
+    lines += gdsio_summary(info, r) + "\n";
+    if (r.disk) lines += disk_summary(*r.disk) + "\n";
+    if (o.mode.writes()) lines += durability_summary(r) + "\n" + page_cache_summary(r.page_cache) + "\n";
+  }
+  if (info.cufile && !o.quiet)
+    fmt::print(stderr, "iowall measure: cuFile ran in {} mode ({})\n",
+               !info.cufile->compat ? "an unknown" : *info.cufile->compat ? "compatibility" : "GPUDirect (GDS)",
+               info.cufile->reason);
+  write_out(o, lines, o.json ? to_json(info).dump(2) + "\n" : std::string());
+}
+
 }  // namespace
 
 void setup_measure_command(CLI::App& root, CliState& state) {
@@ -108,8 +162,8 @@ void setup_measure_command(CLI::App& root, CliState& state) {
       "measure", "measure real I/O (gdsio's transfer types, fio's JSON): files, block devices, cuFile");
   cmd->add_option("-f,--file", raw->file,
                   "Target: a path to create (needs -s; removed afterwards unless --keep), an existing file "
-                  "(read-only unless --allow-write) or a block device (read-only unless --destroy-data-on)")
-      ->required();
+                  "(read-only unless --allow-write) or a block device (read-only unless --destroy-data-on); "
+                  "not with --copy");
   cmd->add_option("-s,--size", raw->size, "Total size over all threads: \"1 GiB\" or \"1G\" (default: the file's or device's size)");
   cmd->add_option("-i,--io-size", raw->io_size, "I/O size: \"1 MiB\" or \"1M\"")->capture_default_str();
   cmd->add_option("-w,--threads", raw->threads, "Threads, each on its own region of the target")->capture_default_str();
@@ -137,9 +191,32 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--destroy-data-on", raw->destroy,
                   "Allow writing to this block device (the same as -f), destroying its data; refused while "
                   "anything on it is mounted");
-  cmd->callback([raw, &state] {
-    const MeasureOptions o = convert(*raw);
+  cmd->add_flag("--end-fsync", raw->end_fsync,
+                "fio's end_fsync: each thread fsyncs the target after its last write, inside its timed run");
+  cmd->add_option("--fsync", raw->fsync, "fio's fsync: fsync after every N writes of a thread (once those in flight are done)");
+  cmd->add_option("--fdatasync", raw->fdatasync, "fio's fdatasync: fdatasync after every N writes of a thread");
+  cmd->add_flag("--sync", raw->dsync, "Open the target with O_DSYNC: every write returns durable");
+  cmd->add_option("--copy", raw->copy,
+                  "Measure memory copies instead of I/O: d2h (cudaMemcpy GPU to host), h2d, or cpu_pass "
+                  "(a serialization pass over host memory); -s bytes, -i per call");
+  cmd->add_option("--host-memory", raw->host_memory,
+                  "--copy: pinned (cudaHostAlloc), pageable (malloc'd, touched, reused) or pageable_fresh "
+                  "(a new mapping each repeat: page faults and zeroing inside the copy)")
+      ->capture_default_str();
+  cmd->add_option("--thp", raw->thp,
+                  "--copy, pageable memory: huge (MADV_HUGEPAGE), nohuge (MADV_NOHUGEPAGE) or none (the system's setting)")
+      ->capture_default_str();
+  cmd->add_option("--pass", raw->pass, "--copy cpu_pass: memcpy (into --host-memory) or crc32 (zip's CRC-32)")
+      ->capture_default_str();
+  cmd->callback([raw, cmd, &state] {
+    const MeasureOptions o = convert(*raw, *cmd);
     validate(o);
+    if (o.copy.kind != CopyKind::none) {
+      const CopyRunInfo info = run_copy_measurement(o);
+      emit_copy(o, info);
+      state.exit_code = 0;
+      return;
+    }
     if (!o.output.empty() && same_file(o.output, o.file))
       throw InputError(kWhere, "--output", fmt::format("{} is the measurement's own target (-f {})", o.output, o.file));
     const RunInfo info = run_measurement(o);

@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Framework checkpoints saved and loaded on this machine, timed phase by phase.
+
+Builds a training state of each SIZE on the GPU (bf16 weights, fp32 master weights, Adam's
+exp_avg and exp_avg_sq: 14 bytes per parameter, split over --tensors tensors), then, for each
+round and writer, saves it until durable and loads it back to the GPU:
+  save   d2h: the state's tensors copied into fresh pageable host memory (.cpu(), as torch.save
+         does for each storage of a GPU tensor); serialize_write: the writer's call on that
+         copy (into the page cache); fsync: the file(s) and their directory made durable.
+  load   after the fsync the file's pages are dropped (posix_fadvise DONTNEED) for a cold load,
+         then loaded again warm; each as read (into host memory) and h2d (to the GPU).
+Writers: torch_save (torch.save / torch.load, phases as above), torch_save_gpu (torch.save of
+the GPU state in one call, torch.load with map_location to the GPU: a check on the split),
+safetensors (save_file / load_file) and dcp (torch.distributed.checkpoint with a
+FileSystemWriter, one process, no process group; skipped with a note where it will not run).
+Writer order rotates per round. Files go only under --dir (a folder made there and removed at
+the end). One JSON record per writer x size x round goes to --output, with the machine's facts
+(GPU, torch, file system, vm.dirty_*, /proc/meminfo before and after); a median/spread summary
+goes to stdout. Needs Python 3 and PyTorch (safetensors for its writer); nothing is downloaded.
+
+usage: scripts/checkpoint-frameworks.py --dir /mnt/nvme/ckpt --output ckpt.json [--rounds 3] 2 8 20
+       scripts/checkpoint-frameworks.py --cpu-only --dir /tmp/ck --output /tmp/ck.json 0.02
+Sizes are GB (10^9 bytes) unless given with a unit (512MB, 2GiB).
+"""
+import argparse
+import gc
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
+                             resident_fraction, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
+
+WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp")
+BYTES_PER_PARAM = 2 + 4 + 4 + 4  # bf16 weight, fp32 master, exp_avg, exp_avg_sq
+
+
+# ---------------------------------------------------------------- machine facts
+def machine_facts(torch, args, device):
+    facts = {"hostname": platform.node(), "kernel": platform.release(), "python": platform.python_version(),
+             "cpus": os.cpu_count(), "torch": torch.__version__, "torch_cuda": getattr(torch.version, "cuda", None),
+             "torch_threads": torch.get_num_threads(), "gpu": None, "file_system": file_system_of(args.dir),
+             "vm": vm_dirty_settings(), "transparent_hugepage": thp_mode()}
+    if device.type == "cuda":
+        facts["gpu"] = {"name": torch.cuda.get_device_name(device), "index": device.index,
+                        "memory_bytes": torch.cuda.get_device_properties(device).total_memory}
+    try:
+        import safetensors
+        facts["safetensors"] = safetensors.__version__
+    except ImportError:
+        facts["safetensors"] = None
+    try:  # whether torch.save computes its zip CRC-32 (torch.utils.serialization.config, torch 2.5 and later)
+        import torch.utils.serialization as ser
+        facts["torch_save_compute_crc32"] = bool(ser.config.save.compute_crc32)
+    except (ImportError, AttributeError):
+        facts["torch_save_compute_crc32"] = None
+    return facts
+
+
+# ---------------------------------------------------------------- state
+def build_state(torch, total_bytes, n_tensors, device, seed):
+    params = max(n_tensors, total_bytes // BYTES_PER_PARAM)
+    gen = torch.Generator(device=device)
+    gen.manual_seed(seed)
+    model, opt_state = {}, {}
+    for i in range(n_tensors):
+        n = params // n_tensors + (1 if i < params % n_tensors else 0)
+        master = torch.empty(n, dtype=torch.float32, device=device).normal_(generator=gen)
+        model[f"layers.{i}.weight"] = master.to(torch.bfloat16)
+        opt_state[i] = {"step": torch.tensor(float(1)),  # Adam keeps it on the CPU
+                        "exp_avg": torch.empty_like(master).normal_(0, 1e-3, generator=gen),
+                        "exp_avg_sq": torch.empty_like(master).uniform_(0, 1e-6, generator=gen),
+                        "master_weight": master}
+    groups = [{"lr": 1e-4, "betas": (0.9, 0.95), "eps": 1e-8, "weight_decay": 0.1, "params": list(range(n_tensors))}]
+    return {"model": model, "optimizer": {"state": opt_state, "param_groups": groups}, "iteration": 1}
+
+
+def tree_map(fn, obj):
+    if isinstance(obj, dict):
+        return {k: tree_map(fn, v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [tree_map(fn, v) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(tree_map(fn, v) for v in obj)
+    return fn(obj)
+
+
+def tensors_of(obj, out=None):
+    out = [] if out is None else out
+    if isinstance(obj, dict):
+        for v in obj.values():
+            tensors_of(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            tensors_of(v, out)
+    elif hasattr(obj, "nbytes") and hasattr(obj, "device"):
+        out.append(obj)
+    return out
+
+
+def state_bytes(state):
+    return sum(t.nbytes for t in tensors_of(state))
+
+
+def flatten(obj, prefix=""):
+    """Tensors by dotted name (safetensors' flat dict); other values as JSON metadata."""
+    tensors, meta = {}, {}
+    for k, v in obj.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            t, m = flatten(v, name + ".")
+            tensors.update(t)
+            meta.update(m)
+        elif hasattr(v, "nbytes") and hasattr(v, "device"):
+            tensors[name] = v
+        else:
+            meta[name] = json.dumps(v)
+    return tensors, meta
+
+
+# ---------------------------------------------------------------- timing
+class Timer:
+    def __init__(self, torch, device):
+        self.torch, self.cuda = torch, device.type == "cuda"
+
+    def __call__(self, fn):
+        if self.cuda:
+            self.torch.cuda.synchronize()
+        t = time.perf_counter()
+        out = fn()
+        if self.cuda:
+            self.torch.cuda.synchronize()
+        return out, time.perf_counter() - t
+
+
+def phase(seconds, nbytes, **extra):
+    d = {"seconds": seconds, "bytes": nbytes, "bw_bytes": (nbytes / seconds) if seconds and seconds > 0 else None}
+    d.update(extra)
+    return d
+
+
+# ---------------------------------------------------------------- writers
+class Writers:
+    def __init__(self, torch, device, workdir, cpu_only):
+        self.torch, self.device, self.workdir, self.cpu_only = torch, device, workdir, cpu_only
+        self.time = Timer(torch, device)
+        self.unavailable = {}  # writer -> why, once it failed to run at all
+
+    def to_host(self, state):
+        # .cpu() allocates fresh pageable memory for each tensor, as torch.save does per storage.
+        return self.time(lambda: tree_map(lambda t: t.cpu() if hasattr(t, "cpu") else t, state))
+
+    def to_device(self, obj):
+        return self.time(lambda: tree_map(lambda t: t.to(self.device) if hasattr(t, "to") else t, obj))
+
+    def _loads(self, rec, path, load, nbytes, sbytes, split=True):
+        """Cold then warm: each load's read and (when split) host-to-device phases."""
+        drop_cached(path)
+        for temp in ("cold", "warm"):
+            rec[f"resident_before_{temp}_load"] = resident_fraction(path)
+            if split:
+                host, t_read = self.time(lambda: load("cpu"))
+                dev, t_h2d = self.to_device(host)
+                rec["phases"][f"load_{temp}_read"] = phase(t_read, nbytes)
+                rec["phases"][f"load_{temp}_h2d"] = phase(t_h2d, 0 if self.cpu_only else sbytes,
+                                                         **({"skipped": "cpu-only"} if self.cpu_only else {}))
+                rec["phases"][f"load_{temp}_total"] = phase(t_read + t_h2d, nbytes)
+                del host, dev
+            else:
+                dev, t = self.time(lambda: load(self.device))
+                rec["phases"][f"load_{temp}_total"] = phase(t, nbytes)
+                del dev
+            gc.collect()
+
+    def _save_split(self, rec, state, path, write):
+        sbytes = state_bytes(state)
+        host, t_d2h = self.to_host(state)
+        rec["phases"]["d2h"] = phase(t_d2h, 0 if self.cpu_only else sbytes,
+                                     **({"skipped": "cpu-only"} if self.cpu_only else {}))
+        _, t_write = self.time(lambda: write(host, path))
+        rec["dirty_after_write"] = dirty_now()
+        nbytes = disk_bytes(path)
+        rec["phases"]["serialize_write"] = phase(t_write, nbytes)
+        _, t_sync = self.time(lambda: fsync_path(path))
+        rec["dirty_after_fsync"] = dirty_now()
+        rec["phases"]["fsync"] = phase(t_sync, nbytes)
+        rec["file_bytes"] = nbytes
+        rec["save_durable_s"] = t_d2h + t_write + t_sync
+        del host
+        gc.collect()
+        return nbytes, sbytes
+
+    def torch_save(self, rec, state, path):
+        torch = self.torch
+        nbytes, sbytes = self._save_split(rec, state, path, lambda host, p: torch.save(host, p))
+        self._loads(rec, path, lambda loc: torch.load(path, map_location=loc, weights_only=True), nbytes, sbytes)
+
+    def torch_save_gpu(self, rec, state, path):
+        torch = self.torch
+        sbytes = state_bytes(state)
+        _, t_save = self.time(lambda: torch.save(state, path))  # copies each storage to host itself
+        rec["dirty_after_write"] = dirty_now()
+        nbytes = disk_bytes(path)
+        rec["phases"]["save_call"] = phase(t_save, nbytes)
+        _, t_sync = self.time(lambda: fsync_path(path))
+        rec["dirty_after_fsync"] = dirty_now()
+        rec["phases"]["fsync"] = phase(t_sync, nbytes)
+        rec["file_bytes"] = nbytes
+        rec["save_durable_s"] = t_save + t_sync
+        self._loads(rec, path, lambda loc: torch.load(path, map_location=loc, weights_only=True), nbytes, sbytes,
+                    split=False)
+
+    def safetensors(self, rec, state, path):
+        from safetensors.torch import load_file, save_file
+
+        def write(host, p):
+            tensors, meta = flatten(host)
+            save_file(tensors, p, metadata=meta)
+
+        nbytes, sbytes = self._save_split(rec, state, path, write)
+        self._loads(rec, path, lambda loc: load_file(path, device=str(loc)), nbytes, sbytes)
+
+    def dcp(self, rec, state, path):
+        import warnings
+
+        import torch.distributed.checkpoint as dcp
+
+        def write(host, p):
+            # sync_files=False: the fsync phase below makes the files durable, as for the others.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "assuming the intent is to save in a single process"
+                dcp.save(host, storage_writer=dcp.FileSystemWriter(p, sync_files=False))
+
+        rec["notes"].append("dcp: one process without a process group; FileSystemWriter(sync_files=False), "
+                            "then every file and the folder fsync'ed; loads go straight into the GPU state "
+                            "(dcp.load in place), so each load is one read+h2d phase")
+        nbytes, sbytes = self._save_split(rec, state, path, write)
+
+        def load(_loc):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                dcp.load(state, storage_reader=dcp.FileSystemReader(path))
+            return None
+
+        self._loads(rec, path, load, nbytes, sbytes, split=False)
+
+    def run(self, writer, rec, state):
+        path = os.path.join(self.workdir, {"safetensors": "state.safetensors", "dcp": "state.dcp"}.get(writer, "state.pt"))
+        try:
+            getattr(self, writer)(rec, state, path)
+        except Exception as e:  # a writer that cannot run here is noted, the others go on
+            rec["error"] = f"{type(e).__name__}: {e}"[:500]
+            if writer in ("dcp", "safetensors") and not rec["phases"]:
+                self.unavailable[writer] = rec["error"]
+        finally:
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            elif os.path.exists(path):
+                os.unlink(path)
+            gc.collect()
+            if self.device.type == "cuda":
+                self.torch.cuda.empty_cache()
+
+
+# ---------------------------------------------------------------- summary
+def summarize(records):
+    rows, groups = [], {}
+    for r in records:
+        if r.get("error"):
+            continue
+        for name, p in r["phases"].items():
+            groups.setdefault((r["writer"], r["size_bytes"], name), []).append(p)
+        groups.setdefault((r["writer"], r["size_bytes"], "save_durable"), []).append(
+            {"seconds": r["save_durable_s"], "bytes": r["state_bytes"]})
+    for (writer, size, name), ps in groups.items():
+        secs = [p["seconds"] for p in ps]
+        med = statistics.median(secs)
+        nbytes = ps[0]["bytes"]
+        rows.append({"writer": writer, "size_bytes": size, "phase": name, "rounds": len(secs), "median_s": med,
+                     "min_s": min(secs), "max_s": max(secs),
+                     "spread": (max(secs) - min(secs)) / med if med > 0 else None,
+                     "median_bw_bytes": nbytes / med if med > 0 and nbytes else None})
+    return rows
+
+
+def print_summary(rows, out=sys.stdout):
+    print(f"{'writer':<15}{'size GB':>8}  {'phase':<18}{'n':>2}{'median s':>10}{'min s':>9}{'max s':>9}"
+          f"{'spread':>8}{'GB/s':>8}", file=out)
+    for r in rows:
+        bw = f"{r['median_bw_bytes'] / 1e9:8.2f}" if r["median_bw_bytes"] else f"{'-':>8}"
+        spread = f"{100 * r['spread']:7.1f}%" if r["spread"] is not None else f"{'-':>8}"
+        print(f"{r['writer']:<15}{r['size_bytes'] / 1e9:8.2f}  {r['phase']:<18}{r['rounds']:>2}{r['median_s']:10.4f}"
+              f"{r['min_s']:9.4f}{r['max_s']:9.4f}{spread}{bw}", file=out)
+
+
+# ---------------------------------------------------------------- main
+def parse_size(text):
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]i?[bB])?\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size (e.g. 2, 8GB, 512MB, 2GiB)")
+    units = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+    value = float(m.group(1)) * (units[m.group(2).lower()] if m.group(2) else 1e9)
+    if value < BYTES_PER_PARAM:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small for one parameter")
+    return int(value)
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt  # a term signal unwinds like ^C, so the files are removed
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("sizes", nargs="+", type=parse_size, help="state sizes: GB, or with a unit (512MB, 2GiB)")
+    ap.add_argument("--dir", required=True, help="existing folder for the checkpoint files (removed at the end)")
+    ap.add_argument("--output", required=True, help="JSON file for the records (written atomically)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per size (default 3; medians need 3 or more)")
+    ap.add_argument("--tensors", type=int, default=128, help="parameter tensors in the state (default 128)")
+    ap.add_argument("--writers", default=",".join(WRITERS), help=f"comma-separated subset of {','.join(WRITERS)}")
+    ap.add_argument("--gpu", type=int, default=0, help="GPU index (default 0)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cpu-only", action="store_true", help="no GPU: the state stays in host memory (a logic check; "
+                    "d2h and h2d phases are marked skipped)")
+    args = ap.parse_args(argv)
+    writers = [w for w in args.writers.split(",") if w]
+    for w in writers:
+        if w not in WRITERS:
+            ap.error(f"--writers: unknown writer {w!r} (expected some of {', '.join(WRITERS)})")
+    if args.rounds < 1 or args.tensors < 1:
+        ap.error("--rounds and --tensors must be at least 1")
+    if not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir} is not an existing folder")
+    if args.cpu_only and "torch_save_gpu" in writers and args.writers == ",".join(WRITERS):
+        writers.remove("torch_save_gpu")  # the same as torch_save without a GPU
+    free = shutil.disk_usage(args.dir).free
+    if max(args.sizes) * 1.05 + (64 << 20) > free:
+        ap.error(f"--dir has {free / 1e9:.1f} GB free, less than the largest checkpoint ({max(args.sizes) / 1e9:.1f} GB) needs")
+
+    import torch  # after the arguments, so --help works without it
+
+    device = torch.device("cpu") if args.cpu_only else torch.device("cuda", args.gpu)
+    if not args.cpu_only and not torch.cuda.is_available():
+        ap.error("no CUDA GPU is visible to torch; use --cpu-only for a logic check")
+    notes = []
+    if args.rounds < 3:
+        notes.append(f"{args.rounds} round(s): medians and spreads need 3 or more")
+    avail = read_meminfo().get("MemAvailable")
+    if avail and 2.2 * max(args.sizes) > avail:
+        notes.append(f"MemAvailable {avail / 1e9:.1f} GB is less than 2.2x the largest state: host copies and the "
+                     "page cache compete, and the warm loads may not be warm")
+    signal.signal(signal.SIGTERM, _terminate)
+
+    meminfo_before = read_meminfo()
+    facts = machine_facts(torch, args, device)
+    workdir = tempfile.mkdtemp(prefix="ckpt-frameworks-", dir=args.dir)
+    records = []
+    try:
+        w = Writers(torch, device, workdir, args.cpu_only)
+        # One small untimed pass: CUDA's context, the allocators and the imports are set up.
+        warm = build_state(torch, 64 * BYTES_PER_PARAM * 1024, 4, device, args.seed)
+        for writer in writers:
+            w.run(writer, {"phases": {}, "notes": []}, warm)
+        del warm
+        for size in args.sizes:
+            state = build_state(torch, size, args.tensors, device, args.seed)
+            sbytes = state_bytes(state)
+            for rnd in range(1, args.rounds + 1):
+                k = (rnd - 1) % len(writers)
+                for writer in writers[k:] + writers[:k]:
+                    if writer in w.unavailable:
+                        continue
+                    rec = {"writer": writer, "size_bytes": size, "state_bytes": sbytes, "tensors": args.tensors,
+                           "round": rnd, "device": str(device), "phases": {}, "notes": [], "error": None}
+                    w.run(writer, rec, state)
+                    records.append(rec)
+                    status = rec["error"] or f"saved durable in {rec.get('save_durable_s', 0):.3f} s"
+                    print(f"# {writer} {size / 1e9:.2f} GB round {rnd}: {status}", file=sys.stderr, flush=True)
+            del state
+            gc.collect()
+            if device.type == "cuda":
+                torch.cuda.empty_cache()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    for writer, why in w.unavailable.items():
+        notes.append(f"{writer} skipped after its first attempt failed: {why}")
+    facts["meminfo_before"] = meminfo_before
+    facts["meminfo_after"] = read_meminfo()
+    summary = summarize(records)
+    doc = {"iowall_version": "checkpoint-frameworks-1", "timestamp": int(time.time()),
+           "iowall": {"tool": "scripts/checkpoint-frameworks.py", "machine": facts,
+                      "options": {"sizes_bytes": args.sizes, "rounds": args.rounds, "tensors": args.tensors,
+                                  "writers": writers, "gpu": None if args.cpu_only else args.gpu,
+                                  "seed": args.seed, "cpu_only": args.cpu_only,
+                                  "bytes_per_param": BYTES_PER_PARAM},
+                      "records": records, "summary": summary, "notes": notes}}
+    write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
+    print_summary(summary)
+    for n in notes:
+        print(f"note: {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

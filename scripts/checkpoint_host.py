@@ -1,0 +1,169 @@
+"""Host-side helpers of scripts/checkpoint-frameworks.py: what the machine is (memory, vm.dirty_*,
+transparent huge pages, the file system of a folder) and what its page cache holds (mincore),
+dropping a file's cached pages (POSIX_FADV_DONTNEED), making files durable (fsync of the files
+and their folder), and writing a result file atomically. Standard library only.
+"""
+import ctypes
+import os
+import re
+import tempfile
+
+
+# ---------------------------------------------------------------- machine facts
+def read_meminfo():
+    out = {}
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                key, _, rest = line.partition(":")
+                parts = rest.split()
+                if parts:
+                    out[key] = int(parts[0]) * (1024 if len(parts) > 1 and parts[1] == "kB" else 1)
+    except OSError:
+        pass
+    return out
+
+
+def vm_dirty_settings():
+    out = {}
+    for name in ("dirty_ratio", "dirty_background_ratio", "dirty_bytes", "dirty_background_bytes",
+                 "dirty_expire_centisecs", "dirty_writeback_centisecs"):
+        try:
+            with open("/proc/sys/vm/" + name) as f:
+                out[name] = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            out[name] = None
+    return out
+
+
+def thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            m = re.search(r"\[(\w+)\]", f.read())
+            return m.group(1) if m else None
+    except OSError:
+        return None
+
+
+def file_system_of(path):
+    """The mount that holds `path`: the longest mount point that prefixes its real path."""
+    real = os.path.realpath(path)
+    best = None
+    try:
+        with open("/proc/self/mounts") as f:
+            for line in f:
+                dev, mnt, fstype = line.split()[:3]
+                mnt = mnt.replace("\\040", " ")
+                if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and (best is None or len(mnt) > len(best[1])):
+                    best = (dev, mnt, fstype)
+    except OSError:
+        pass
+    st = os.statvfs(path)
+    return {"device": best[0] if best else None, "mount_point": best[1] if best else None,
+            "type": best[2] if best else None, "block_size": st.f_bsize,
+            "free_bytes": st.f_bavail * st.f_frsize}
+
+
+# ---------------------------------------------------------------- page cache
+_libc = None
+
+
+def _c():
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+        _libc.mmap.restype = ctypes.c_void_p
+        _libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                               ctypes.c_long]
+        _libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        _libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_ubyte)]
+    return _libc
+
+
+_LOW_BIT = bytes(i & 1 for i in range(256))
+
+
+def files_under(path):
+    if os.path.isdir(path):
+        return sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+    return [path]
+
+
+def resident_fraction(path):
+    """Share of the file's (or folder's files') pages in the page cache (mincore), None if unknown."""
+    try:
+        libc = _c()
+        page = os.sysconf("SC_PAGE_SIZE")
+        resident = total = 0
+        for name in files_under(path):
+            size = os.path.getsize(name)
+            fd = os.open(name, os.O_RDONLY)
+            try:
+                for off in range(0, size, 1 << 30):
+                    length = min(1 << 30, size - off)
+                    addr = libc.mmap(None, length, 1, 1, fd, off)  # PROT_READ, MAP_SHARED: faults nothing in
+                    if addr in (None, ctypes.c_void_p(-1).value):
+                        return None
+                    pages = (length + page - 1) // page
+                    vec = (ctypes.c_ubyte * pages)()
+                    rc = libc.mincore(addr, length, vec)
+                    libc.munmap(addr, length)
+                    if rc != 0:
+                        return None
+                    resident += bytes(vec).translate(_LOW_BIT).count(1)  # bit 0: resident
+                    total += pages
+            finally:
+                os.close(fd)
+        return resident / total if total else None
+    except (OSError, AttributeError):
+        return None
+
+
+def drop_cached(path):
+    """Drops clean cached pages of the file(s): their data is untouched, the next read is cold."""
+    for name in files_under(path):
+        fd = os.open(name, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def fsync_path(path):
+    """fsync every file, then the folder(s) holding them (their directory entries)."""
+    dirs = set()
+    for name in files_under(path):
+        fd = os.open(name, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        dirs.add(os.path.dirname(name))
+    dirs.add(os.path.dirname(path.rstrip("/")))
+    for d in dirs:
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def disk_bytes(path):
+    return sum(os.path.getsize(n) for n in files_under(path))
+
+
+def dirty_now():
+    m = read_meminfo()
+    return {"dirty_bytes": m.get("Dirty"), "writeback_bytes": m.get("Writeback")}
+
+
+def write_atomically(path, text):
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ckpt-frameworks-", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
