@@ -11,24 +11,45 @@
 #include <fmt/format.h>
 
 #include "sim/config/scenario.hpp"
+#include "sim/config/study.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/core/quote.hpp"
 #include "sim/plan/checkpoint_planner.hpp"
 #include "sim/plan/plan_request.hpp"
 #include "sim/run/runner.hpp"
+#include "sim/run/study_runner.hpp"
 
 namespace iowall::check {
 namespace {
 
 // What one reproduction produced: per-path metrics of a scenario run, the planner's
-// answer, or a study's values.
+// answer, or a study's result document.
 struct Outcome {
-  Json metrics;  // scenario: {label: metrics}
+  Json metrics;  // scenario: {label: metrics}; study: the result's JSON
   plan::PlanResult plan;
-  StudyAnswer study;
   std::exception_ptr error;
 };
+
+// A study result's number in SI units, by the unit its key ends with.
+struct KeyUnit {
+  const char* suffix;
+  double to_si;
+};
+constexpr KeyUnit kKeyUnits[] = {{"_GBps", 1e9}, {"_Gbps", 1e9 / 8}, {"_MBps", 1e6}, {"_us", 1e-6},
+                                 {"_ns", 1e-9},  {"_ms", 1e-3},      {"_s", 1.0},     {"_bytes", 1.0},
+                                 {"_iops", 1.0}, {"_per_s", 1.0}};
+bool study_value(const Json& result, const std::string& key, double& si) {
+  if (!result.is_object() || !result.contains(key) || !result[key].is_number()) return false;
+  for (const KeyUnit& u : kKeyUnits) {
+    const std::string sfx = u.suffix;
+    if (key.size() > sfx.size() && key.compare(key.size() - sfx.size(), sfx.size(), sfx) == 0) {
+      si = result[key].get<double>() * u.to_si;
+      return true;
+    }
+  }
+  return false;
+}
 
 std::vector<std::string> overrides_of(const Json& set) {
   std::vector<std::string> out;
@@ -36,7 +57,7 @@ std::vector<std::string> overrides_of(const Json& set) {
   return out;
 }
 
-Outcome reproduce(const Reproduction& r, const StudyRunner& studies) {
+Outcome reproduce(const Reproduction& r) {
   Outcome o;
   switch (r.kind) {
     case Reproduction::Kind::scenario: {
@@ -52,10 +73,12 @@ Outcome reproduce(const Reproduction& r, const StudyRunner& studies) {
       o.plan = plan::solve(q.input, q.fidelity);
       break;
     }
-    case Reproduction::Kind::study:
-      if (!studies) throw InputError("", "", "studies are not available in this program");
-      o.study = studies(r.study, r.params);
+    case Reproduction::Kind::study: {
+      StudyEnv env;
+      env.runner = &scenario_runner();
+      o.metrics = run_study(r.study, Params(r.params, r.where), env)->to_json();
       break;
+    }
   }
   return o;
 }
@@ -109,17 +132,19 @@ Quantity simulated(const Source& s, const Case& c, const Outcome& o, std::string
       }
       break;
     case Reproduction::Kind::study: {
-      const auto it = std::find_if(o.study.values.begin(), o.study.values.end(),
-                                   [&](const auto& v) { return v.first == c.run.value; });
-      if (it == o.study.values.end()) {
+      if (!study_value(o.metrics, c.run.value, q.si)) {
         std::vector<std::string> names;
-        for (const auto& v : o.study.values) names.push_back(v.first);
+        for (const auto& [k, v] : o.metrics.items())
+          if (v.is_number()) names.push_back(k);
         throw InputError(s.file, c.pointer + "/metric",
-                         fmt::format("study \"{}\" gives no value \"{}\" (it gives: {})", c.run.study,
-                                     quote_text(c.run.value, 60), fmt::join(names, ", ")));
+                         fmt::format("study \"{}\" gives no value \"{}\" with a unit in its name (its numbers: {})",
+                                     c.run.study, quote_text(c.run.value, 60), quote_text(fmt::format("{}", fmt::join(names, ", ")), 200)));
       }
-      q.si = it->second;
-      limited_by = o.study.limited_by;
+      for (const char* k : {"narrowest_hop", "busiest_hop", "limited_by"})
+        if (o.metrics.contains(k) && o.metrics[k].is_string()) {
+          limited_by = o.metrics[k].get<std::string>();
+          break;
+        }
       break;
     }
   }
@@ -135,7 +160,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-CheckResult run_check(const Corpus& corpus, int jobs, const StudyRunner& studies) {
+CheckResult run_check(const Corpus& corpus, int jobs) {
   // The distinct reproductions, in corpus order.
   std::vector<const Reproduction*> runs;
   std::map<std::string, std::size_t> index;
@@ -149,7 +174,7 @@ CheckResult run_check(const Corpus& corpus, int jobs, const StudyRunner& studies
   const auto worker = [&] {
     for (std::size_t i; !failed && (i = next++) < runs.size();) {
       try {
-        outcomes[i] = reproduce(*runs[i], studies);
+        outcomes[i] = reproduce(*runs[i]);
       } catch (...) {
         outcomes[i].error = std::current_exception();
         failed = true;

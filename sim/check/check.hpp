@@ -34,16 +34,7 @@ struct CheckResult {
   double median_abs_error = 0, max_abs_error = 0;
 };
 
-// A study's answer: named values in SI units (B/s, 1/s, s, B), and what limited it.
-struct StudyAnswer {
-  std::vector<std::pair<std::string, double>> values;
-  std::string limited_by;
-};
-// Runs a registered study with JSON parameters; provided by the program (the studies
-// live with their models). Throws InputError for an unknown study or parameter.
-using StudyRunner = std::function<StudyAnswer(const std::string& study, const Json& params)>;
-
-CheckResult run_check(const Corpus& corpus, int jobs, const StudyRunner& studies);
+CheckResult run_check(const Corpus& corpus, int jobs);
 
 // Median and largest |error| of the points, per source and overall.
 void summarize(CheckResult& r, const Corpus& corpus);

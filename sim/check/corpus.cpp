@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/json_file.hpp"
+#include "sim/config/study.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quote.hpp"
 
@@ -225,7 +226,11 @@ Reproduction read_reproduction(const Reader& c, Metric& metric, const std::strin
   if (c.has("study")) {
     r.kind = Reproduction::Kind::study;
     r.study = c.text("study");
+    if (!StudyRegistry::instance().find(r.study))
+      c.fail(c.at("study"), fmt::format("no study named \"{}\" (studies: {})", quote_text(r.study, 60),
+                                        fmt::join(StudyRegistry::instance().names(), ", ")));
     if (c.has("params")) r.params = c.object("params");
+    r.where = JsonLocation{c.file(), c.at("params")};
     r.value = metric_name;
     metric = Metric::study;
     if (info) c.fail(c.at("metric"), "\"" + metric_name + "\" is a scenario's or planner's metric, not a study's value");

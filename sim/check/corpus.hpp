@@ -46,7 +46,8 @@ struct Reproduction {
   std::string path;      // scenario: the path (label) whose metrics are read
   std::string study;     // study: its registered name
   Json params = Json::object();  // study: its parameters
-  std::string value;     // study: the result field read
+  std::string value;     // study: the result field read (its unit from its name: _GBps, _us, ...)
+  JsonLocation where;    // study: where its params are, for errors
   // One simulation serves every case with the same key.
   std::string key() const;
 };

@@ -107,7 +107,7 @@ TEST_CASE("cases sharing a scenario share one run, and the error is simulated ov
   doc["cases"][1]["metric"] = "latency_mean";
   doc["cases"][1]["published"] = "1 ms";
   corpus.sources.push_back(parse_source(doc.dump(), "v.json", "v"));
-  const CheckResult r = run_check(corpus, 2, {});
+  const CheckResult r = run_check(corpus, 2);
   REQUIRE(r.points.size() == 2);
   // The same scenario run directly gives the simulated values.
   const Json m = iowall::run_scenario(iowall::load_scenario("validation/scenarios/dgx2-gds-seq1m.json"))["metrics"]["gpu_direct"];

@@ -32,10 +32,6 @@ struct CheckArgs {
   OutputOptions out;
 };
 
-check::StudyAnswer run_study(const std::string& study, const Json& params) {
-  throw InputError("", "", fmt::format("no study named \"{}\"", quote_text(study, 60)));
-}
-
 void setup(CLI::App& root, CliState& state) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = root.add_subcommand(
@@ -60,7 +56,7 @@ void setup(CLI::App& root, CliState& state) {
     if (!args->baseline.empty()) baseline = check::check_from_json(load_json(args->baseline).json, args->baseline);
     const check::Corpus corpus = check::load_corpus(args->corpus, args->source);
     const int jobs = args->jobs > 0 ? args->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const check::CheckResult r = check::run_check(corpus, jobs, run_study);
+    const check::CheckResult r = check::run_check(corpus, jobs);
     const Json result = check::check_json(r);
     std::string command = "iowall check";
     if (!args->source.empty()) command += " --source " + args->source;
