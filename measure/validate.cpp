@@ -45,10 +45,10 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
       {"paths", json::array({path})},
       {"seed", 1}};
   const Scenario sc = scenario_from_json(doc, "validate", ".");
-  const json result = run_scenario(sc);
-  const json& m = result.at("metrics").at(path_name);
-  limited_by = m.at("limited_by").is_object() ? m["limited_by"].value("resource", "") : "";
-  return m.at("throughput_GBps").get<double>() * 1e9;
+  const RunResult result = run_scenario(sc);
+  const PathMetrics& m = result.paths.at(0).metrics;
+  limited_by = m.limited_by ? m.limited_by->resource : "";
+  return m.throughput_GBps * 1e9;
 }
 
 ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer) {

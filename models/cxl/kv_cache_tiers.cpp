@@ -106,9 +106,9 @@ TierPoint run_cxl_tier(const Json& doc, const std::string& file, const KvCacheLo
   p.latency_p50_us = static_cast<double>(r.block_latency_ns.percentile(50)) / 1e3;
   p.latency_p99_us = static_cast<double>(r.block_latency_ns.percentile(99)) / 1e3;
   for (const RequesterResult& q : r.requesters) p.per_requester_GBps.push_back(rounded(gb_per_s(q.useful, q.last_done), 4));
-  if (const Json lim = limiting_resource(ctx.stats(), r.elapsed); !lim.is_null()) {
-    p.limited_by = lim["resource"];
-    p.limited_utilization = lim["utilization"];
+  if (const auto lim = limiting_resource(ctx.stats(), r.elapsed)) {
+    p.limited_by = lim->resource;
+    p.limited_utilization = lim->utilization;
   }
   return p;
 }
@@ -150,21 +150,22 @@ TierPoint run_nvme_tier(const TierSetup& s, const KvCacheLoad& load, std::uint64
                     {"workload", workload},
                     {"paths", {"gpu_direct"}},
                     {"seed", seed}};
-  const Json m = run_scenario(scenario_from_json(doc, "iowall cxl kvcache (nvme tier)", ""))["metrics"]["gpu_direct"];
+  const RunResult run = run_scenario(scenario_from_json(doc, "iowall cxl kvcache (nvme tier)", ""));
+  const PathMetrics& m = run.paths.at(0).metrics;
   TierPoint p;
   p.tier = "nvme";
   p.block = load.block;
   p.access = io;
   const double useful = static_cast<double>(load.block.n) / static_cast<double>(io.n);
-  p.moved_GBps = m["throughput_GBps"];
+  p.moved_GBps = m.throughput_GBps;
   p.useful_GBps = p.moved_GBps * useful;
-  p.latency_mean_us = m["latency_mean_us"];
-  p.latency_p50_us = m["latency_p50_us"];
-  p.latency_p99_us = m["latency_p99_us"];
-  for (const Json& j : m["jobs"]) p.per_requester_GBps.push_back(rounded(j["throughput_GBps"].get<double>() * useful, 4));
-  if (!m["limited_by"].is_null()) {
-    p.limited_by = m["limited_by"]["resource"];
-    p.limited_utilization = m["limited_by"]["utilization"];
+  p.latency_mean_us = m.latency_mean_us;
+  p.latency_p50_us = m.latency_p50_us;
+  p.latency_p99_us = m.latency_p99_us;
+  for (const JobSummary& j : m.jobs) p.per_requester_GBps.push_back(rounded(j.throughput_GBps * useful, 4));
+  if (m.limited_by) {
+    p.limited_by = m.limited_by->resource;
+    p.limited_utilization = m.limited_by->utilization;
   }
   return p;
 }

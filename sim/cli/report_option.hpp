@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/run_result.hpp"
+
 namespace iowall {
 
 struct ReportOption {
@@ -14,6 +16,9 @@ struct ReportOption {
   // Before the command does its work: refuses a report path whose directory does not exist.
   void check() const;
   // `source` names the result in the page (the command line that produced it).
+  void write(const RunResult& result, const std::string& source) const;
+  void write(const SweepResult& result, const std::string& source) const;
+  // Results not yet typed (plan checkpoint, validate): their JSON, checked as a file would be.
   void write(const nlohmann::json& result, const std::string& source) const;
 };
 

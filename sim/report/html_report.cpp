@@ -37,8 +37,11 @@ std::string html_report(const std::vector<ResultDoc>& docs) {
   body += sections;
   std::string title = "iowall report";
   if (docs.size() == 1) {
-    const auto& j = docs[0].json;
-    title += ": " + j.value("scenario", j.value("name", j.value("full_profile", docs[0].file)));
+    const ResultDoc& d = docs[0];
+    const auto& j = d.json;
+    if (d.run) title += ": " + (d.run->scenario.empty() ? d.file : d.run->scenario);
+    else if (d.sweep) title += ": " + (d.sweep->scenario.empty() ? d.file : d.sweep->scenario);
+    else title += ": " + j.value("scenario", j.value("name", j.value("full_profile", d.file)));
   } else {
     title += fmt::format(": {} results", docs.size());
   }

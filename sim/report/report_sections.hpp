@@ -8,6 +8,7 @@
 
 #include "sim/report/report_chart.hpp"
 #include "sim/report/result_file.hpp"
+#include "sim/report/run_result.hpp"
 
 namespace iowall::report {
 
@@ -21,10 +22,10 @@ std::string fixed(double v, int digits);
 double number(const nlohmann::json& j, const char* key);
 // What each fidelity is, for readers who do not know the names.
 std::string fidelity_text(const std::string& fidelity);
-// "resource (97% busy)" from a run's metrics; when the run names no limiter, the busiest
+// "resource (97% busy)" from a path's metrics; when the run names no limiter, the busiest
 // resource in its statistics, saying that it was derived here.
-std::string limiter_text(const nlohmann::json& metrics, const nlohmann::json& stats);
-// Utilization (0..1) of every link direction in a run's statistics, keyed by "a--b/a>b".
-std::vector<std::pair<std::string, double>> link_utilization(const nlohmann::json& stats);
+std::string limiter_text(const PathMetrics& metrics, const StatsResult& stats);
+// Utilization (0..1) of every link direction in a path's statistics, keyed by "a--b/a>b".
+std::vector<std::pair<std::string, double>> link_utilization(const StatsResult& stats);
 
 }  // namespace iowall::report
