@@ -15,8 +15,22 @@ JsonFields::JsonFields(const json& obj, const std::string& file, std::string at,
 
 bool JsonFields::has(const char* key) const { return obj_.contains(key); }
 
+std::string JsonFields::pointer(const std::string& key) const {
+  std::string p = at_ + "/";
+  for (char c : key) p += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return p;
+}
+
+std::string JsonFields::pointer(const std::string& key, std::size_t index) const {
+  return pointer(key) + "/" + std::to_string(index);
+}
+
 void JsonFields::fail(const std::string& key, const std::string& message) const {
   throw InputError(file_, pointer(key), message);
+}
+
+void JsonFields::fail(const std::string& key, std::size_t index, const std::string& message) const {
+  throw InputError(file_, pointer(key, index), message);
 }
 
 std::optional<double> JsonFields::optional_number(const char* key) const {

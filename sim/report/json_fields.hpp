@@ -17,7 +17,9 @@ public:
   JsonFields(const nlohmann::json& obj, const std::string& file, std::string at,
              const char* what = "not an object");
   bool has(const char* key) const;
-  std::string pointer(const std::string& key) const { return at_ + "/" + key; }
+  // The pointer of the field `key` (escaped as RFC 6901 asks: "~" as ~0, "/" as ~1).
+  std::string pointer(const std::string& key) const;
+  std::string pointer(const std::string& key, std::size_t index) const;
   const std::string& file() const { return file_; }
   // The value at `key` (which must exist).
   const nlohmann::json& at(const char* key) const { return obj_.at(key); }
@@ -30,6 +32,7 @@ public:
   std::string text(const char* key, const std::string& fallback = {}) const;
   std::optional<std::string> optional_text(const char* key) const;
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  [[noreturn]] void fail(const std::string& key, std::size_t index, const std::string& message) const;
 
 private:
   const nlohmann::json& obj_;

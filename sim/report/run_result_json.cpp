@@ -81,7 +81,7 @@ PathMetrics metrics_from(const JsonFields& f) {
     const json& jobs = f.at("jobs");
     if (!jobs.is_array()) f.fail("jobs", "not an array of jobs");
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const JsonFields j(jobs[i], f.file(), f.pointer(fmt::format("jobs/{}", i)));
+      const JsonFields j(jobs[i], f.file(), f.pointer("jobs", i));
       m.jobs.push_back({j.text("target"), j.integer("bytes"), j.number("throughput_GBps"), j.number("first_done_s"),
                         j.number("last_done_s")});
     }
@@ -154,13 +154,13 @@ RunResult run_result_from_json(const json& j, const std::string& file, const std
   RunResult r;
   const json& paths = f.at("paths");
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (!paths[i].is_string()) f.fail(fmt::format("paths/{}", i), "not a data path name");
+    if (!paths[i].is_string()) f.fail("paths", i, "not a data path name");
     PathResult p;
     p.label = paths[i].get<std::string>();
     if (!metrics.has(p.label.c_str())) metrics.fail(p.label, "missing or not an object");
     p.metrics = metrics_from(JsonFields(metrics.at(p.label.c_str()), file, metrics.pointer(p.label),
                                         "missing or not an object"));
-    if (stats && stats->contains(p.label)) p.stats = stats_from_json((*stats)[p.label], file, f.pointer("stats/" + p.label));
+    if (stats && stats->contains(p.label)) p.stats = stats_from_json((*stats)[p.label], file, JsonFields(*stats, file, f.pointer("stats")).pointer(p.label));
     r.paths.push_back(std::move(p));
   }
   r.iowall_version = f.optional_text("iowall_version");

@@ -1,6 +1,7 @@
 // A run's statistics to and from their JSON form.
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ StatSeries series_from(const JsonFields& f) {
     const json& v = f.at("values");
     if (!v.is_array()) f.fail("values", "not an array of numbers");
     for (std::size_t i = 0; i < v.size(); ++i) {
-      if (!v[i].is_number() && !v[i].is_null()) f.fail(fmt::format("values/{}", i), "not a number");
+      if (!v[i].is_number() && !v[i].is_null()) f.fail("values", i, "not a number");
       s.values.push_back(v[i].is_null() ? std::numeric_limits<double>::quiet_NaN() : v[i].get<double>());
     }
   }
