@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/plan_result.hpp"
 #include "sim/report/run_result.hpp"
 
 namespace iowall {
@@ -18,7 +19,8 @@ struct ReportOption {
   // `source` names the result in the page (the command line that produced it).
   void write(const RunResult& result, const std::string& source) const;
   void write(const SweepResult& result, const std::string& source) const;
-  // Results not yet typed (plan checkpoint, validate): their JSON, checked as a file would be.
+  void write(const PlanCheckpointResult& result, const std::string& source) const;
+  // Results not yet typed (validate): their JSON, checked as a file would be.
   void write(const nlohmann::json& result, const std::string& source) const;
 };
 

@@ -41,6 +41,7 @@ std::string html_report(const std::vector<ResultDoc>& docs) {
     const auto& j = d.json;
     if (d.run) title += ": " + (d.run->scenario.empty() ? d.file : d.run->scenario);
     else if (d.sweep) title += ": " + (d.sweep->scenario.empty() ? d.file : d.sweep->scenario);
+    else if (d.plan) title += ": " + (d.plan->name.empty() ? d.file : d.plan->name);
     else title += ": " + j.value("scenario", j.value("name", j.value("full_profile", d.file)));
   } else {
     title += fmt::format(": {} results", docs.size());

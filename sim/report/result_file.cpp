@@ -6,6 +6,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/plan_result_json.hpp"
 #include "sim/report/run_result_json.hpp"
 
 namespace iowall {
@@ -20,15 +21,13 @@ using nlohmann::json;
 }
 
 // The parts each kind's report section reads, checked before any of it is rendered.
-// Runs and sweeps are read into their types (run_result_json.hpp), which checks them.
+// Runs, sweeps and plans are read into their types (run_result_json.hpp,
+// plan_result_json.hpp), which checks them.
 void check_shape(const std::string& kind, const json& j, const std::string& file) {
   if (kind == "validate") {
     if (!j.contains("points") || !j["points"].is_array()) bad(file, "/points", "missing or not an array of points");
     for (std::size_t i = 0; i < j["points"].size(); ++i)
       if (!j["points"][i].is_object()) bad(file, fmt::format("/points/{}", i), "not an object");
-  } else if (kind == "plan_checkpoint") {
-    for (const char* k : {"save", "restore"})
-      if (!j.contains(k) || !j[k].is_object()) bad(file, std::string("/") + k, "missing or not an object");
   }
 }
 
@@ -59,14 +58,21 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file) {
                                  kind));
   if (kind == "run") return result_doc(run_result_from_json(j, file), file);
   if (kind == "sweep") return result_doc(sweep_result_from_json(j, file), file);
+  if (kind == "plan_checkpoint") return result_doc(plan_result_from_json(j, file), file);
   check_shape(kind, j, file);
-  return {file, kind, std::nullopt, std::nullopt, std::move(j)};
+  return {file, kind, std::nullopt, std::nullopt, std::nullopt, std::move(j)};
 }
 
-ResultDoc result_doc(RunResult r, const std::string& file) { return {file, "run", std::move(r), std::nullopt, {}}; }
+ResultDoc result_doc(RunResult r, const std::string& file) {
+  return {file, "run", std::move(r), std::nullopt, std::nullopt, {}};
+}
 
 ResultDoc result_doc(SweepResult r, const std::string& file) {
-  return {file, "sweep", std::nullopt, std::move(r), {}};
+  return {file, "sweep", std::nullopt, std::move(r), std::nullopt, {}};
+}
+
+ResultDoc result_doc(PlanCheckpointResult r, const std::string& file) {
+  return {file, "plan_checkpoint", std::nullopt, std::nullopt, std::move(r), {}};
 }
 
 ResultDoc read_result(const std::string& path) {

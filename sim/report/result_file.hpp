@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/plan_result.hpp"
 #include "sim/report/run_result.hpp"
 
 namespace iowall {
@@ -19,14 +20,15 @@ constexpr int kResultVersion = 1;
 // The marker a writer puts at the top of its result: {"kind": kind, "version": kResultVersion}.
 nlohmann::json result_marker(const std::string& kind);
 
-// A result as the report reads it: runs and sweeps typed, the planner's and validate's
-// results as their JSON.
+// A result as the report reads it: runs, sweeps and plans typed, validate's result as
+// its JSON.
 struct ResultDoc {
   std::string file;  // as the user named it, for messages and the report
   std::string kind;  // run, sweep, plan_checkpoint, validate
-  std::optional<RunResult> run;      // kind run
-  std::optional<SweepResult> sweep;  // kind sweep
-  nlohmann::json json;               // kinds plan_checkpoint and validate
+  std::optional<RunResult> run;                 // kind run
+  std::optional<SweepResult> sweep;             // kind sweep
+  std::optional<PlanCheckpointResult> plan;     // kind plan_checkpoint
+  nlohmann::json json;                          // kind validate
 };
 
 // Checks the marker of an in-memory result and reads it; throws InputError naming `file`
@@ -35,6 +37,7 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file);
 // A typed result the command has just made, as the report reads it.
 ResultDoc result_doc(RunResult r, const std::string& file);
 ResultDoc result_doc(SweepResult r, const std::string& file);
+ResultDoc result_doc(PlanCheckpointResult r, const std::string& file);
 // Reads and checks one result file (missing, malformed, foreign or other-version: InputError).
 ResultDoc read_result(const std::string& path);
 
