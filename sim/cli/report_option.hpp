@@ -4,10 +4,10 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "sim/report/plan_result.hpp"
 #include "sim/report/run_result.hpp"
+#include "sim/report/validate_result.hpp"
 
 namespace iowall {
 
@@ -20,8 +20,7 @@ struct ReportOption {
   void write(const RunResult& result, const std::string& source) const;
   void write(const SweepResult& result, const std::string& source) const;
   void write(const PlanCheckpointResult& result, const std::string& source) const;
-  // Results not yet typed (validate): their JSON, checked as a file would be.
-  void write(const nlohmann::json& result, const std::string& source) const;
+  void write(const ValidateResult& result, const std::string& source) const;
 };
 
 }  // namespace iowall

@@ -38,11 +38,12 @@ std::string html_report(const std::vector<ResultDoc>& docs) {
   std::string title = "iowall report";
   if (docs.size() == 1) {
     const ResultDoc& d = docs[0];
-    const auto& j = d.json;
-    if (d.run) title += ": " + (d.run->scenario.empty() ? d.file : d.run->scenario);
-    else if (d.sweep) title += ": " + (d.sweep->scenario.empty() ? d.file : d.sweep->scenario);
-    else if (d.plan) title += ": " + (d.plan->name.empty() ? d.file : d.plan->name);
-    else title += ": " + j.value("scenario", j.value("name", j.value("full_profile", d.file)));
+    const std::string name = d.run        ? d.run->scenario
+                             : d.sweep    ? d.sweep->scenario
+                             : d.plan     ? d.plan->name
+                             : d.validate ? d.validate->full_profile
+                                          : std::string();
+    title += ": " + (name.empty() ? d.file : name);
   } else {
     title += fmt::format(": {} results", docs.size());
   }

@@ -9,10 +9,6 @@ namespace iowall::report {
 
 std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
 
-double number(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
-}
-
 std::string fidelity_text(const std::string& f) {
   if (f == "analytical") return "analytical (closed form)";
   if (f == "flow") return "flow (max-min fair sharing of flows over links)";

@@ -1,10 +1,10 @@
-// One section of the HTML report per result file, by kind, and the helpers they share.
+// One section of the HTML report per result file, by kind, each reading the typed result
+// (run_result.hpp, plan_result.hpp, validate_result.hpp), and the helpers they share.
 #pragma once
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "sim/report/report_chart.hpp"
 #include "sim/report/result_file.hpp"
@@ -19,7 +19,6 @@ std::string validate_section(const ResultDoc& doc, Charts& charts);
 
 // Shared by the sections.
 std::string fixed(double v, int digits);
-double number(const nlohmann::json& j, const char* key);
 // What each fidelity is, for readers who do not know the names.
 std::string fidelity_text(const std::string& fidelity);
 // "resource (97% busy)" from a path's metrics; when the run names no limiter, the busiest

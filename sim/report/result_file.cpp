@@ -8,6 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/report/plan_result_json.hpp"
 #include "sim/report/run_result_json.hpp"
+#include "sim/report/validate_result_json.hpp"
 
 namespace iowall {
 namespace {
@@ -15,21 +16,6 @@ const char* const kKinds[] = {"run", "sweep", "plan_checkpoint", "validate"};
 const char* const kWriters = "`iowall run`, `sweep`, `plan checkpoint` or `validate` with --output-format json";
 
 using nlohmann::json;
-
-[[noreturn]] void bad(const std::string& file, const std::string& ptr, const std::string& what) {
-  throw InputError(file, ptr, what);
-}
-
-// The parts each kind's report section reads, checked before any of it is rendered.
-// Runs, sweeps and plans are read into their types (run_result_json.hpp,
-// plan_result_json.hpp), which checks them.
-void check_shape(const std::string& kind, const json& j, const std::string& file) {
-  if (kind == "validate") {
-    if (!j.contains("points") || !j["points"].is_array()) bad(file, "/points", "missing or not an array of points");
-    for (std::size_t i = 0; i < j["points"].size(); ++i)
-      if (!j["points"][i].is_object()) bad(file, fmt::format("/points/{}", i), "not an object");
-  }
-}
 
 }  // namespace
 
@@ -56,24 +42,19 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file) {
                      fmt::format("\"{}\" is not a kind of result this iowall reports (run, sweep, plan_checkpoint, "
                                  "validate)",
                                  kind));
+  // Each kind is read into its type, which checks what its report section reads.
   if (kind == "run") return result_doc(run_result_from_json(j, file), file);
   if (kind == "sweep") return result_doc(sweep_result_from_json(j, file), file);
   if (kind == "plan_checkpoint") return result_doc(plan_result_from_json(j, file), file);
-  check_shape(kind, j, file);
-  return {file, kind, std::nullopt, std::nullopt, std::nullopt, std::move(j)};
+  return result_doc(validate_result_from_json(j, file), file);
 }
 
-ResultDoc result_doc(RunResult r, const std::string& file) {
-  return {file, "run", std::move(r), std::nullopt, std::nullopt, {}};
-}
-
-ResultDoc result_doc(SweepResult r, const std::string& file) {
-  return {file, "sweep", std::nullopt, std::move(r), std::nullopt, {}};
-}
-
+ResultDoc result_doc(RunResult r, const std::string& file) { return {file, "run", std::move(r), {}, {}, {}}; }
+ResultDoc result_doc(SweepResult r, const std::string& file) { return {file, "sweep", {}, std::move(r), {}, {}}; }
 ResultDoc result_doc(PlanCheckpointResult r, const std::string& file) {
-  return {file, "plan_checkpoint", std::nullopt, std::nullopt, std::move(r), {}};
+  return {file, "plan_checkpoint", {}, {}, std::move(r), {}};
 }
+ResultDoc result_doc(ValidateResult r, const std::string& file) { return {file, "validate", {}, {}, {}, std::move(r)}; }
 
 ResultDoc read_result(const std::string& path) {
   // Only files on disk: an embedded scenario of the same name is never a result.

@@ -11,6 +11,7 @@
 
 #include "sim/report/plan_result.hpp"
 #include "sim/report/run_result.hpp"
+#include "sim/report/validate_result.hpp"
 
 namespace iowall {
 
@@ -20,15 +21,14 @@ constexpr int kResultVersion = 1;
 // The marker a writer puts at the top of its result: {"kind": kind, "version": kResultVersion}.
 nlohmann::json result_marker(const std::string& kind);
 
-// A result as the report reads it: runs, sweeps and plans typed, validate's result as
-// its JSON.
+// A result as the report reads it, typed; the one its kind names is set.
 struct ResultDoc {
   std::string file;  // as the user named it, for messages and the report
   std::string kind;  // run, sweep, plan_checkpoint, validate
-  std::optional<RunResult> run;                 // kind run
-  std::optional<SweepResult> sweep;             // kind sweep
-  std::optional<PlanCheckpointResult> plan;     // kind plan_checkpoint
-  nlohmann::json json;                          // kind validate
+  std::optional<RunResult> run;
+  std::optional<SweepResult> sweep;
+  std::optional<PlanCheckpointResult> plan;
+  std::optional<ValidateResult> validate;
 };
 
 // Checks the marker of an in-memory result and reads it; throws InputError naming `file`
@@ -38,6 +38,7 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file);
 ResultDoc result_doc(RunResult r, const std::string& file);
 ResultDoc result_doc(SweepResult r, const std::string& file);
 ResultDoc result_doc(PlanCheckpointResult r, const std::string& file);
+ResultDoc result_doc(ValidateResult r, const std::string& file);
 // Reads and checks one result file (missing, malformed, foreign or other-version: InputError).
 ResultDoc read_result(const std::string& path);
 
