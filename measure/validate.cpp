@@ -8,7 +8,7 @@
 #include "measure/calibrate_topology.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
-#include "sim/report/result_file.hpp"
+#include "sim/report/validate_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 namespace iowall::calib {
@@ -45,10 +45,10 @@ double simulate_point(const PointGroup& g, const Profile& p, const json& topolog
       {"paths", json::array({path})},
       {"seed", 1}};
   const Scenario sc = scenario_from_json(doc, "validate", ".");
-  const json result = run_scenario(sc);
-  const json& m = result.at("metrics").at(path_name);
-  limited_by = m.at("limited_by").is_object() ? m["limited_by"].value("resource", "") : "";
-  return m.at("throughput_GBps").get<double>() * 1e9;
+  const RunResult result = run_scenario(sc);
+  const PathMetrics& m = result.paths.at(0).metrics;
+  limited_by = m.limited_by ? m.limited_by->resource : "";
+  return m.throughput_GBps * 1e9;
 }
 
 ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer) {
@@ -121,45 +121,36 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
   return v;
 }
 
-json validation_json(const ValidationResult& v, const Profile& full) {
-  auto summary = [](const ErrorSummary& s) {
-    return json{{"points", s.points},
-                {"median_abs_error", s.median_abs},
-                {"worst_abs_error", s.worst_abs},
-                {"median_spread", s.median_spread}};
-  };
-  json by_type = json::object();
-  for (const auto& [xfer, s] : v.held_out_by_type) by_type[xfer] = summary(s);
-  json rows = json::array();
+ValidateResult validation_result(const ValidationResult& v, const Profile& full) {
+  auto summary = [](const ErrorSummary& s) { return ValidateSummary{s.points, s.median_abs, s.worst_abs, s.median_spread}; };
+  ValidateResult out;
+  out.fidelity = "chunk";  // each point is simulated at the scenario default, chunk
+  out.fit_subset = v.fit.subset;
+  out.fit = profile_to_json(v.fit);
+  out.full_profile = full.name;
+  out.held_out = summary(v.held_out);
+  out.in_sample = summary(v.in_sample);
+  for (const auto& [xfer, s] : v.held_out_by_type) out.held_out_by_type[xfer] = summary(s);
   for (const PredictedPoint& r : v.rows) {
-    json row = {{"point", r.group->key()},
-                {"set", r.fitted ? "fit" : "held_out"},
-                {"method", r.method},
-                {"repeats", r.group->samples.size()},
-                {"measured_median", bandwidth_text(r.measured_bw)},
-                {"measured_min", bandwidth_text(r.group->min_bw())},
-                {"measured_max", bandwidth_text(r.group->max_bw())},
-                {"spread", r.spread},
-                {"measured_median_Bps", r.measured_bw},
-                {"measured_min_Bps", r.group->min_bw()},
-                {"measured_max_Bps", r.group->max_bw()}};
-    if (r.predicted_bw > 0) {
-      row["predicted"] = bandwidth_text(r.predicted_bw);
-      row["predicted_Bps"] = r.predicted_bw;
-      row["error"] = r.error;
-      row["limited_by"] = r.limited_by;
-    }
-    rows.push_back(std::move(row));
+    ValidatePoint row;
+    row.point = r.group->key();
+    row.set = r.fitted ? "fit" : "held_out";
+    row.method = r.method;
+    row.repeats = r.group->samples.size();
+    row.measured_median = bandwidth_text(r.measured_bw);
+    row.measured_min = bandwidth_text(r.group->min_bw());
+    row.measured_max = bandwidth_text(r.group->max_bw());
+    row.spread = r.spread;
+    row.measured_median_Bps = r.measured_bw;
+    row.measured_min_Bps = r.group->min_bw();
+    row.measured_max_Bps = r.group->max_bw();
+    if (r.predicted_bw > 0)
+      row.prediction = ValidatePrediction{bandwidth_text(r.predicted_bw), r.predicted_bw, r.error, r.limited_by};
+    out.points.push_back(std::move(row));
   }
-  return {{"iowall_result", result_marker("validate")},
-          {"fidelity", "chunk"},  // each point is simulated at the scenario default, chunk
-          {"fit_subset", v.fit.subset},
-          {"fit", profile_to_json(v.fit)},
-          {"full_profile", full.name},
-          {"held_out", summary(v.held_out)},
-          {"in_sample", summary(v.in_sample)},
-          {"held_out_by_type", by_type},
-          {"points", rows}};
+  return out;
 }
+
+json validation_json(const ValidationResult& v, const Profile& full) { return to_json(validation_result(v, full)); }
 
 }  // namespace iowall::calib

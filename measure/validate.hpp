@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "measure/calibrate.hpp"
+#include "sim/report/validate_result.hpp"
 
 namespace iowall::calib {
 
@@ -48,6 +49,8 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
 // the busiest resource.
 double simulate_point(const PointGroup& g, const Profile& p, const nlohmann::json& topology, std::string& limited_by);
 
+// The typed result (sim/report/validate_result.hpp) and its JSON, written by its one writer.
+ValidateResult validation_result(const ValidationResult& v, const Profile& full);
 nlohmann::json validation_json(const ValidationResult& v, const Profile& full);
 
 }  // namespace iowall::calib

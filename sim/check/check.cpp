@@ -26,7 +26,8 @@ namespace {
 // What one reproduction produced: per-path metrics of a scenario run, the planner's
 // answer, or a study's result document.
 struct Outcome {
-  Json metrics;  // scenario: {label: metrics}; study: the result's JSON
+  RunResult run;  // scenario
+  Json metrics;   // study: the result's JSON
   plan::PlanResult plan;
   std::exception_ptr error;
 };
@@ -61,8 +62,7 @@ Outcome reproduce(const Reproduction& r) {
   Outcome o;
   switch (r.kind) {
     case Reproduction::Kind::scenario: {
-      const Scenario sc = load_scenario(r.file, overrides_of(r.set));
-      o.metrics = run_scenario(sc).at("metrics");
+      o.run = run_scenario(load_scenario(r.file, overrides_of(r.set)));
       break;
     }
     case Reproduction::Kind::plan: {
@@ -91,27 +91,26 @@ Quantity simulated(const Source& s, const Case& c, const Outcome& o, std::string
   q.dim = c.published.dim;
   switch (c.run.kind) {
     case Reproduction::Kind::scenario: {
-      if (!o.metrics.contains(c.run.path)) {
+      const PathResult* path = o.run.path(c.run.path);
+      if (!path) {
         std::vector<std::string> labels;
-        for (const auto& [k, v] : o.metrics.items()) labels.push_back(k);
+        for (const PathResult& p : o.run.paths) labels.push_back(p.label);
         throw InputError(s.file, c.pointer + "/path",
                          fmt::format("\"{}\" is not a path of {} (its paths: {})", quote_text(c.run.path, 60), c.run.file,
                                      fmt::join(labels, ", ")));
       }
-      const Json& m = o.metrics.at(c.run.path);
+      const PathMetrics& m = path->metrics;
       switch (c.metric) {
-        case Metric::throughput: q.si = m.at("throughput_GBps").get<double>() * 1e9; break;
-        case Metric::iops: q.si = m.at("iops").get<double>(); break;
-        case Metric::latency_mean: q.si = m.at("latency_mean_us").get<double>() * 1e-6; break;
-        case Metric::latency_p50: q.si = m.at("latency_p50_us").get<double>() * 1e-6; break;
-        case Metric::latency_p99: q.si = m.at("latency_p99_us").get<double>() * 1e-6; break;
-        case Metric::cpu_cores: q.si = m.at("cpu_cores_busy").get<double>(); break;
-        case Metric::done: q.si = m.at("last_done_s").get<double>(); break;
+        case Metric::throughput: q.si = m.throughput_GBps * 1e9; break;
+        case Metric::iops: q.si = m.iops; break;
+        case Metric::latency_mean: q.si = m.latency_mean_us * 1e-6; break;
+        case Metric::latency_p50: q.si = m.latency_p50_us * 1e-6; break;
+        case Metric::latency_p99: q.si = m.latency_p99_us * 1e-6; break;
+        case Metric::cpu_cores: q.si = m.cpu_cores_busy; break;
+        case Metric::done: q.si = m.last_done_s; break;
         default: break;
       }
-      if (m.contains("limited_by") && m["limited_by"].is_object())
-        limited_by = fmt::format("{} ({})", m["limited_by"]["resource"].get<std::string>(),
-                                 percent(m["limited_by"]["utilization"].get<double>()));
+      if (m.limited_by) limited_by = fmt::format("{} ({})", m.limited_by->resource, percent(m.limited_by->utilization));
       break;
     }
     case Reproduction::Kind::plan:

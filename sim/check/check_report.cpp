@@ -130,7 +130,7 @@ report::ChartSpec parity(const CheckResult& r, Dimension dim) {
 }
 
 std::string section(const ResultDoc& doc, report::Charts& charts) {
-  const CheckResult r = check_from_json(doc.json, doc.file);
+  const CheckResult r = check_from_json(*doc.other, doc.file);
   std::string s = "<h2>Accuracy against published figures</h2>\n";
   s += html::paragraph(summary_line(r) + ". Error = simulated / published - 1.");
   std::vector<std::vector<std::string>> rows;

@@ -4,7 +4,10 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+
+#include "sim/report/plan_result.hpp"
+#include "sim/report/run_result.hpp"
+#include "sim/report/validate_result.hpp"
 
 namespace iowall {
 
@@ -14,7 +17,10 @@ struct ReportOption {
   // Before the command does its work: refuses a report path whose directory does not exist.
   void check() const;
   // `source` names the result in the page (the command line that produced it).
-  void write(const nlohmann::json& result, const std::string& source) const;
+  void write(const RunResult& result, const std::string& source) const;
+  void write(const SweepResult& result, const std::string& source) const;
+  void write(const PlanCheckpointResult& result, const std::string& source) const;
+  void write(const ValidateResult& result, const std::string& source) const;
 };
 
 }  // namespace iowall

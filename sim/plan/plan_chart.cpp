@@ -35,13 +35,6 @@ OverheadCurve overhead_curve(const PlanRequest& q) {
   return c;
 }
 
-nlohmann::json overhead_curve_json(const OverheadCurve& c) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& p : c.points)
-    points.push_back({{"bandwidth_Bps", p.bandwidth_Bps}, {"gds_overhead", p.gds}, {"bounce_overhead", p.bounce}});
-  return {{"per_node", c.per_node}, {"current_bandwidth_Bps", c.current_Bps}, {"points", points}};
-}
-
 std::string chart_script(const PlanRequest& q) {
   const PlanInput& base = q.input;
   const OverheadCurve curve = overhead_curve(q);

@@ -22,8 +22,6 @@ struct OverheadCurve {
   std::vector<Point> points;
 };
 OverheadCurve overhead_curve(const PlanRequest& q);
-// {"per_node", "current_bandwidth_Bps", "points": [{"bandwidth_Bps", "gds_overhead", "bounce_overhead"}]}
-nlohmann::json overhead_curve_json(const OverheadCurve& c);
 
 // Writes the chart to `svg_path`; returns a one-line note for the output: the path,
 // or why there is no chart (gnuplot missing or failing). Never throws for a missing gnuplot.

@@ -4,7 +4,6 @@
 
 #include "sim/core/units.hpp"
 #include "sim/plan/plan_chart.hpp"
-#include "sim/report/result_file.hpp"
 
 namespace iowall::plan {
 namespace {
@@ -26,11 +25,14 @@ std::string rate(double bps) {
 }
 std::string pct(double f) { return fmt::format("{:.2f}%", 100 * f); }
 
-nlohmann::json phase_json(const Phase& p) {
-  nlohmann::json terms = nlohmann::json::object();
-  for (const auto& t : p.terms) terms[t.name] = std::max(terms.value(t.name, 0.0), t.seconds);
-  return {{"bytes", p.bytes}, {"first_done_s", p.first_done}, {"last_done_s", p.last_done},
-          {"bottleneck", p.bottleneck}, {"bounds_s", terms}};
+PlanPhaseResult phase_result(const Phase& p) {
+  PlanPhaseResult out{p.bytes, p.first_done, p.last_done, p.bottleneck, {}};
+  // A bound named twice keeps its largest value (and at least 0).
+  for (const auto& t : p.terms) {
+    const auto it = out.bounds_s.find(t.name);
+    out.bounds_s[t.name] = std::max(it == out.bounds_s.end() ? 0.0 : it->second, t.seconds);
+  }
+  return out;
 }
 
 }  // namespace
@@ -94,58 +96,44 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
   return s;
 }
 
-nlohmann::json plan_json(const PlanRequest& q, const PlanAnswer& a) {
+PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
   const PlanInput& in = q.input;
   const PlanResult& r = a.result;
   const auto& b = r.bytes_per_param;
-  nlohmann::json j;
-  j["iowall_result"] = result_marker("plan_checkpoint");
-  j["name"] = q.name;
-  j["fidelity"] = q.fidelity;
-  j["settings"] = q.settings;
-  j["storage_notes"] = in.storage.notes;
-  j["state"] = {{"params", r.params},
-                {"bytes_per_param", {{"weights", b.weights}, {"master", b.master}, {"moments", b.moments},
-                                     {"gradients", b.gradients}, {"saved", b.saved()}}},
-                {"total_bytes", r.total_bytes},
-                {"writers", r.writers},
-                {"nodes", r.nodes},
-                {"rank_max_bytes", r.rank_max_bytes},
-                {"node_max_bytes", r.node_max_bytes},
-                {"training_state_per_gpu_bytes", r.training_state_per_gpu}};
-  j["save"] = phase_json(r.save);
-  if (in.async) j["flush"] = phase_json(r.flush);
-  j["restore"] = phase_json(r.restore);
-  j["stall_s"] = r.stall;
-  j["failures"] = {{"mttf_s", in.mttf},          {"mtbf_s", r.mtbf},          {"young_interval_s", r.young},
-                   {"daly_interval_s", r.daly},  {"interval_s", r.interval},  {"recovery_s", r.recovery},
-                   {"waste_first_order", r.waste_first_order}};
-  j["availability"] = r.availability;
-  j["availability_no_failures"] = r.availability_no_failures;
-  j["overhead"] = r.overhead;
-  j["per_day"] = {{"gpu_hours_lost", r.gpu_hours_lost_per_day}, {"gpu_hours_checkpoint", r.gpu_hours_checkpoint},
-                  {"gpu_hours_rework", r.gpu_hours_rework},     {"mwh_lost", r.mwh_lost_per_day},
-                  {"mwh_checkpoint", r.mwh_checkpoint},         {"mwh_rework", r.mwh_rework}};
-  j["cluster_power_W"] = r.cluster_power;
-  j["power_wasted_W"] = r.power_wasted;
-  j["warnings"] = r.warnings;
+  PlanCheckpointResult j;
+  j.name = q.name;
+  j.fidelity = q.fidelity;
+  j.settings = q.settings;
+  j.storage_notes = in.storage.notes;
+  j.state = {r.params,          b.weights,       b.master,         b.moments, b.gradients, b.saved(), r.total_bytes,
+             r.writers,         r.nodes,         r.rank_max_bytes, r.node_max_bytes, r.training_state_per_gpu};
+  j.save = phase_result(r.save);
+  if (in.async) j.flush = phase_result(r.flush);
+  j.restore = phase_result(r.restore);
+  j.stall_s = r.stall;
+  j.failures = {in.mttf, r.mtbf, r.young, r.daly, r.interval, r.recovery, r.waste_first_order};
+  j.availability = r.availability;
+  j.availability_no_failures = r.availability_no_failures;
+  j.overhead = r.overhead;
+  j.per_day = {r.gpu_hours_lost_per_day, r.gpu_hours_checkpoint, r.gpu_hours_rework,
+               r.mwh_lost_per_day,       r.mwh_checkpoint,       r.mwh_rework};
+  j.cluster_power_W = r.cluster_power;
+  j.power_wasted_W = r.power_wasted;
+  j.warnings = r.warnings;
   if (a.bandwidth) {
     const BandwidthAnswer& bw = *a.bandwidth;
-    j["inverse_bandwidth"] = {{"target_overhead", *q.target_overhead},
-                              {"per_node", bw.per_node},
-                              {"bandwidth_Bps", bw.bandwidth ? nlohmann::json(*bw.bandwidth) : nlohmann::json()},
-                              {"units", bw.units},
-                              {"unit", in.storage.server_unit},
-                              {"floor_overhead", bw.floor_overhead},
-                              {"floor_bottleneck", bw.floor_bottleneck}};
+    j.inverse_bandwidth = PlanInverseBandwidth{*q.target_overhead, bw.per_node,           bw.bandwidth, bw.units,
+                                               in.storage.server_unit, bw.floor_overhead, bw.floor_bottleneck};
   }
   if (a.window)
-    j["inverse_window"] = {{"window_s", *q.window}, {"params", a.window->params}, {"total_bytes", a.window->bytes},
-                           {"save_s", a.window->save_time},
-                           {"training_state_per_gpu_bytes", a.window->training_state_per_gpu}};
+    j.inverse_window = PlanInverseWindow{*q.window, a.window->params, a.window->bytes, a.window->save_time,
+                                         a.window->training_state_per_gpu};
   // The chart's data, so that `iowall report` can draw it from the JSON alone.
-  j["overhead_vs_bandwidth"] = overhead_curve_json(overhead_curve(q));
-  if (!a.chart.empty()) j["chart"] = a.chart;
+  const OverheadCurve curve = overhead_curve(q);
+  PlanOverheadCurve c{curve.per_node, curve.current_Bps, {}};
+  for (const auto& p : curve.points) c.points.push_back({p.bandwidth_Bps, p.gds, p.bounce});
+  j.overhead_vs_bandwidth = std::move(c);
+  j.chart = a.chart;
   return j;
 }
 

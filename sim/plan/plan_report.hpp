@@ -1,13 +1,12 @@
-// The planner's answer for people (a short table) and for programs (JSON whose keys
-// carry their units: _bytes, _s, _GBps, _W, _MWh).
+// The planner's answer for people (a short table) and for programs: the typed result
+// (sim/report/plan_result.hpp) that the one JSON writer and the HTML report read.
 #pragma once
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/plan/checkpoint_planner.hpp"
 #include "sim/plan/plan_request.hpp"
+#include "sim/report/plan_result.hpp"
 
 namespace iowall::plan {
 
@@ -20,6 +19,6 @@ struct PlanAnswer {
 
 PlanAnswer answer(const PlanRequest& q);
 std::string plan_table(const PlanRequest& q, const PlanAnswer& a);
-nlohmann::json plan_json(const PlanRequest& q, const PlanAnswer& a);
+PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a);
 
 }  // namespace iowall::plan

@@ -39,8 +39,13 @@ std::string html_report(const std::vector<ResultDoc>& docs) {
   body += sections;
   std::string title = "iowall report";
   if (docs.size() == 1) {
-    const auto& j = docs[0].json;
-    title += ": " + j.value("scenario", j.value("name", j.value("full_profile", docs[0].file)));
+    const ResultDoc& d = docs[0];
+    const std::string name = d.run        ? d.run->scenario
+                             : d.sweep    ? d.sweep->scenario
+                             : d.plan     ? d.plan->name
+                             : d.validate ? d.validate->full_profile
+                                          : std::string();
+    title += ": " + (name.empty() ? d.file : name);
   } else {
     title += fmt::format(": {} results", docs.size());
   }

@@ -9,10 +9,6 @@ namespace iowall::report {
 
 std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
 
-double number(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
-}
-
 std::string fidelity_text(const std::string& f) {
   if (f == "analytical") return "analytical (closed form)";
   if (f == "flow") return "flow (max-min fair sharing of flows over links)";
@@ -25,35 +21,28 @@ namespace {
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
-double utilization(const nlohmann::json& v) {
-  const double cap = v.contains("capacity") ? number(v, "capacity") : 1.0;
-  return cap > 0 ? number(v, "mean") / cap : 0.0;
-}
 }  // namespace
 
-std::string limiter_text(const nlohmann::json& metrics, const nlohmann::json& stats) {
-  if (metrics.contains("limited_by") && metrics["limited_by"].is_object())
-    return fmt::format("{} ({:.0f}% busy)", metrics["limited_by"].value("resource", "?"),
-                       100 * number(metrics["limited_by"], "utilization"));
+std::string limiter_text(const PathMetrics& metrics, const StatsResult& stats) {
+  if (metrics.limited_by)
+    return fmt::format("{} ({:.0f}% busy)", metrics.limited_by->resource, 100 * metrics.limited_by->utilization);
   std::string best;
   double best_util = -1;
-  if (stats.is_object())
-    for (const auto& [path, v] : stats.items())
-      if (ends_with(path, "/busy") && v.is_object() && utilization(v) > best_util + 1e-12) {
-        best = path.substr(0, path.size() - 5);
-        best_util = utilization(v);
-      }
+  for (const auto& [path, v] : stats)
+    if (ends_with(path, "/busy") && v.utilization() > best_util + 1e-12) {
+      best = path.substr(0, path.size() - 5);
+      best_util = v.utilization();
+    }
   if (best.empty()) return "not reported, and no resource statistics to derive it from";
   return fmt::format("{} ({:.0f}% busy; derived by the report from the busiest resource, the run named none)", best,
                      100 * best_util);
 }
 
-std::vector<std::pair<std::string, double>> link_utilization(const nlohmann::json& stats) {
+std::vector<std::pair<std::string, double>> link_utilization(const StatsResult& stats) {
   std::vector<std::pair<std::string, double>> out;
-  if (!stats.is_object()) return out;
-  for (const auto& [path, v] : stats.items())
-    if (ends_with(path, "/busy") && path.find("--") != std::string::npos && v.is_object())
-      out.emplace_back(path.substr(0, path.size() - 5), utilization(v));
+  for (const auto& [path, v] : stats)
+    if (ends_with(path, "/busy") && path.find("--") != std::string::npos)
+      out.emplace_back(path.substr(0, path.size() - 5), v.utilization());
   return out;
 }
 

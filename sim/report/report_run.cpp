@@ -13,20 +13,21 @@ namespace {
 
 using nlohmann::json;
 
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+std::string topology_text(const RunResult& r) {
+  const std::string s = or_dash(r.topology);
+  if (!r.topology_summary) return s;
+  const TopologySummary& t = *r.topology_summary;
+  std::vector<std::string> models;
+  for (const auto& [model, n] : t.devices) models.push_back(fmt::format("{} {}", n, model));
+  return fmt::format("{}: {} devices ({}), {} links", s, t.device_count, fmt::join(models, ", "), t.links);
+}
+
+// The scenario's workload as given (the result echoes it; it is input, not a figure).
 std::string text_of(const json& j, const char* key, const std::string& fallback = "-") {
   if (!j.contains(key)) return fallback;
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
-
-std::string topology_text(const json& r) {
-  std::string s = text_of(r, "topology");
-  if (!r.contains("topology_summary")) return s;
-  const json& t = r["topology_summary"];
-  std::vector<std::string> models;
-  const json devices = t.value("devices", json::object());  // items() must not outlive it
-  for (const auto& [model, n] : devices.items()) models.push_back(fmt::format("{} {}", n.dump(), model));
-  return fmt::format("{}: {} devices ({}), {} links", s, t.value("device_count", 0), fmt::join(models, ", "),
-                     t.value("links", 0));
 }
 
 std::string workload_text(const json& w) {
@@ -54,10 +55,10 @@ ChartSpec bars(const std::string& title, const std::string& ylabel, const std::s
 }
 
 // The busiest link directions over all paths, with each path's utilization of them.
-std::string links_part(const json& r, const std::vector<std::string>& paths, Charts& charts) {
+std::string links_part(const RunResult& r, const std::vector<std::string>& paths, Charts& charts) {
   std::map<std::string, std::map<std::string, double>> util;  // link -> path -> utilization
-  for (const auto& p : paths)
-    for (const auto& [link, u] : link_utilization(r["stats"].value(p, json::object()))) util[link][p] = u;
+  for (const PathResult& p : r.paths)
+    for (const auto& [link, u] : link_utilization(p.stats)) util[link][p.label] = u;
   std::vector<std::pair<double, std::string>> ranked;
   for (const auto& [link, per_path] : util) {
     double top = 0;
@@ -108,34 +109,34 @@ std::string links_part(const json& r, const std::vector<std::string>& paths, Cha
 }  // namespace
 
 std::string run_section(const ResultDoc& doc, Charts& charts) {
-  const json& r = doc.json;
+  const RunResult& r = *doc.run;
   std::vector<std::string> paths;
-  for (const auto& p : r.value("paths", json::array())) paths.push_back(p.get<std::string>());
-  std::string s = fmt::format("<h2>Run: {}</h2>\n", html::escape(text_of(r, "scenario")));
+  for (const PathResult& p : r.paths) paths.push_back(p.label);
+  const std::string scenario = or_dash(r.scenario);
+  std::string s = fmt::format("<h2>Run: {}</h2>\n", html::escape(scenario));
   s += html::facts({{"result file", doc.file},
-                    {"scenario", text_of(r, "scenario") + (r.value("description", "").empty() ? "" : ": " + r.value("description", ""))},
+                    {"scenario", scenario + (r.description.empty() ? "" : ": " + r.description)},
                     {"topology", topology_text(r)},
-                    {"workload", workload_text(r.value("workload", json::object()))},
+                    {"workload", workload_text(r.workload)},
                     {"data paths", fmt::format("{}", fmt::join(paths, ", "))},
-                    {"fidelity", fidelity_text(r.value("fidelity", ""))},
-                    {"seed", text_of(r, "seed")},
-                    {"iowall version", text_of(r, "iowall_version")}});
+                    {"fidelity", fidelity_text(r.fidelity)},
+                    {"seed", r.seed ? fmt::format("{}", *r.seed) : "-"},
+                    {"iowall version", r.iowall_version.value_or("-")}});
 
   std::vector<std::vector<std::string>> rows;
   std::vector<std::pair<std::string, double>> gbps, cores;
   std::string notes;
-  const json& metrics = r.value("metrics", json::object());
-  for (const auto& p : paths) {
-    const json& m = metrics.value(p, json::object());
-    rows.push_back({p, fixed(number(m, "throughput_GBps"), 2), fixed(number(m, "iops"), 0),
-                    fixed(number(m, "latency_mean_us"), 1), fixed(number(m, "latency_p50_us"), 1),
-                    fixed(number(m, "latency_p99_us"), 1), fixed(number(m, "latency_p999_us"), 1),
-                    fixed(number(m, "cpu_cores_busy"), 2), fixed(number(m, "first_done_s"), 4),
-                    fixed(number(m, "last_done_s"), 4),
-                    limiter_text(m, r.value("stats", json::object()).value(p, json::object()))});
-    gbps.emplace_back(p, number(m, "throughput_GBps"));
-    cores.emplace_back(p, number(m, "cpu_cores_busy"));
-    if (m.contains("note")) notes += html::paragraph(p + ": " + m["note"].get<std::string>(), "note");
+  bool any_stats = false;
+  for (const PathResult& p : r.paths) {
+    const PathMetrics& m = p.metrics;
+    rows.push_back({p.label, fixed(m.throughput_GBps, 2), fixed(m.iops, 0), fixed(m.latency_mean_us, 1),
+                    fixed(m.latency_p50_us, 1), fixed(m.latency_p99_us, 1), fixed(m.latency_p999_us, 1),
+                    fixed(m.cpu_cores_busy, 2), fixed(m.first_done_s, 4), fixed(m.last_done_s, 4),
+                    limiter_text(m, p.stats)});
+    gbps.emplace_back(p.label, m.throughput_GBps);
+    cores.emplace_back(p.label, m.cpu_cores_busy);
+    if (!m.note.empty()) notes += html::paragraph(p.label + ": " + m.note, "note");
+    any_stats = any_stats || !p.stats.empty();
   }
   s += "<h3>Results per data path</h3>\n";
   s += html::table({"data path", "throughput (GB/s)", "IOPS (I/O per s)", "mean latency (µs)", "p50 latency (µs)",
@@ -144,15 +145,14 @@ std::string run_section(const ResultDoc& doc, Charts& charts) {
                    rows);
   s += html::paragraph(fmt::format("Produced at {} fidelity. \"Limited by\" is the busiest resource of each path's run "
                                    "with its time-weighted utilization; GB/s is 10^9 bytes per second.",
-                                   r.value("fidelity", "?")),
+                                   r.fidelity.empty() ? "?" : r.fidelity),
                        "note");
   s += notes;
-  const std::string scenario = text_of(r, "scenario");
   s += charts.figure(bars(scenario + ": throughput per data path", "throughput (GB/s)", "throughput (GB/s)", gbps),
                      "Throughput per data path, GB/s (10^9 bytes per second).");
   s += charts.figure(bars(scenario + ": CPU cores busy per data path", "CPU cores busy (cores)", "CPU cores busy", cores),
                      "Host CPU cores kept busy per data path (time-weighted mean over the run, in cores).");
-  if (r.contains("stats")) s += links_part(r, paths, charts);
+  if (any_stats) s += links_part(r, paths, charts);
   return s;
 }
 

@@ -1,13 +1,14 @@
-// One section of the HTML report per result file, by kind, and the helpers they share.
+// One section of the HTML report per result file, by kind, each reading the typed result
+// (run_result.hpp, plan_result.hpp, validate_result.hpp), and the helpers they share.
 #pragma once
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "sim/report/report_chart.hpp"
 #include "sim/report/result_file.hpp"
+#include "sim/report/run_result.hpp"
 
 namespace iowall::report {
 
@@ -18,13 +19,12 @@ std::string validate_section(const ResultDoc& doc, Charts& charts);
 
 // Shared by the sections.
 std::string fixed(double v, int digits);
-double number(const nlohmann::json& j, const char* key);
 // What each fidelity is, for readers who do not know the names.
 std::string fidelity_text(const std::string& fidelity);
-// "resource (97% busy)" from a run's metrics; when the run names no limiter, the busiest
+// "resource (97% busy)" from a path's metrics; when the run names no limiter, the busiest
 // resource in its statistics, saying that it was derived here.
-std::string limiter_text(const nlohmann::json& metrics, const nlohmann::json& stats);
-// Utilization (0..1) of every link direction in a run's statistics, keyed by "a--b/a>b".
-std::vector<std::pair<std::string, double>> link_utilization(const nlohmann::json& stats);
+std::string limiter_text(const PathMetrics& metrics, const StatsResult& stats);
+// Utilization (0..1) of every link direction in a path's statistics, keyed by "a--b/a>b".
+std::vector<std::pair<std::string, double>> link_utilization(const StatsResult& stats);
 
 }  // namespace iowall::report

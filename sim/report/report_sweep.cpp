@@ -26,11 +26,11 @@ struct XAxis {
   std::vector<std::string> labels;
 };
 
-XAxis x_axis(const json& points) {
+XAxis x_axis(const std::vector<SweepPointResult>& points) {
   XAxis a;
   a.io_size = !points.empty();
-  for (const auto& pt : points) {
-    const json& v = pt.value("values", json::object());
+  for (const SweepPointResult& pt : points) {
+    const json& v = pt.values;
     Bytes b;
     a.io_size = a.io_size && v.size() == 1 && v.contains("/workload/io_size") && v["/workload/io_size"].is_string() &&
                 parse_bytes(v["/workload/io_size"].get<std::string>(), b).ok && b.n > 0;
@@ -42,8 +42,9 @@ XAxis x_axis(const json& points) {
   return a;
 }
 
-ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxis& ax, const json& points,
-                 const std::vector<std::string>& paths, const char* metric, bool log_y) {
+ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxis& ax,
+                 const std::vector<SweepPointResult>& points, const std::vector<std::string>& paths,
+                 double PathMetrics::*metric, bool log_y) {
   ChartSpec c;
   c.title = title;
   c.ylabel = ylabel;
@@ -60,9 +61,9 @@ ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxi
   for (std::size_t j = 0; j < paths.size(); ++j) {
     Series s{paths[j], "linespoints lw 2 pt 7", ax.io_size || j > 0 ? "1:2" : "1:2:xtic(3)", {}};
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const json& m = points[i]["result"]["metrics"].value(paths[j], json());
-      if (!m.is_object() || (log_y && !(number(m, metric) > 0))) continue;
-      s.rows.push_back(fmt::format("{:.6g} {:.6g} {}", ax.x[i], number(m, metric), gp_field(ax.labels[i])));
+      const PathResult* p = points[i].result.path(paths[j]);
+      if (!p || (log_y && !(p->metrics.*metric > 0))) continue;
+      s.rows.push_back(fmt::format("{:.6g} {:.6g} {}", ax.x[i], p->metrics.*metric, gp_field(ax.labels[i])));
     }
     c.series.push_back(std::move(s));
   }
@@ -72,17 +73,17 @@ ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxi
 }  // namespace
 
 std::string sweep_section(const ResultDoc& doc, Charts& charts) {
-  const json& r = doc.json;
-  const json points = r.value("points", json::array());
-  const std::string scenario = r.value("scenario", "?");
+  const SweepResult& r = *doc.sweep;
+  const std::vector<SweepPointResult>& points = r.points;
+  const std::string scenario = r.scenario.empty() ? "?" : r.scenario;
   std::vector<std::string> paths;
   std::string fidelity, topology, seed;
   if (!points.empty()) {
-    const json& first = points[0].value("result", json::object());
-    for (const auto& p : first.value("paths", json::array())) paths.push_back(p.get<std::string>());
-    fidelity = first.value("fidelity", "");
-    topology = first.value("topology", "");
-    seed = first.contains("seed") ? first["seed"].dump() : "-";
+    const RunResult& first = points[0].result;
+    for (const PathResult& p : first.paths) paths.push_back(p.label);
+    fidelity = first.fidelity;
+    topology = first.topology;
+    seed = first.seed ? fmt::format("{}", *first.seed) : "-";
   }
   std::string s = fmt::format("<h2>Sweep: {}</h2>\n", html::escape(scenario));
   s += html::facts({{"result file", doc.file},
@@ -92,27 +93,29 @@ std::string sweep_section(const ResultDoc& doc, Charts& charts) {
                     {"data paths", fmt::format("{}", fmt::join(paths, ", "))},
                     {"fidelity", fidelity_text(fidelity)},
                     {"seed", seed},
-                    {"iowall version", r.value("iowall_version", "-")}});
+                    {"iowall version", r.iowall_version.value_or("-")}});
   std::vector<std::vector<std::string>> rows;
-  for (const auto& pt : points) {
-    const json& res = pt.value("result", json::object());
-    for (const auto& p : paths) {
-      const json& m = res.value("metrics", json::object()).value(p, json::object());
-      rows.push_back({point_label(pt.value("values", json::object())), p, fixed(number(m, "throughput_GBps"), 2),
-                      fixed(number(m, "latency_p50_us"), 1), fixed(number(m, "latency_p99_us"), 1),
-                      fixed(number(m, "cpu_cores_busy"), 2), res.value("fidelity", "?"),
-                      limiter_text(m, res.value("stats", json::object()).value(p, json::object()))});
+  for (const SweepPointResult& pt : points) {
+    const RunResult& res = pt.result;
+    for (const auto& label : paths) {
+      static const PathResult none{};
+      const PathResult* p = res.path(label);
+      const PathResult& pr = p ? *p : none;
+      const PathMetrics& m = pr.metrics;
+      rows.push_back({point_label(pt.values), label, fixed(m.throughput_GBps, 2), fixed(m.latency_p50_us, 1),
+                      fixed(m.latency_p99_us, 1), fixed(m.cpu_cores_busy, 2), res.fidelity.empty() ? "?" : res.fidelity,
+                      limiter_text(m, pr.stats)});
     }
   }
   const XAxis ax = x_axis(points);
   s += charts.figure(curves(scenario + ": throughput vs " + (ax.io_size ? "I/O size" : "sweep point"),
-                            "throughput (GB/s)", ax, points, paths, "throughput_GBps", false),
+                            "throughput (GB/s)", ax, points, paths, &PathMetrics::throughput_GBps, false),
                      "Throughput per data path, GB/s (10^9 bytes per second), one curve per path.");
   s += charts.figure(curves(scenario + ": p99 latency vs " + (ax.io_size ? "I/O size" : "sweep point"),
-                            "p99 latency per I/O (µs, log scale)", ax, points, paths, "latency_p99_us", true),
+                            "p99 latency per I/O (µs, log scale)", ax, points, paths, &PathMetrics::latency_p99_us, true),
                      "99th percentile completion latency of one I/O per data path, in µs (log scale).");
   s += charts.figure(curves(scenario + ": CPU cores busy vs " + (ax.io_size ? "I/O size" : "sweep point"),
-                            "CPU cores busy (cores)", ax, points, paths, "cpu_cores_busy", false),
+                            "CPU cores busy (cores)", ax, points, paths, &PathMetrics::cpu_cores_busy, false),
                      "Host CPU cores kept busy per data path (time-weighted mean, in cores).");
   s += "<h3>Results per point and data path</h3>\n";
   s += html::table({"sweep point", "data path", "throughput (GB/s)", "p50 latency (µs)", "p99 latency (µs)",

@@ -9,21 +9,17 @@
 namespace iowall::report {
 namespace {
 
-using nlohmann::json;
+std::string gbps(double bps) { return fixed(bps / 1e9, 3); }
+std::string or_text(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
 
-std::string gbps(const json& row, const char* key) {
-  return row.contains(key) && row[key].is_number() ? fixed(row[key].get<double>() / 1e9, 3) : "-";
-}
-
-std::string summary(const char* what, const json& s) {
-  if (number(s, "points") == 0) return fmt::format("{}: no simulated points.", what);
-  return fmt::format("{}: {:.0f} simulated points, median |error| {:.1f} %, worst {:.1f} %; run-to-run spread of the "
+std::string summary(const char* what, const ValidateSummary& s) {
+  if (s.points == 0) return fmt::format("{}: no simulated points.", what);
+  return fmt::format("{}: {} simulated points, median |error| {:.1f} %, worst {:.1f} %; run-to-run spread of the "
                      "measurements (max-min)/median, median over those points {:.1f} %.",
-                     what, number(s, "points"), 100 * number(s, "median_abs_error"), 100 * number(s, "worst_abs_error"),
-                     100 * number(s, "median_spread"));
+                     what, s.points, 100 * s.median_abs_error, 100 * s.worst_abs_error, 100 * s.median_spread);
 }
 
-ChartSpec measured_vs_predicted(const json& points) {
+ChartSpec measured_vs_predicted(const std::vector<ValidatePoint>& points) {
   ChartSpec c;
   c.title = "Validation: measured vs simulated read throughput";
   c.xlabel = "measured point";
@@ -37,14 +33,13 @@ ChartSpec measured_vs_predicted(const json& points) {
   Series held{"simulated, held out", "points pt 5 ps 1.1", "1:2", {}};
   Series fitted{"simulated, in the fit subset", "points pt 4 ps 1.1", "1:2", {}};
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const json& p = points[i];
-    if (!(number(p, "measured_median_Bps") > 0)) continue;
-    measured.rows.push_back(fmt::format("{} {:.6g} {:.6g} {:.6g} {}", i, number(p, "measured_median_Bps") / 1e9,
-                                        number(p, "measured_min_Bps") / 1e9, number(p, "measured_max_Bps") / 1e9,
-                                        gp_field(p.value("point", "?"))));
-    if (number(p, "predicted_Bps") > 0)
-      (p.value("set", "") == "fit" ? fitted : held)
-          .rows.push_back(fmt::format("{} {:.6g}", i, number(p, "predicted_Bps") / 1e9));
+    const ValidatePoint& p = points[i];
+    if (!(p.measured_median_Bps > 0)) continue;
+    measured.rows.push_back(fmt::format("{} {:.6g} {:.6g} {:.6g} {}", i, p.measured_median_Bps / 1e9,
+                                        p.measured_min_Bps / 1e9, p.measured_max_Bps / 1e9,
+                                        gp_field(or_text(p.point, "?"))));
+    if (p.prediction && p.prediction->predicted_Bps > 0)
+      (p.set == "fit" ? fitted : held).rows.push_back(fmt::format("{} {:.6g}", i, p.prediction->predicted_Bps / 1e9));
   }
   c.series = {measured, held, fitted};
   return c;
@@ -53,28 +48,27 @@ ChartSpec measured_vs_predicted(const json& points) {
 }  // namespace
 
 std::string validate_section(const ResultDoc& doc, Charts& charts) {
-  const json& r = doc.json;
-  const json points = r.value("points", json::array());
-  std::string s = fmt::format("<h2>Validation: {}</h2>\n", html::escape(r.value("full_profile", "profile")));
+  const ValidateResult& r = *doc.validate;
+  const std::vector<ValidatePoint>& points = r.points;
+  std::string s = fmt::format("<h2>Validation: {}</h2>\n", html::escape(or_text(r.full_profile, "profile")));
   s += html::facts({{"result file", doc.file},
-                    {"profile", r.value("full_profile", "-")},
-                    {"fit subset", r.value("fit_subset", "-")},
-                    {"fidelity of the predictions", fidelity_text(r.value("fidelity", ""))},
+                    {"profile", or_text(r.full_profile, "-")},
+                    {"fit subset", or_text(r.fit_subset, "-")},
+                    {"fidelity of the predictions", fidelity_text(r.fidelity)},
                     {"points", fmt::format("{}", points.size())}});
-  s += html::paragraph(summary("Held out", r.value("held_out", json::object())));
-  s += html::paragraph(summary("In the fit subset", r.value("in_sample", json::object())), "note");
+  s += html::paragraph(summary("Held out", r.held_out));
+  s += html::paragraph(summary("In the fit subset", r.in_sample), "note");
   s += charts.figure(measured_vs_predicted(points),
                      "Measured throughput (median of the repeats, bars from the slowest to the fastest repeat) and the "
                      "simulated throughput of each point, in GB/s (log scale).");
   std::vector<std::vector<std::string>> rows;
-  for (const auto& p : points) {
-    const bool pred = p.contains("predicted_Bps");
-    rows.push_back({p.value("point", "?"), p.value("set", "?") == "fit" ? "fit" : "held out",
-                    p.contains("repeats") ? p["repeats"].dump() : "-", gbps(p, "measured_median_Bps"),
-                    gbps(p, "measured_min_Bps") + " - " + gbps(p, "measured_max_Bps"),
-                    fixed(100 * number(p, "spread"), 1), gbps(p, "predicted_Bps"),
-                    pred ? fmt::format("{:+.1f}", 100 * number(p, "error")) : "-",
-                    pred ? p.value("limited_by", "-") : p.value("method", "-")});
+  for (const ValidatePoint& p : points) {
+    const auto& pred = p.prediction;
+    rows.push_back({or_text(p.point, "?"), p.set == "fit" ? "fit" : "held out", fmt::format("{}", p.repeats),
+                    gbps(p.measured_median_Bps), gbps(p.measured_min_Bps) + " - " + gbps(p.measured_max_Bps),
+                    fixed(100 * p.spread, 1), pred ? gbps(pred->predicted_Bps) : "-",
+                    pred ? fmt::format("{:+.1f}", 100 * pred->error) : "-",
+                    pred ? or_text(pred->limited_by, "-") : or_text(p.method, "-")});
   }
   s += "<h3>Points</h3>\n";
   s += html::table({"point", "set", "repeats", "measured median (GB/s)", "measured min - max (GB/s)", "spread (%)",

@@ -6,13 +6,10 @@
 
 namespace iowall {
 
-std::string run_chart_script(const nlohmann::json& r) {
+std::string run_chart_script(const RunResult& r) {
   std::string data;
-  for (const auto& name : r.at("paths")) {
-    const auto& m = r.at("metrics").at(name.get<std::string>());
-    data += fmt::format("\"{}\" {:.6g} {:.6g}\n", name.get<std::string>(), m["throughput_GBps"].get<double>(),
-                        m["cpu_cores_busy"].get<double>());
-  }
+  for (const PathResult& p : r.paths)
+    data += fmt::format("\"{}\" {:.6g} {:.6g}\n", p.label, p.metrics.throughput_GBps, p.metrics.cpu_cores_busy);
   return fmt::format(
       "set terminal svg size 800,450 dynamic font 'sans,12'\n"
       "set title \"{}: throughput and CPU cores per data path ({} fidelity)\" noenhanced\n"
@@ -21,10 +18,10 @@ std::string run_chart_script(const nlohmann::json& r) {
       "set yrange [0:*]\nset y2range [0:*]\nset ytics nomirror\nset y2tics\nset key top right\n"
       "$d << EOD\n{}EOD\n"
       "plot $d using 2:xtic(1) title 'throughput (GB/s)' axes x1y1, '' using 3 title 'CPU cores busy' axes x1y2\n",
-      r.at("scenario").get<std::string>(), r.at("fidelity").get<std::string>(), data);
+      r.scenario, r.fidelity, data);
 }
 
-std::string render_run_chart(const nlohmann::json& result, const std::string& svg_path) {
+std::string render_run_chart(const RunResult& result, const std::string& svg_path) {
   return render_svg(run_chart_script(result), svg_path);
 }
 

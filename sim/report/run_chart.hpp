@@ -2,12 +2,12 @@
 #pragma once
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "sim/report/run_result.hpp"
 
 namespace iowall {
 
-std::string run_chart_script(const nlohmann::json& result);
+std::string run_chart_script(const RunResult& result);
 // Writes the SVG; returns its path or why there is none.
-std::string render_run_chart(const nlohmann::json& result, const std::string& svg_path);
+std::string render_run_chart(const RunResult& result, const std::string& svg_path);
 
 }  // namespace iowall

@@ -4,48 +4,45 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/json_fields.hpp"
+
 namespace iowall {
 
-std::string run_table(const nlohmann::json& r) {
-  const auto& w = r.at("workload");
-  std::string out = fmt::format("{}  ({}, {} x {} {}, {} threads x QD{}, {} fidelity, seed {})\n",
-                                r.at("scenario").get<std::string>(), r.at("topology").get<std::string>(),
-                                w.value("size", "1 GiB"), w.value("io_size", "1 MiB"),
+std::string run_table(const RunResult& r) {
+  // The workload line echoes the scenario's input as given.
+  const auto& w = r.workload;
+  std::string out = fmt::format("{}  ({}, {} x {} {}, {} threads x QD{}, {} fidelity, seed {})\n", r.scenario,
+                                r.topology, w.value("size", "1 GiB"), w.value("io_size", "1 MiB"),
                                 w.value("kind", "sequential_read"), w.value("threads", 1), w.value("qd", 1),
-                                r.at("fidelity").get<std::string>(), r.at("seed").get<std::uint64_t>());
+                                r.fidelity, r.seed.value_or(0));
   // The path column is as wide as the longest label, at least 12.
   std::size_t width = 12;
-  for (const auto& name : r.at("paths")) width = std::max(width, name.get<std::string>().size());
+  for (const PathResult& p : r.paths) width = std::max(width, p.label.size());
   out += fmt::format("{:<{}} {:>8} {:>9} {:>9} {:>10} {:>8}  {}\n", "path", width, "GB/s", "p50 us", "p99 us",
                      "CPU cores", "done s", "limited by");
-  for (const auto& name : r.at("paths")) {
-    const auto& m = r.at("metrics").at(name.get<std::string>());
+  for (const PathResult& p : r.paths) {
+    const PathMetrics& m = p.metrics;
     std::string limit = "-";
-    if (m.contains("limited_by") && !m["limited_by"].is_null())
-      limit = fmt::format("{} ({:.0f}%)", m["limited_by"]["resource"].get<std::string>(),
-                          m["limited_by"]["utilization"].get<double>() * 100);
-    out += fmt::format("{:<{}} {:>8.2f} {:>9.1f} {:>9.1f} {:>10.2f} {:>8.4f}  {}\n", name.get<std::string>(), width,
-                       m["throughput_GBps"].get<double>(), m["latency_p50_us"].get<double>(),
-                       m["latency_p99_us"].get<double>(), m["cpu_cores_busy"].get<double>(),
-                       m["last_done_s"].get<double>(), limit);
-    if (m.contains("note")) out += fmt::format("{:<{}} note: {}\n", "", width, m["note"].get<std::string>());
+    if (m.limited_by) limit = fmt::format("{} ({:.0f}%)", m.limited_by->resource, m.limited_by->utilization * 100);
+    out += fmt::format("{:<{}} {:>8.2f} {:>9.1f} {:>9.1f} {:>10.2f} {:>8.4f}  {}\n", p.label, width, m.throughput_GBps,
+                       m.latency_p50_us, m.latency_p99_us, m.cpu_cores_busy, m.last_done_s, limit);
+    if (!m.note.empty()) out += fmt::format("{:<{}} note: {}\n", "", width, m.note);
   }
   return out;
 }
 
-std::string run_csv(const nlohmann::json& r) {
+std::string run_csv(const RunResult& r) {
   std::string out =
       "scenario,path,throughput_GBps,iops,latency_mean_us,latency_p50_us,latency_p99_us,cpu_cores_busy,first_done_s,"
       "last_done_s,limited_by,limited_by_utilization\n";
-  for (const auto& name : r.at("paths")) {
-    const auto& m = r.at("metrics").at(name.get<std::string>());
-    const bool lim = m.contains("limited_by") && !m["limited_by"].is_null();
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.at("scenario").get<std::string>(),
-                       name.get<std::string>(), m["throughput_GBps"].dump(), m["iops"].dump(),
-                       m["latency_mean_us"].dump(), m["latency_p50_us"].dump(), m["latency_p99_us"].dump(),
-                       m["cpu_cores_busy"].dump(), m["first_done_s"].dump(), m["last_done_s"].dump(),
-                       lim ? m["limited_by"]["resource"].get<std::string>() : "",
-                       lim ? m["limited_by"]["utilization"].dump() : "");
+  for (const PathResult& p : r.paths) {
+    const PathMetrics& m = p.metrics;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.scenario, p.label, json_number_text(m.throughput_GBps),
+                       json_number_text(m.iops), json_number_text(m.latency_mean_us),
+                       json_number_text(m.latency_p50_us), json_number_text(m.latency_p99_us),
+                       json_number_text(m.cpu_cores_busy), json_number_text(m.first_done_s),
+                       json_number_text(m.last_done_s), m.limited_by ? m.limited_by->resource : "",
+                       m.limited_by ? json_number_text(m.limited_by->utilization) : "");
   }
   return out;
 }

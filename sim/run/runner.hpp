@@ -6,6 +6,7 @@
 
 #include "sim/config/scenario.hpp"
 #include "sim/core/stats.hpp"
+#include "sim/report/run_result.hpp"
 
 namespace iowall {
 
@@ -14,12 +15,12 @@ struct RunOptions {
   Time series_period{};    // when set, utilization time series of every resource
 };
 
-// The result document: {"iowall_result": {"kind": "run", "version"}, "iowall_version",
-// "scenario", "seed", "fidelity", "topology", "topology_summary", "workload", "paths": [...], "metrics": {path: {...}}, "stats": {path: {...}}}.
-Json run_scenario(const Scenario& scenario, const RunOptions& options = {});
+// The typed result (sim/report/run_result.hpp): a PathResult per data path, in the
+// scenario's order; to_json (sim/report/run_result_json.hpp) writes it.
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
 // The busiest resource over [0, end]: the "/busy" gauge with the highest time-weighted
-// utilization, as {"resource", "utilization"}; null when there is none.
-Json limiting_resource(const StatRegistry& stats, Time end);
+// utilization (rounded to 4 decimals); none when there is no such gauge.
+std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end);
 
 }  // namespace iowall

@@ -12,7 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/report/progress.hpp"
-#include "sim/report/result_file.hpp"
+#include "sim/report/run_result_json.hpp"
 
 namespace iowall {
 
@@ -57,12 +57,12 @@ Shard parse_shard(const std::string& text, const std::string& option) {
   return s;
 }
 
-Json run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::string& directory, Shard shard,
-               bool quiet) {
+SweepResult run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::string& directory,
+                      Shard shard, bool quiet) {
   std::vector<std::size_t> index;  // the shard's points, by index in the whole sweep
   for (std::size_t i = static_cast<std::size_t>(shard.index); i < all.size(); i += static_cast<std::size_t>(shard.count))
     index.push_back(i);
-  std::vector<Json> results(index.size());
+  std::vector<SweepPointResult> results(index.size());
   Progress progress("sweep points", index.size(), quiet);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -75,7 +75,7 @@ Json run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::
         throw_if_interrupted();
         const SweepPoint p = all.at(index[i]);
         const Scenario point = scenario_from_json(p.doc, sc.file, directory);
-        results[i] = {{"index", index[i]}, {"values", p.values}, {"result", run_scenario(point)}};
+        results[i] = {index[i], p.values, run_scenario(point)};
         progress.advance();
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);
@@ -94,18 +94,17 @@ Json run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::
   worker();
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  Json out = {{"iowall_result", result_marker("sweep")}, {"iowall_version", "0.1.0"}, {"scenario", sc.name},
-              {"points", results}};
+  SweepResult out{kIowallVersion, sc.name, std::move(results), std::nullopt, std::nullopt};
   if (shard.count > 1) {
-    out["shard"] = fmt::format("{}/{}", shard.index, shard.count);
-    out["sweep_points"] = all.size();
+    out.shard = fmt::format("{}/{}", shard.index, shard.count);
+    out.sweep_points = all.size();
   }
   return out;
 }
 
-Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names) {
+SweepResult merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names) {
   if (parts.empty()) throw InputError("", "--merge", "no sweep results to merge");
-  std::map<std::size_t, Json> points;
+  std::map<std::size_t, SweepPointResult> points;
   std::map<int, std::string> shards;  // shard index -> file
   int count = 0;
   std::size_t total = 0;
@@ -138,7 +137,8 @@ Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>
       const std::size_t i = pt["index"].get<std::size_t>();
       if (i >= total || static_cast<int>(i % static_cast<std::size_t>(count)) != s.index)
         throw InputError(where, ptr + "/index", fmt::format("point {} does not belong to shard {}/{}", i, s.index, count));
-      if (!points.emplace(i, pt).second) throw InputError(where, ptr + "/index", fmt::format("point {} appears twice", i));
+      if (points.count(i)) throw InputError(where, ptr + "/index", fmt::format("point {} appears twice", i));
+      points.emplace(i, sweep_point_from_json(pt, where, ptr, k));
     }
   }
   if (static_cast<int>(shards.size()) != count) {
@@ -148,12 +148,17 @@ Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>
   }
   if (points.size() != total)
     throw InputError("", "--merge", fmt::format("{} of the sweep's {} points are present", points.size(), total));
-  Json list = Json::array();
-  for (auto& [i, pt] : points) list.push_back(std::move(pt));
-  return {{"iowall_result", result_marker("sweep")},
-          {"iowall_version", parts[0]["iowall_version"]},
-          {"scenario", parts[0]["scenario"]},
-          {"points", list}};
+  SweepResult out;
+  const Json& first = parts[0];
+  if (first.contains("iowall_version")) {
+    if (!first["iowall_version"].is_string()) throw InputError(names[0], "/iowall_version", "not a string");
+    out.iowall_version = first["iowall_version"].get<std::string>();
+  }
+  if (!first.contains("scenario") || !first["scenario"].is_string())
+    throw InputError(names[0], "/scenario", "missing or not a string");
+  out.scenario = first["scenario"].get<std::string>();
+  for (auto& [i, pt] : points) out.points.push_back(std::move(pt));
+  return out;
 }
 
 }  // namespace iowall

@@ -42,13 +42,15 @@ struct Shard {
 // Parses "i/N" (0 <= i < N); throws InputError naming `option`.
 Shard parse_shard(const std::string& text, const std::string& option);
 
-// Runs the shard's points with `jobs` threads; returns {"scenario", "points": [...]},
-// each point with its "index" in the whole sweep.
-// The first failing point stops the others (no point starts after it) and is rethrown.
-Json run_sweep(const Scenario& sc, const SweepPoints& points, int jobs, const std::string& directory,
-               Shard shard = {}, bool quiet = true);
-// Joins shard results into the document a serial run gives (points in index order);
-// throws InputError (naming the file in `names`) unless they are all the shards of one sweep.
-Json merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names);
+// Runs the shard's points with `jobs` threads; returns the typed result (its points in
+// index order, each with its index in the whole sweep; shard and sweep_points set for a
+// part of a sweep). The first failing point stops the others (no point starts after it)
+// and is rethrown.
+SweepResult run_sweep(const Scenario& sc, const SweepPoints& points, int jobs, const std::string& directory,
+                      Shard shard = {}, bool quiet = true);
+// Joins shard results (their JSON, as written) into the result a serial run gives (points
+// in index order); throws InputError (naming the file in `names` and the pointer) unless
+// they are all the shards of one sweep.
+SweepResult merge_sweeps(const std::vector<Json>& parts, const std::vector<std::string>& names);
 
 }  // namespace iowall

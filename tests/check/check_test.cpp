@@ -110,10 +110,11 @@ TEST_CASE("cases sharing a scenario share one run, and the error is simulated ov
   const CheckResult r = run_check(corpus, 2);
   REQUIRE(r.points.size() == 2);
   // The same scenario run directly gives the simulated values.
-  const Json m = iowall::run_scenario(iowall::load_scenario("validation/scenarios/dgx2-gds-seq1m.json"))["metrics"]["gpu_direct"];
-  CHECK(r.points[0].simulated.si == Approx(m["throughput_GBps"].get<double>() * 1e9));
+  const iowall::RunResult run = iowall::run_scenario(iowall::load_scenario("validation/scenarios/dgx2-gds-seq1m.json"));
+  const iowall::PathMetrics& m = run.path("gpu_direct")->metrics;
+  CHECK(r.points[0].simulated.si == Approx(m.throughput_GBps * 1e9));
   CHECK(r.points[0].error == Approx(r.points[0].simulated.si / (6.5 * 1073741824.0) - 1));
-  CHECK(r.points[1].simulated.si == Approx(m["latency_mean_us"].get<double>() * 1e-6));
+  CHECK(r.points[1].simulated.si == Approx(m.latency_mean_us * 1e-6));
   CHECK(r.points[0].limited_by.find('%') != std::string::npos);
   // Summary: two points, the median of their |errors|.
   const double a = std::abs(r.points[0].error), b = std::abs(r.points[1].error);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -10,7 +11,7 @@ namespace {
 Json run(const std::string& workload, const std::string& paths) {
   const std::string text = R"({"name": "t", "topology": "topologies/workstation-gen5.json", "workload": )" + workload +
                            R"(, "paths": )" + paths + "}";
-  return run_scenario(scenario_from_json(Json::parse(text), "t.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(Json::parse(text), "t.json", IOWALL_SOURCE_DIR)));
 }
 }  // namespace
 

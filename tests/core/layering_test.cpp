@@ -1,7 +1,9 @@
 // The layering of the source tree, read from its #include lines: the engine (sim/core)
-// includes nothing above it; config sits on the engine; runners, writers and the
-// planner on config; models implement the engine's interfaces and never reach the
-// live backend, the planner or the CLI; the CLI sits on top (DESIGN.md, engine rule 3).
+// includes nothing above it; config sits on the engine; the writers (sim/report: typed
+// results and their JSON, text, CSV and HTML) on config; the runners on the writers,
+// filling the typed results; the planner on the runners; models implement the engine's
+// interfaces and never reach the live backend, the planner or the CLI; the CLI sits on
+// top (DESIGN.md, engine rule 3).
 // Each violation names the file and the include.
 #include <catch2/catch.hpp>
 
@@ -27,9 +29,10 @@ const std::vector<Rule>& rules() {
       {"sim/core/", {"sim/config/", "sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
       // Reading JSON, the registry, topologies and scenarios, on the engine.
       {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
-      // Runners and writers, on config; the planner on the runners.
+      // Writers and the typed results they read, on config; the runners on the writers
+      // (a runner fills a typed result; a writer never runs anything); the planner on both.
+      {"sim/report/", {"sim/run/", "sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
       {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
-      {"sim/report/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
       {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/"}},
       // The accuracy check runs scenarios, the planner and studies by name.
       {"sim/check/", {"sim/cli/", "models/", "measure/"}},
@@ -95,6 +98,8 @@ TEST_CASE("the checker finds an upward include and names the file and include", 
   CHECK(v[0] == "sim/run/x.cpp:2 includes \"models/ssd/nvme_ssd.hpp\" (sim/run/ may not include models/)");
   CHECK(violations("models/paths/p.cpp", "#include \"sim/cli/output.hpp\"\n").size() == 1);
   CHECK(violations("models/paths/p.cpp", "#include \"measure/fit.hpp\"\n").size() == 1);
+  CHECK(violations("sim/report/run_table.cpp", "#include \"sim/run/runner.hpp\"\n").size() == 1);
+  CHECK(violations("sim/run/runner.cpp", "#include \"sim/report/run_result.hpp\"\n").empty());
   // Allowed: models on the engine, the CLI on anything.
   CHECK(violations("models/paths/p.cpp", "#include \"sim/run/data_path.hpp\"\n").empty());
   CHECK(violations("sim/cli/main.cpp", "#include \"models/ssd/nvme_ssd.hpp\"\n").empty());

@@ -4,6 +4,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -22,7 +23,7 @@ Json run(int qd, Json drive) {
                      {{"kind", "random_read"}, {"size", "64 MiB"}, {"io_size", "4 KiB"}, {"threads", 16}, {"qd", qd},
                       {"targets", "dram0"}, {"storage", "nvme0"}}},
                     {"paths", Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}})}};
-  return run_scenario(scenario_from_json(doc, "db.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "db.json", IOWALL_SOURCE_DIR)));
 }
 double per_io(const Json& r, const char* stat) {
   return r["stats"]["cpu_only"][std::string("nvme0/nvme/") + stat]["value"].get<double>() /

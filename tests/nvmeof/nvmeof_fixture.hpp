@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 namespace iowall::testing {
@@ -26,7 +27,7 @@ inline Json nvmeof_scenario(const Json& topology, const Json& workload, const Js
 }
 
 inline Json run_nvmeof(const Json& topology, const Json& workload, const Json& paths) {
-  return run_scenario(scenario_from_json(nvmeof_scenario(topology, workload, paths), "t.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(nvmeof_scenario(topology, workload, paths), "t.json", IOWALL_SOURCE_DIR)));
 }
 
 inline Json reads(const std::string& size, const std::string& storage, int threads = 8, int qd = 4) {

@@ -4,6 +4,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -16,7 +17,7 @@ Json run(const Json& paths, const char* target = "gpu0", int qd = 4) {
                      {{"kind", "random_read"}, {"size", "128 MiB"}, {"io_size", "4 KiB"}, {"threads", 64}, {"qd", qd},
                       {"targets", target}, {"storage", "nvme0"}}},
                     {"paths", paths}};
-  return run_scenario(scenario_from_json(doc, "g.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "g.json", IOWALL_SOURCE_DIR)));
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -21,7 +22,7 @@ Json run_stack(const char* stack) {
                      {{"kind", "random_read"}, {"size", "512 MiB"}, {"io_size", "4 KiB"}, {"threads", 64}, {"qd", 32},
                       {"targets", "dram0,dram1"}, {"storage", "all"}}},
                     {"paths", Json::array({Json{{"name", "cpu_only"}, {"io_stack", stack}}})}};
-  return run_scenario(scenario_from_json(doc, "io.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "io.json", IOWALL_SOURCE_DIR)));
 }
 }  // namespace
 
@@ -50,7 +51,7 @@ TEST_CASE("one thread runs on one core at a time: its I/Os' CPU steps queue even
     doc["workload"]["qd"] = qd;
     doc["workload"]["size"] = "64 MiB";
     doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
-    return run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR))["metrics"]["cpu_only"];
+    return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
   };
   const Json one = run(1, 64), many = run(64, 1);
   // 1 us of CPU per I/O on one thread: at most 1 M IOPS however deep its queue.

@@ -5,6 +5,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -14,7 +15,7 @@ Json run(const Json& workload, const Json& paths, double dram_GBps = 0) {
   JsonDocument topo = load_json("topologies/workstation-gen5.json", IOWALL_SOURCE_DIR);
   if (dram_GBps > 0) topo.json["devices"][1]["bandwidth"] = fmt::format("{} GB/s", dram_GBps);
   const Json doc = {{"name", "p"}, {"topology", topo.json}, {"workload", workload}, {"paths", paths}};
-  return run_scenario(scenario_from_json(doc, "p.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "p.json", IOWALL_SOURCE_DIR)));
 }
 const Json kRead = {{"size", "1 GiB"}, {"io_size", "1 MiB"}, {"threads", 8}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}};
 }  // namespace

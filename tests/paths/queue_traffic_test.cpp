@@ -4,6 +4,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -11,7 +12,7 @@ using namespace iowall;
 TEST_CASE("GDS reads staged through a near GPU still fetch every SQ entry from host memory", "[paths][nvme]") {
   JsonDocument doc = load_json(std::string(IOWALL_SOURCE_DIR) + "/scenarios/dgx2-gds-switch.json");
   doc.json["workload"]["targets"] = "gpu4";  // across the root complex: staged through gpu0
-  const Json r = run_scenario(scenario_from_json(doc.json, "dgx2-gds-switch.json", IOWALL_SOURCE_DIR));
+  const Json r = to_json(run_scenario(scenario_from_json(doc.json, "dgx2-gds-switch.json", IOWALL_SOURCE_DIR)));
   const Json& st = r["stats"]["gpu_direct"];
   const double commands = st["nvme0/commands"]["value"].get<double>() + st["nvme1/commands"]["value"].get<double>();
   REQUIRE(commands > 0);

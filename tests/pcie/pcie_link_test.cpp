@@ -9,6 +9,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -152,7 +153,7 @@ TEST_CASE("scenario runs at tlp fidelity stay within 2% of chunk fidelity", "[pc
                         {"workload",
                          {{"size", "64 MiB"}, {"io_size", io}, {"threads", 4}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}}},
                         {"paths", {"gpu_direct", "cpu_gpu"}}};
-      return run_scenario(scenario_from_json(doc, "f.json", IOWALL_SOURCE_DIR));
+      return to_json(run_scenario(scenario_from_json(doc, "f.json", IOWALL_SOURCE_DIR)));
     };
     const Json chunk = run("chunk"), tlp = run("tlp");
     for (const char* p : {"gpu_direct", "cpu_gpu"}) {
@@ -175,7 +176,7 @@ TEST_CASE("at tlp fidelity a hop holds no more TLPs than its credits, and work s
                     {"workload",
                      {{"size", "16 MiB"}, {"io_size", "256 KiB"}, {"threads", 8}, {"targets", "gpu0"}, {"storage", "nvme0,nvme1"}}},
                     {"paths", {"gpu_direct"}}};
-  const Json r = run_scenario(scenario_from_json(doc, "c.json", IOWALL_SOURCE_DIR));
+  const Json r = to_json(run_scenario(scenario_from_json(doc, "c.json", IOWALL_SOURCE_DIR)));
   const auto& m = r["metrics"]["gpu_direct"];
   CHECK(m["bytes"].get<i64>() == 16 << 20);
   // Queues at each link are bounded to 2 TLPs: the recorded maximum says so.

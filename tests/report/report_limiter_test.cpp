@@ -4,6 +4,7 @@
 
 #include "sim/report/html_report.hpp"
 #include "sim/report/report_sections.hpp"
+#include "sim/report/run_result_json.hpp"
 
 using namespace iowall;
 
@@ -28,14 +29,17 @@ nlohmann::json minimal_run(bool with_limiter) {
 }  // namespace
 
 TEST_CASE("the limiter is the run's own, or derived from the busiest resource and said so", "[report]") {
-  const nlohmann::json with = minimal_run(true), without = minimal_run(false);
-  CHECK(report::limiter_text(with["metrics"]["gpu_direct"], with["stats"]["gpu_direct"]) ==
-        "nvme0/controller (97% busy)");
-  CHECK(report::limiter_text(without["metrics"]["gpu_direct"], without["stats"]["gpu_direct"]) ==
+  const nlohmann::json without = minimal_run(false);
+  const RunResult with_run = run_result_from_json(minimal_run(true), "with.json");
+  const RunResult without_run = run_result_from_json(without, "without.json");
+  const PathResult& w = with_run.paths.at(0);
+  const PathResult& wo = without_run.paths.at(0);
+  CHECK(report::limiter_text(w.metrics, w.stats) == "nvme0/controller (97% busy)");
+  CHECK(report::limiter_text(wo.metrics, wo.stats) ==
         "nvme0/media_read (90% busy; derived by the report from the busiest resource, the run named none)");
-  CHECK(report::limiter_text(nlohmann::json::object(), nlohmann::json::object()).find("not reported") == 0);
+  CHECK(report::limiter_text(PathMetrics{}, StatsResult{}).find("not reported") == 0);
 
-  const auto links = report::link_utilization(without["stats"]["gpu_direct"]);
+  const auto links = report::link_utilization(wo.stats);
   REQUIRE(links.size() == 1);  // only link directions ("a--b"), not the SSD's media
   CHECK(links[0].first == "sw0.dn1--nvme0.up/b>a");
   CHECK(links[0].second == Approx(0.4));

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/report/html_report.hpp"
+#include "sim/report/validate_result_json.hpp"
 #include "tests/report/report_test_util.hpp"
 #include "tests/report/validation_fixture.hpp"
 
@@ -26,4 +27,20 @@ TEST_CASE("report of a validation: measured vs simulated with the spread of the 
   CHECK(count_of(html, "<figure class=\"chart\"") == 1);
   // Measured, held-out and fitted series: three data series and three legend entries.
   CHECK(count_of(html, "id=\"c1-gnuplot_plot_") == 6);
+}
+
+TEST_CASE("a validation's typed result comes back equal from its JSON", "[report][validate][result]") {
+  const nlohmann::json v = small_validation_result();
+  const ValidateResult r = validate_result_from_json(nlohmann::json::parse(v.dump()), "validation.json");
+  REQUIRE(r.points.size() == 6);
+  CHECK(r.full_profile == "test-disk");
+  CHECK(r.held_out.points == 3);
+  int predicted = 0;
+  for (const ValidatePoint& p : r.points) predicted += p.prediction ? 1 : 0;
+  CHECK(predicted == 6);
+  CHECK(to_json(r).dump() == v.dump());
+  CHECK(validate_result_from_json(to_json(r), "again.json") == r);
+  nlohmann::json bad = v;
+  bad["points"][2]["spread"] = "wide";
+  CHECK_THROWS_WITH(validate_result_from_json(bad, "v.json"), "v.json: /points/2/spread: not a number");
 }

@@ -7,6 +7,7 @@
 
 #include "sim/config/json_file.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -21,7 +22,7 @@ Json run_all(const std::string& preset, int threads, int qd, Json drive_override
   doc["workload"]["threads"] = threads;
   doc["workload"]["qd"] = qd;
   doc["workload"]["size"] = qd * threads >= 64 ? "256 MiB" : "32 MiB";
-  return run_scenario(scenario_from_json(doc, "nvme-preset-qd.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "nvme-preset-qd.json", IOWALL_SOURCE_DIR)));
 }
 Json run(const std::string& preset, int threads, int qd, Json drive_overrides = Json::object()) {
   return run_all(preset, threads, qd, std::move(drive_overrides))["metrics"]["cpu_only"];

@@ -35,13 +35,13 @@ struct IopsArgs {
 Json one_run(const IopsArgs& a, const std::string& path, int repeat) {
   const Scenario sc = load_scenario(a.scenario, {fmt::format("/workload/size=\"{}\"", a.size),
                                                  fmt::format("/paths=[\"{}\"]", path)});
-  Json r;
+  RunResult r;
   const Clocks c = timed([&] { r = run_scenario(sc); });
-  const Json& m = r["metrics"][path];
-  const double sim_s = m["last_done_s"].get<double>();
-  const double ios = m["ios"].get<double>(), events = m["events"].get<double>();
+  const PathMetrics& m = r.paths.at(0).metrics;
+  const double sim_s = m.last_done_s;
+  const double ios = static_cast<double>(m.ios), events = static_cast<double>(m.events);
   return {{"path", path},          {"repeat", repeat},
-          {"simulated_iops", m["iops"]},
+          {"simulated_iops", m.iops},
           {"ios", ios},            {"simulated_s", sim_s},
           {"events", events},      {"events_per_io", events / ios},
           {"wall_s", c.wall},      {"cpu_s", c.cpu},

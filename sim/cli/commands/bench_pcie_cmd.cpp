@@ -72,11 +72,10 @@ Json run_storage(const std::string& size, const std::string& io, const std::stri
                                   {"qd", 2}, {"storage", "paired"}}},
                     {"paths", {"gpu_direct"}}};
   const Scenario sc = scenario_from_json(doc, "bench-pcie", "");
-  Json r;
+  RunResult r;
   const Clocks c = timed([&] { r = run_scenario(sc); });
-  const Json& m = r["metrics"]["gpu_direct"];
-  Json out = case_result("storage", m["bytes"].get<double>(), m["last_done_s"].get<double>(),
-                         m["events"].get<double>(), c);
+  const PathMetrics& m = r.paths.at(0).metrics;
+  Json out = case_result("storage", static_cast<double>(m.bytes), m.last_done_s, static_cast<double>(m.events), c);
   out["media"] = media.empty() ? "as the topology" : media;
   return out;
 }

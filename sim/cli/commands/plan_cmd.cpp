@@ -16,6 +16,7 @@
 #include "sim/core/error.hpp"
 #include "sim/plan/plan_chart.hpp"
 #include "sim/plan/plan_report.hpp"
+#include "sim/report/plan_result_json.hpp"
 #include "sim/cli/output_path.hpp"
 
 namespace iowall {
@@ -77,9 +78,9 @@ void setup(CLI::App& root, CliState&) {
     plan::PlanAnswer a = plan::answer(q);
     // A chart only where the user asked for one: nothing is written beside --output.
     if (!args->chart.empty()) a.chart = plan::render_chart(q, args->chart);
-    const json result = plan::plan_json(q, a);
+    const PlanCheckpointResult result = plan::plan_result(q, a);
     args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));
-    emit(args->out, [&] { return plan::plan_table(q, a); }, result);
+    emit(args->out, [&] { return plan::plan_table(q, a); }, to_json(result));
   });
 }
 

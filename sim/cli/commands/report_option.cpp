@@ -11,9 +11,20 @@ void ReportOption::check() const {
   if (!file.empty()) check_report_path(file, "--report");
 }
 
-void ReportOption::write(const nlohmann::json& result, const std::string& source) const {
-  if (file.empty()) return;
-  write_html_report(file, {result_from_json(result, source)}, "--report");
+void ReportOption::write(const RunResult& result, const std::string& source) const {
+  if (!file.empty()) write_html_report(file, {result_doc(result, source)}, "--report");
+}
+
+void ReportOption::write(const SweepResult& result, const std::string& source) const {
+  if (!file.empty()) write_html_report(file, {result_doc(result, source)}, "--report");
+}
+
+void ReportOption::write(const PlanCheckpointResult& result, const std::string& source) const {
+  if (!file.empty()) write_html_report(file, {result_doc(result, source)}, "--report");
+}
+
+void ReportOption::write(const ValidateResult& result, const std::string& source) const {
+  if (!file.empty()) write_html_report(file, {result_doc(result, source)}, "--report");
 }
 
 }  // namespace iowall

@@ -6,6 +6,7 @@
 #include "sim/cli/report_option.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/run_chart.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/report/run_table.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
@@ -51,7 +52,7 @@ void setup(CLI::App& root, CliState&) {
       if (!r.ok || options.series_period.ps <= 0)
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
-    const Json result = run_scenario(sc, options);
+    const RunResult result = run_scenario(sc, options);
     args->report.write(result, "iowall run " + args->scenario);
     const std::string chart_note = args->chart.empty() ? std::string() : render_run_chart(result, args->chart);
     emit(
@@ -60,16 +61,15 @@ void setup(CLI::App& root, CliState&) {
           std::string text = run_table(result);
           if (!chart_note.empty()) text += "chart: " + chart_note + "\n";
           if (args->stats)
-            for (const auto& p : result["paths"])
-              text += fmt::format("\nstatistics, {}\n{}", p.get<std::string>(), stats_text(result["stats"][p.get<std::string>()]));
+            for (const PathResult& p : result.paths)
+              text += fmt::format("\nstatistics, {}\n{}", p.label, stats_text(p.stats));
           return text;
         },
-        result,
+        to_json(result),
         [&] {
           std::string csv = run_csv(result);
           if (args->stats)
-            for (const auto& p : result["paths"])
-              csv += "\n" + stats_csv(result["stats"][p.get<std::string>()], "path,", p.get<std::string>() + ",");
+            for (const PathResult& p : result.paths) csv += "\n" + stats_csv(p.stats, "path,", p.label + ",");
           return csv;
         });
   });

@@ -12,21 +12,21 @@
 #include "sim/config/json_file.hpp"
 #include "sim/config/json_limits.hpp"
 #include "sim/run/mpi_ranks.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/sweep.hpp"
 
 namespace iowall {
 namespace {
 
-std::string sweep_table(const Json& r) {
-  std::string out = fmt::format("{}: {} points\n", r["scenario"].get<std::string>(), r["points"].size());
-  for (const auto& p : r["points"]) {
-    std::string values;
-    for (const auto& [k, v] : p["values"].items()) values += fmt::format("{}={} ", k, v.dump());
-    for (const auto& name : p["result"]["paths"]) {
-      const auto& m = p["result"]["metrics"][name.get<std::string>()];
-      out += fmt::format("  {:<40} {:<11} {:8.2f} GB/s  p99 {:9.1f} us  CPU {:5.2f} cores\n", values,
-                         name.get<std::string>(), m["throughput_GBps"].get<double>(), m["latency_p99_us"].get<double>(),
-                         m["cpu_cores_busy"].get<double>());
+std::string sweep_table(const SweepResult& r) {
+  std::string out = fmt::format("{}: {} points\n", r.scenario, r.points.size());
+  for (const SweepPointResult& p : r.points) {
+    std::string values;  // the axis values as given
+    for (const auto& [k, v] : p.values.items()) values += fmt::format("{}={} ", k, v.dump());
+    for (const PathResult& path : p.result.paths) {
+      const PathMetrics& m = path.metrics;
+      out += fmt::format("  {:<40} {:<11} {:8.2f} GB/s  p99 {:9.1f} us  CPU {:5.2f} cores\n", values, path.label,
+                         m.throughput_GBps, m.latency_p99_us, m.cpu_cores_busy);
     }
   }
   return out;
@@ -61,9 +61,9 @@ void setup(CLI::App& root, CliState&) {
     if (!args->merge.empty()) {
       std::vector<Json> parts;
       for (const auto& f : args->merge) parts.push_back(load_json(f).json);
-      const Json r = merge_sweeps(parts, args->merge);
+      const SweepResult r = merge_sweeps(parts, args->merge);
       args->report.write(r, "iowall sweep --merge");
-      emit(args->out, [&] { return sweep_table(r); }, r);
+      emit(args->out, [&] { return sweep_table(r); }, to_json(r));
       return;
     }
     // Under mpirun every rank runs one shard and rank 0 writes the joined result.
@@ -107,9 +107,9 @@ void setup(CLI::App& root, CliState&) {
     const bool from_file = args->axes.empty();
     const SweepPoints points(sc, axes, args->max_points, from_file ? args->scenario : std::string(),
                              from_file ? "/sweep" : "--axis");
-    Json r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1);
+    SweepResult r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1);
     if (world.size > 1) {
-      const std::vector<std::string> parts = mpi::gather(r.dump(), world);
+      const std::vector<std::string> parts = mpi::gather(to_json(r).dump(), world);
       if (world.rank == 0) {
         std::vector<Json> docs;
         std::vector<std::string> names;
@@ -123,7 +123,7 @@ void setup(CLI::App& root, CliState&) {
       if (world.rank != 0) return;
     }
     args->report.write(r, "iowall sweep " + args->scenario);
-    emit(args->out, [&] { return sweep_table(r); }, r);
+    emit(args->out, [&] { return sweep_table(r); }, to_json(r));
   });
 }
 

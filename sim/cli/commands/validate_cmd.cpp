@@ -8,6 +8,7 @@
 #include "sim/cli/report_option.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/validate_result_json.hpp"
 
 namespace iowall {
 namespace {
@@ -57,9 +58,9 @@ void setup(CLI::App& root, CliState&) {
       ctx.measurement_files = a->files;
       calib::write_validation_report(v, full, ctx);
     }
-    const Json result = calib::validation_json(v, full);
+    const ValidateResult result = calib::validation_result(v, full);
     html_report.write(result, "iowall validate " + a->profile);
-    emit(a->out, [&] { return calib::validation_table(v); }, result);
+    emit(a->out, [&] { return calib::validation_table(v); }, to_json(result));
   });
 }
 

@@ -1,0 +1,99 @@
+// The result of `iowall plan checkpoint` as typed values: the request as given, the
+// checkpoint's size, the save / flush / restore phases with their bottlenecks, failures
+// and availability, the inverse answers, and the overhead-vs-bandwidth curve. The planner
+// (sim/plan) fills it from its answer; plan_result_json.hpp writes it as the result JSON
+// and reads such a file back; the HTML report reads these structs. SI doubles (bytes,
+// seconds, bytes per second, watts), as the planner computes them.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace iowall {
+
+// One transfer phase over all ranks: done when the slowest rank is.
+struct PlanPhaseResult {
+  double bytes = 0, first_done_s = 0, last_done_s = 0;
+  std::string bottleneck;                // the bound that set last_done_s
+  std::map<std::string, double> bounds_s;  // every lower bound considered, by name
+  bool operator==(const PlanPhaseResult&) const = default;
+};
+
+struct PlanStateResult {
+  double params = 0;
+  int weights = 0, master = 0, moments = 0, gradients = 0, saved = 0;  // bytes per parameter
+  double total_bytes = 0;
+  int writers = 0, nodes = 0;
+  double rank_max_bytes = 0, node_max_bytes = 0, training_state_per_gpu_bytes = 0;
+  bool operator==(const PlanStateResult&) const = default;
+};
+
+struct PlanFailuresResult {
+  double mttf_s = 0, mtbf_s = 0, young_interval_s = 0, daly_interval_s = 0, interval_s = 0, recovery_s = 0;
+  double waste_first_order = 0;
+  bool operator==(const PlanFailuresResult&) const = default;
+};
+
+struct PlanPerDayResult {
+  double gpu_hours_lost = 0, gpu_hours_checkpoint = 0, gpu_hours_rework = 0;
+  double mwh_lost = 0, mwh_checkpoint = 0, mwh_rework = 0;
+  bool operator==(const PlanPerDayResult&) const = default;
+};
+
+// --target-overhead: the storage bandwidth that reaches it, or why none does.
+struct PlanInverseBandwidth {
+  double target_overhead = 0;
+  bool per_node = false;
+  std::optional<double> bandwidth_Bps;  // none: out of reach
+  double units = 0;
+  std::string unit;
+  double floor_overhead = 0;
+  std::string floor_bottleneck;
+  bool operator==(const PlanInverseBandwidth&) const = default;
+};
+
+// --window: the largest model whose save fits it.
+struct PlanInverseWindow {
+  double window_s = 0;
+  std::int64_t params = 0;
+  double total_bytes = 0, save_s = 0, training_state_per_gpu_bytes = 0;
+  bool operator==(const PlanInverseWindow&) const = default;
+};
+
+// Checkpoint overhead against storage write bandwidth, for GDS and the bounce path.
+struct PlanOverheadCurve {
+  struct Point {
+    double bandwidth_Bps = 0, gds_overhead = 0, bounce_overhead = 0;
+    bool operator==(const Point&) const = default;
+  };
+  bool per_node = false;
+  double current_bandwidth_Bps = 0;
+  std::vector<Point> points;
+  bool operator==(const PlanOverheadCurve&) const = default;
+};
+
+struct PlanCheckpointResult {
+  std::string name, fidelity;
+  nlohmann::json settings = nlohmann::json::object();  // the request, as given
+  std::vector<std::string> storage_notes;
+  PlanStateResult state;
+  PlanPhaseResult save, restore;
+  std::optional<PlanPhaseResult> flush;  // async saves: the background write from host memory
+  double stall_s = 0;
+  PlanFailuresResult failures;
+  double availability = 0, availability_no_failures = 0, overhead = 0;
+  PlanPerDayResult per_day;
+  double cluster_power_W = 0, power_wasted_W = 0;
+  std::vector<std::string> warnings;
+  std::optional<PlanInverseBandwidth> inverse_bandwidth;
+  std::optional<PlanInverseWindow> inverse_window;
+  std::optional<PlanOverheadCurve> overhead_vs_bandwidth;
+  std::string chart;  // the SVG written, or why not; empty: none asked for
+  bool operator==(const PlanCheckpointResult&) const = default;
+};
+
+}  // namespace iowall
