@@ -21,6 +21,8 @@ struct ReportOption {
   void write(const SweepResult& result, const std::string& source) const;
   void write(const PlanCheckpointResult& result, const std::string& source) const;
   void write(const ValidateResult& result, const std::string& source) const;
+  // A result of a kind registered above the writers (the accuracy check): its JSON.
+  void write_registered(const nlohmann::json& result, const std::string& source) const;
 };
 
 }  // namespace iowall

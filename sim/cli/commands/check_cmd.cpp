@@ -60,7 +60,7 @@ void setup(CLI::App& root, CliState& state) {
     const Json result = check::check_json(r);
     std::string command = "iowall check";
     if (!args->source.empty()) command += " --source " + args->source;
-    args->report.write(result, command);
+    args->report.write_registered(result, command);
     if (!args->markdown.empty()) {
       std::string regenerate = command + " --markdown " + args->markdown;
       if (!args->out.file.empty()) regenerate += " --output-format " + args->out.formats + " --output " + args->out.file;

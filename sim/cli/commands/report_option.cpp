@@ -27,4 +27,8 @@ void ReportOption::write(const ValidateResult& result, const std::string& source
   if (!file.empty()) write_html_report(file, {result_doc(result, source)}, "--report");
 }
 
+void ReportOption::write_registered(const nlohmann::json& result, const std::string& source) const {
+  if (!file.empty()) write_html_report(file, {result_from_json(result, source)}, "--report");
+}
+
 }  // namespace iowall
