@@ -10,6 +10,14 @@
 #            psync, every transfer type, cold (--invalidate), 3 interleaved rounds.
 #   memory:  a file on tmpfs (no disk in the way): the paths differ only by their host and
 #            GPU work (memcpy, pinned-memory copies, cuFile's bounce buffers).
+#   writes:  writes to the disk, interleaved rounds: O_DIRECT (cpu_only) and buffered
+#            (cpu_cached) by I/O size x queue depth x threads, each made durable at the end
+#            (fio's end_fsync); buffered writes also fsync'ed every 64 writes and O_DSYNC.
+#   copies:  host<->GPU copies into pinned, pageable (reused) and pageable-fresh memory
+#            (with and without transparent huge pages) by chunk size, a CPU pass (memcpy,
+#            CRC-32) over host bytes, and small copies for the per-call cost.
+#   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
+#            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe disk figures memory)
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV.
 #
@@ -27,7 +35,7 @@ fi
 out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR [PHASE...]}
 shift
 phases=("$@")
-[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory)
+[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory writes copies frameworks)
 iowall=$(realpath "${IOWALL:-build/release/iowall}")
 here=$(cd "$(dirname "$0")" && pwd)
 # Everything the script creates lives in two private folders, one on the disk and one on
@@ -148,6 +156,67 @@ memory() {
   keep_cufile_log
 }
 
+writes() {
+  mkdir -p "$work/writes" && cd "$work/writes" || return
+  local f=$work/writes.bin
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    for x in cpu_only cpu_cached; do
+      for io in 4K 128K 1M; do
+        for qd in 1 8; do
+          for t in 1 2; do
+            local name=$x-write-$io-qd$qd-t$t-r$r
+            echo "measuring $name" >&2
+            "$iowall" measure -f "$f" -s "${WRITE_SIZE:-1G}" -i "$io" -w "$t" -x "$x" -I write --engine io_uring --qd "$qd" \
+              --end-fsync --output-format json --output "$name.json" --quiet 2> "$name.err" && rm -f "$name.err"
+          done
+        done
+      done
+    done
+    # Buffered writes made durable as they go: an fsync every 64 writes, and O_DSYNC.
+    for io in 128K 1M; do
+      "$iowall" measure -f "$f" -s "${WRITE_SIZE:-1G}" -i "$io" -x cpu_cached -I write --fsync 64 \
+        --output-format json --output "cpu_cached-write-fsync64-$io-qd1-t1-r$r.json" --quiet
+      "$iowall" measure -f "$f" -s 256M -i "$io" -x cpu_only -I write --sync \
+        --output-format json --output "cpu_only-write-osync-$io-qd1-t1-r$r.json" --quiet
+    done
+  done 2> writes.log
+  rm -f "$f"
+}
+
+copies() {
+  mkdir -p "$work/copies" && cd "$work/copies" || return
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    for dir in d2h h2d; do
+      for mem in pinned pageable pageable_fresh; do
+        local thps=(none)
+        [ "$mem" = pageable_fresh ] && thps=(huge nohuge)
+        for thp in "${thps[@]}"; do
+          for chunk in 1M 16M 256M; do
+            local name=$dir-$mem-$thp-$chunk-r$r flags=()
+            [ "$thp" != none ] && flags=(--thp "$thp")
+            echo "measuring $name" >&2
+            "$iowall" measure --copy "$dir" --host-memory "$mem" "${flags[@]}" -s 2G -i "$chunk" \
+              --output-format json --output "$name.json" --quiet 2> "$name.err" && rm -f "$name.err"
+          done
+        done
+      done
+      # The per-call cost: small copies from pinned memory.
+      "$iowall" measure --copy "$dir" --host-memory pinned -s 64M -i 4K --output-format json \
+        --output "$dir-pinned-none-4K-r$r.json" --quiet
+    done
+    for pass in memcpy crc32; do
+      "$iowall" measure --copy cpu_pass --pass "$pass" -s 2G -i 64M --output-format json --output "cpu_pass-$pass-r$r.json" --quiet
+    done
+  done 2> copies.log
+}
+
+frameworks() {
+  mkdir -p "$work/frameworks" && cd "$work/frameworks" || return
+  # shellcheck disable=SC2086  # sizes are words
+  PYTHONUNBUFFERED=1 python3 "$here/checkpoint-frameworks.py" --dir "$work/frameworks" --output "$work/frameworks/checkpoints.json" \
+    --rounds "${ROUNDS:-3}" ${FRAMEWORK_SIZES:-2 8} > summary.txt 2> frameworks.log
+}
+
 for phase in "${phases[@]}"; do
   start=$(date +%s)
   case $phase in
@@ -155,6 +224,9 @@ for phase in "${phases[@]}"; do
     disk) disk ;;
     figures) figures ;;
     memory) memory ;;
+    writes) writes ;;
+    copies) copies ;;
+    frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
   esac
   if [ "$phase" = probe ]; then
