@@ -60,6 +60,7 @@ void NvmeQueues::submit(std::uint32_t cmd, int queue, const NvmeQueueRoutes& rou
   queue_of_[cmd] = static_cast<std::uint16_t>(queue);
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   q.routes = routes;
+  q.polled = c_.polls(routes);
   if (q.held < queue_limit() && q.backlog.empty()) {
     place(q, queue, cmd);
   } else {
@@ -186,7 +187,7 @@ void NvmeQueues::complete(std::uint32_t cmd) {
 
 void NvmeQueues::complete_at(std::uint32_t cmd, Time at) {
   Queue& q = queues_[static_cast<std::size_t>(queue_of_[cmd])];
-  if (at == owner_.now() || !posts_ahead(q.routes) || q.routes.cq_lookup == CqLookup::in_order) {
+  if (at == owner_.now() || !posts_ahead(q) || q.routes.cq_lookup == CqLookup::in_order) {
     owner_.ctx().at(at, [this, cmd] { complete(cmd); });
     return;
   }
@@ -194,9 +195,9 @@ void NvmeQueues::complete_at(std::uint32_t cmd, Time at) {
   post(cmd, at);
 }
 
-bool NvmeQueues::posts_ahead(const NvmeQueueRoutes& r) const {
-  if (!timed_ahead(r)) return false;
-  if (c_.polling || r.polled) return r.cq_lookup != CqLookup::scan;
+bool NvmeQueues::posts_ahead(const Queue& q) const {
+  if (!timed_ahead(q.routes)) return false;
+  if (q.polled) return q.routes.cq_lookup != CqLookup::scan;
   return c_.coalesce_count == 1;
 }
 
@@ -204,12 +205,12 @@ void NvmeQueues::post(std::uint32_t cmd, Time depart) {
   const int queue = queue_of_[cmd];
   const Queue& q = queues_[static_cast<std::size_t>(queue)];
   const NvmeQueueRoutes& r = q.routes;
-  if (posts_ahead(r)) {
+  if (posts_ahead(q)) {
     // Timed when sent: the entry is in memory from `posted_at`.
     const Time posted_at = pass(r.to_queues, kCqEntry, r, DmaKind::write, depart);
     cq_entries_.add();
     completed_[static_cast<std::size_t>(queue)].push_back({cmd, posted_at});
-    if (c_.polling || r.polled) {
+    if (q.polled) {
       // A poller reaps it, with whatever else has arrived by then, a poll delay later.
       poll_at(queue, posted_at);
       return;
@@ -234,11 +235,11 @@ void NvmeQueues::post(std::uint32_t cmd, Time depart) {
 
 void NvmeQueues::posted(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
-  if ((c_.polling || q.routes.polled) && q.routes.cq_lookup == CqLookup::scan) {
+  if (q.polled && q.routes.cq_lookup == CqLookup::scan) {
     scan_for(queue);
     return;
   }
-  if (c_.polling || q.routes.polled) {
+  if (q.polled) {
     poll_at(queue, owner_.now());
     return;
   }
@@ -292,7 +293,7 @@ void NvmeQueues::reap(int queue) {
   std::size_t n = 0;
   while (n < done.size() && done[n].at <= owner_.now()) ++n;
   // A poller comes back for entries posted ahead of time that are not in memory yet.
-  if (n < done.size() && (c_.polling || q.routes.polled)) poll_at(queue, done[n].at);
+  if (n < done.size() && q.polled) poll_at(queue, done[n].at);
   if (n == 0) return;  // an earlier handler reaped this interrupt's entry
   release(queue, n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -27,12 +27,13 @@ namespace iowall {
 // host finds its completion are block storage's queue hints (sim/core/block_storage.hpp).
 using NvmeQueueRoutes = QueueRoutes;
 
+// The queues as the host driver sets them up (models/nvme/host_driver.hpp).
 struct NvmeQueueConfig {
   int io_queues = 1;
   i64 queue_entries = 1024;  // SQ and CQ size; one slot stays empty (full = tail + 1 == head)
   int cid_bits = 16;
   int doorbell_batch = 1;  // entries written before the host rings (io_uring submit batch, warp of 32)
-  bool polling = false;
+  bool poll_every_queue = false;  // a polled driver; else only the queues whose submitter polls
   Time poll_delay;         // CQ entry in memory -> the poller sees it
   Time interrupt_latency;  // MSI-X write -> the handler runs
   int coalesce_count = 1;  // aggregation threshold (Set Features, Interrupt Coalescing)
@@ -40,6 +41,9 @@ struct NvmeQueueConfig {
   int msix_vectors = 0;    // interrupt vectors; queues share them round-robin (0: one per queue)
   Time cq_scan_cost;       // the handler checking one CQ's phase tag
   DoorbellCosts doorbells;  // MMIO or shadow (DBBUF) doorbell writes
+  // Whether the host polls the completions of a queue on `r` (no interrupt): the one place
+  // polling is decided, from the driver's kind and the submitter's request.
+  bool polls(const QueueRoutes& r) const { return poll_every_queue || r.submitter_polls; }
 };
 
 class NvmeQueues {
@@ -77,6 +81,7 @@ private:
     std::deque<std::uint32_t> in_order;    // fetched, in submission order (in_order lookup)
     std::deque<Time> window;               // posted entries from the CQ head on: when each is found (scan)
     NvmeQueueRoutes routes;
+    bool polled = false;                   // the host polls this CQ (NvmeQueueConfig::polls)
   };
   void place(Queue& q, int queue, std::uint32_t cmd);
   void flush(int queue);  // rings for what was placed by now, or waits for its entries
@@ -101,8 +106,8 @@ private:
   void scan_for(int queue);
   // Posts the CQ entry of `cmd` (complete() decides when).
   void post(std::uint32_t cmd, Time depart);
-  // Whether a CQ entry on `r`'s queue is timed when sent (no event until it is reaped).
-  bool posts_ahead(const NvmeQueueRoutes& r) const;
+  // Whether a CQ entry on `q` is timed when sent (no event until it is reaped).
+  bool posts_ahead(const Queue& q) const;
   // An interrupt's handler: it scans every CQ on the queue's vector and reaps them all.
   void handle_interrupt(int queue);
   // From the MSI-X write to the handler having scanned its vector's CQs.

@@ -22,7 +22,7 @@ public:
                        "order of magnitude of CUDA API overhead; calibrate with `iowall calibrate`")};
   }
   CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {
-    poll_completions_ = config_.stack.polled;
+    stack_polls_ = config_.stack.polled;
   }
 
   void submit(const IoRequest& r, Done done) override {

@@ -13,7 +13,7 @@ class CpuOnlyPath final : public PathBase {
 public:
   static HostIoStack read_config(const Params& p) { return read_host_io_stack(p); }
   CpuOnlyPath(const Params& p, PathEnv& env) : PathBase(env), stack_(read_config(p)) {
-    poll_completions_ = stack_.polled;
+    stack_polls_ = stack_.polled;
   }
 
   void submit(const IoRequest& r, Done done) override {

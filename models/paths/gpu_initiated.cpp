@@ -107,7 +107,7 @@ private:
     queues.to_queues = &env_.route(r.storage->device(), gpu);
     queues.from_queues = &env_.route(gpu, r.storage->device());
     queues.mover = &env_.mover;
-    queues.polled = true;
+    queues.submitter_polls = true;
     queues.doorbell_batch = static_cast<int>(config_.warp_batch);
     queues.cq_lookup = cq_lookup_;
     queues.cq_check_cost = config_.cq_check_cost;

@@ -1,6 +1,7 @@
 // Models register themselves by name with a macro next to their class; there is no
-// central list. Four domains share one mechanism: devices (topology JSON), link
-// protocols, workloads and data paths (scenario JSON). A model documents itself by
+// central list. The domains share one mechanism: devices (topology JSON), link
+// protocols, workloads and data paths (scenario JSON), and the child components a model
+// chooses by name (an nvme_ssd's "read_service" and "driver"). A model documents itself by
 // the parameters it reads: describing it runs the constructor on empty parameters.
 #pragma once
 #include <functional>
@@ -46,7 +47,7 @@ using LinkFactory = std::function<LinkSpec(const Params&)>;
 using PathFactory = std::function<std::unique_ptr<DataPath>(const Params&, PathEnv&)>;
 
 struct ModelEntry {
-  std::string domain;  // "device", "link", "workload", "path"
+  std::string domain;  // "device", "link", "workload", "path", or a child component's ("driver", ...)
   std::string name;
   std::string description;
   std::string header;  // where the class lives, for `iowall models`
@@ -66,7 +67,16 @@ public:
   std::vector<const ModelEntry*> all(const std::string& domain = {}) const;
   std::vector<std::string> names(const std::string& domain) const;
 
+  // Every model built from parameters, as it is built: a listener (a test's) may keep the
+  // Params and see, after the run, every key the model read. None by default.
+  using BuildListener = std::function<void(const ModelEntry&, const Params&)>;
+  void set_build_listener(BuildListener l) { listener_ = std::move(l); }
+  void built(const ModelEntry& e, const Params& p) const {
+    if (listener_) listener_(e, p);
+  }
+
 private:
+  BuildListener listener_;
   std::map<std::string, std::map<std::string, ModelEntry>> entries_;  // domain -> name -> entry
   std::vector<std::tuple<std::string, std::string, Preset>> pending_presets_;
 };
