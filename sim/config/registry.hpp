@@ -92,8 +92,9 @@ struct LinkRegistrar {
   LinkRegistrar(const char* name, const char* description, const char* header, LinkFactory f);
 };
 struct PathRegistrar {
+  // `describe`: reads (and so declares) every parameter the path may read, on any branch.
   PathRegistrar(const char* name, const char* description, const char* header, PathFactory f,
-                std::function<void(const Params&)> read_config);
+                std::function<void(const Params&)> describe);
 };
 struct PresetRegistrar {
   PresetRegistrar(const char* domain, const char* model, const char* name, const char* description,
@@ -116,15 +117,16 @@ struct PresetRegistrar {
 #define IOWALL_REGISTER_LINK(NAME, DESCRIPTION, FUNCTION) \
   static const ::iowall::detail::LinkRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){NAME, DESCRIPTION, __FILE__, FUNCTION}
 
-// Registers a DataPath subclass constructed from (const Params&, PathEnv&); its static
-// read_config(const Params&) reads (and so documents) its parameters.
+// Registers a DataPath subclass constructed from (const Params&, PathEnv&); its Config, a
+// ParamSet (sim/core/params.hpp) built from the same Params, declares its parameters with
+// IOWALL_PARAM and so documents them.
 #define IOWALL_REGISTER_PATH(Class, NAME, DESCRIPTION)                                           \
   static const ::iowall::detail::PathRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){             \
       NAME, DESCRIPTION, __FILE__,                                                               \
       [](const ::iowall::Params& p, ::iowall::PathEnv& env) -> std::unique_ptr<::iowall::DataPath> { \
         return std::make_unique<Class>(p, env);                                                  \
       },                                                                                         \
-      [](const ::iowall::Params& p) { (void)Class::read_config(p); }}
+      [](const ::iowall::Params& p) { const Class::Config config(p); (void)config; }}
 
 // A named set of parameter values for a model, with its source.
 #define IOWALL_PRESET(DOMAIN, MODEL, NAME, DESCRIPTION, SOURCE, JSON)                        \
