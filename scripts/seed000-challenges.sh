@@ -46,15 +46,15 @@ for c in 20ns 200ns 1us; do
 done
 w=$(ws '{"name":"gpu_initiated"}' '{}' 64 4 '"%.2f M IOPS, limited by %s" % (m["iops"] / 1e6, m["limited_by"]["resource"])')
 echo "| 16-bit CIDs; CID allocation a serialization point for 100K+ threads | \`cid_allocation\`: \`warp_partition\` or \`global_atomic\` (\`global_atomic_cost\`) | warp partition: $w; one global counter at 20 ns: ${cid_20ns}; 200 ns: ${cid_200ns}; 1 us: ${cid_1us} | the counter caps IOPS at 1 / cost; it matters once the cost passes 1 / (drive IOPS) = 400 ns here |"
-b4=$(ws '{"name":"cpu_only"}' '{"cid_bits":4,"io_queues":1}' 64 1 '"%.0f k IOPS" % (m["iops"] / 1e3)')
-b16=$(ws '{"name":"cpu_only"}' '{"io_queues":1}' 64 1 '"%.0f k IOPS" % (m["iops"] / 1e3)')
-echo "| Thousands of threads vs 128-1024 queue pairs; CID space per queue | \`io_queues\`, \`queue_entries\`, \`cid_bits\` (blocking when exhausted) | 64 threads x QD1 on one queue pair: $b16 with 16-bit CIDs, $b4 with 4-bit CIDs (16 commands at a time) | a queue holds min(entries - 1, 2^cid_bits) commands; submitters beyond it wait, so the drive sees 16 in flight, not 64 |"
+b4=$(ws '{"name":"cpu_only"}' '{"driver":{"cid_bits":4,"io_queues":1}}' 64 1 '"%.0f k IOPS" % (m["iops"] / 1e3)')
+b16=$(ws '{"name":"cpu_only"}' '{"driver":{"io_queues":1}}' 64 1 '"%.0f k IOPS" % (m["iops"] / 1e3)')
+echo "| Thousands of threads vs 128-1024 queue pairs; CID space per queue | host \`driver\`'s \`io_queues\`, \`queue_entries\`, \`cid_bits\` (blocking when exhausted) | 64 threads x QD1 on one queue pair: $b16 with 16-bit CIDs, $b4 with 4-bit CIDs (16 commands at a time) | a queue holds min(entries - 1, 2^cid_bits) commands; submitters beyond it wait, so the drive sees 16 in flight, not 64 |"
 irq=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x"}' 1 1 'm["latency_mean_us"]')
-poll=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","completion":"polling"}' 1 1 'm["latency_mean_us"]')
-echo "| GPUs poll, CPUs take interrupts; the same device must serve both | \`completion\`: \`msix\` or \`polling\`; per queue for GPU-owned queues | Optane P5800X QD1 mean latency: $irq us with MSI-X, $poll us polled | the 1 us interrupt delivery against a 100 ns poll |"
-v1=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","io_queues":32}' 1 1 'm["latency_mean_us"]')
-v2=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","io_queues":32,"msix_vectors":1}' 1 1 'm["latency_mean_us"]')
-echo "| Max concurrent I/Os bounded by MSI-X (2,048 vectors) | \`msix_vectors\` (at most 2,048), \`cq_scan_cost\` | QD1 latency with 32 queues: $v1 us on 32 vectors, $v2 us on one (31 more CQs scanned per interrupt) | sharing vectors costs a phase-tag check per extra CQ |"
+poll=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","driver":"polled"}' 1 1 'm["latency_mean_us"]')
+echo "| GPUs poll, CPUs take interrupts; the same device must serve both | host \`driver\`: \`irq\` (MSI-X) or \`polled\`; per queue for GPU-owned queues | Optane P5800X QD1 mean latency: $irq us with MSI-X, $poll us polled | the 1 us interrupt delivery against a 100 ns poll |"
+v1=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","driver":{"io_queues":32}}' 1 1 'm["latency_mean_us"]')
+v2=$(ws '{"name":"cpu_only"}' '{"preset":"optane_p5800x","driver":{"io_queues":32,"msix_vectors":1}}' 1 1 'm["latency_mean_us"]')
+echo "| Max concurrent I/Os bounded by MSI-X (2,048 vectors) | the \`irq\` driver's \`msix_vectors\` (at most 2,048), \`cq_scan_cost\` | QD1 latency with 32 queues: $v1 us on 32 vectors, $v2 us on one (31 more CQs scanned per interrupt) | sharing vectors costs a phase-tag check per extra CQ |"
 p=$($B pcie bw --gen 5 --lanes 16 --mps 256 --size 64 --op write --output-format json | python3 -c "import json,sys; print(round(json.load(sys.stdin)['effective_GBps'],1))")
 p4=$($B pcie bw --gen 5 --lanes 16 --mps 256 --size 4096 --op write --output-format json | python3 -c "import json,sys; print(round(json.load(sys.stdin)['effective_GBps'],1))")
 echo "| Small transfers: TLP headers dwarf small payloads | TLP framing in every link (\`iowall pcie bw\`) | Gen5 x16 posted writes: $p GB/s at 64 B, $p4 GB/s at 4 KiB | a 64 B payload carries 24-30 B of header, framing and CRC |"
@@ -62,21 +62,22 @@ echo "| Same SSD serves CPU and GPU with different needs; QoS arbitration | cont
 echo "| GPU-initiated I/O without the CPU | \`gpu_initiated\` path | see reports/paths-seed-claims.md (0 CPU cores) and tests/paths/gpu_initiated_test.cpp (2.5 M IOPS where gpu_direct runs out of cores) | |"
 # Doorbells in a VM: 16 io_uring threads, one queue pair each, register writes at 2 us.
 vm='"io_queues":16,"mmio_doorbell_cost":"2 us"'
-shadow='"dbbuf_supported":true,"shadow_doorbells":true'
+dbbuf='"dbbuf_supported":true'
+shadow='"shadow_doorbells":true'
 io='{"name":"cpu_only","io_stack":"io_uring"}'
 per_core='"%.0fk" % (m["iops_per_cpu_core"]/1e3)'
 mmio_io='"%.2f" % (s["nvme0/nvme/mmio_doorbell_writes"]/m["ios"])'
 export WS_TARGET=dram0
-c_mmio=$(ws "$io" "{$vm}" 16 8 "$per_core")
-c_sh8=$(ws "$io" "{$vm,$shadow}" 16 8 "$per_core")
-m_sh8=$(ws "$io" "{$vm,$shadow}" 16 8 "$mmio_io")
-m_sh1=$(ws "$io" "{$vm,$shadow}" 16 1 "$mmio_io")
-c_sh64=$(ws "$io" "{$vm,$shadow,\"doorbell_stride\":\"64 B\"}" 16 8 "$per_core")
+c_mmio=$(ws "$io" "{\"driver\":{$vm}}" 16 8 "$per_core")
+c_sh8=$(ws "$io" "{$dbbuf,\"driver\":{$vm,$shadow}}" 16 8 "$per_core")
+m_sh8=$(ws "$io" "{$dbbuf,\"driver\":{$vm,$shadow}}" 16 8 "$mmio_io")
+m_sh1=$(ws "$io" "{$dbbuf,\"driver\":{$vm,$shadow}}" 16 1 "$mmio_io")
+c_sh64=$(ws "$io" "{$dbbuf,\"doorbell_stride\":\"64 B\",\"driver\":{$vm,$shadow}}" 16 8 "$per_core")
 dt='"%.3f us, %.2f line transfers" % (s["nvme0/nvme/doorbell_write_time"]/1e6/m["ios"], s["nvme0/nvme/shadow_line_transfers"]/m["ios"])'
-t4=$(ws "$io" "{$vm,$shadow}" 16 8 "$dt")
-t64=$(ws "$io" "{$vm,$shadow,\"doorbell_stride\":\"64 B\"}" 16 8 "$dt")
+t4=$(ws "$io" "{$dbbuf,\"driver\":{$vm,$shadow}}" 16 8 "$dt")
+t64=$(ws "$io" "{$dbbuf,\"doorbell_stride\":\"64 B\",\"driver\":{$vm,$shadow}}" 16 8 "$dt")
 unset WS_TARGET
-echo "| MMIO doorbell writes are a serialization point; shadow doorbells (DBBUF): write to memory, the controller polls | \`mmio_doorbell_cost\`, \`dbbuf_supported\`, \`shadow_doorbells\` (EventIdx: an idle controller asks for the register) | 16 io_uring threads x QD8 into host memory, register writes at 2 us (a VM's emulated controller): $c_mmio IOPS per core with MMIO, $c_sh8 with shadow doorbells ($m_sh8 MMIO writes per I/O); at QD1 still $m_sh1 MMIO per I/O | shadow doorbells save the exits only while the controller is busy on the queue; at QD1 it goes idle after every command and the EventIdx sends the host back to the register. Bare-metal register writes are posted stores (\`mmio_doorbell_cost\` 0): nothing to save there |"
+echo "| MMIO doorbell writes are a serialization point; shadow doorbells (DBBUF): write to memory, the controller polls | the driver's \`mmio_doorbell_cost\` and \`shadow_doorbells\`, the drive's \`dbbuf_supported\` (EventIdx: an idle controller asks for the register) | 16 io_uring threads x QD8 into host memory, register writes at 2 us (a VM's emulated controller): $c_mmio IOPS per core with MMIO, $c_sh8 with shadow doorbells ($m_sh8 MMIO writes per I/O); at QD1 still $m_sh1 MMIO per I/O | shadow doorbells save the exits only while the controller is busy on the queue; at QD1 it goes idle after every command and the EventIdx sends the host back to the register. Bare-metal register writes are posted stores (\`mmio_doorbell_cost\` 0): nothing to save there |"
 echo "| The default 4 B doorbell stride makes adjacent queues false-share cache lines | \`doorbell_stride\` (4 << CAP.DSTRD) on the shadow buffer | same run with shadow doorbells: 4 B stride $t4 per I/O ($c_sh8 IOPS per core); 64 B stride $t64 ($c_sh64 IOPS per core) | holds for shadow doorbells, which live in cacheable memory; MMIO registers are uncached, so with register writes the stride changes nothing |"
 lk='"%.0fk IOPS, mean %.1f us, p99 %.1f us, %.1f CQ entries read per I/O" % (m["iops"]/1e3, m["latency_mean_us"], m["latency_p99_us"], s["nvme0/nvme/cq_entry_reads"]/m["ios"])'
 l_all=$(ws '{"name":"gpu_initiated","cq_lookup":"reap_all","queues":1}' '{}' 64 4 "$lk")

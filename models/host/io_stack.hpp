@@ -10,35 +10,37 @@
 // in the CPU cores busy (only the per-I/O work is).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "sim/core/params.hpp"
 
 namespace iowall {
 
-struct HostIoStack {
-  std::string name;
-  Time submit, complete;
-  bool polled = false;
-};
-
-inline HostIoStack read_host_io_stack(const Params& p) {
-  HostIoStack s;
-  s.name = p.get_choice("io_stack", "psync", {"psync", "libaio", "io_uring", "io_uring_poll", "spdk"},
-                        "host I/O stack: sets the per-I/O CPU costs and interrupt or polled completion",
-                        "figures.md: io_uring polled 10 M IOPS per core (Axboe 2021); SPDK 10.39 M IOPS per thread");
-  // Per-I/O CPU time (submit, complete), by stack.
-  const char* submit = "2 us";
-  const char* complete = "2 us";
-  if (s.name == "libaio") submit = "1 us", complete = "1 us";            // assumption: half of psync
-  if (s.name == "io_uring") submit = "500 ns", complete = "500 ns";     // assumption: no per-I/O syscall
-  if (s.name == "io_uring_poll") submit = "50 ns", complete = "50 ns";  // 10 M IOPS per core
-  if (s.name == "spdk") submit = "48 ns", complete = "48 ns";           // 10.39 M IOPS per thread
-  s.submit = p.get_time("submit_cost", submit, "CPU time to submit one O_DIRECT I/O (default by io_stack)",
-                        "psync: order of magnitude of syscall + block layer; polled stacks: figures.md");
-  s.complete = p.get_time("complete_cost", complete, "CPU time to complete one I/O (default by io_stack)",
-                          "psync: MSI-X + wake-up; polled stacks: reaping in the submitting thread (figures.md)");
-  s.polled = s.name == "io_uring_poll" || s.name == "spdk";
-  return s;
+namespace io_stack_detail {
+// Per-I/O CPU time (submit, complete) by stack: the defaults of submit_cost and complete_cost.
+inline const char* default_cost(const std::string& stack) {
+  if (stack == "libaio") return "1 us";          // assumption: half of psync
+  if (stack == "io_uring") return "500 ns";      // assumption: no per-I/O syscall
+  if (stack == "io_uring_poll") return "50 ns";  // 10 M IOPS per core
+  if (stack == "spdk") return "48 ns";           // 10.39 M IOPS per thread
+  return "2 us";                                 // psync
 }
+}  // namespace io_stack_detail
+
+// A path's host I/O stack parameters (a path's Config derives from it).
+struct HostIoStack : ParamSet {
+  explicit HostIoStack(const Params& p) : ParamSet(p) {}
+  IOWALL_PARAM_CHOICE(io_stack, "psync", (std::vector<std::string>{"psync", "libaio", "io_uring", "io_uring_poll", "spdk"}),
+                      "host I/O stack: sets the per-I/O CPU costs and interrupt or polled completion",
+                      "figures.md: io_uring polled 10 M IOPS per core (Axboe 2021); SPDK 10.39 M IOPS per thread");
+  IOWALL_PARAM(Time, submit_cost, io_stack_detail::default_cost(io_stack),
+               "CPU time to submit one O_DIRECT I/O (default by io_stack)",
+               "psync: order of magnitude of syscall + block layer; polled stacks: figures.md");
+  IOWALL_PARAM(Time, complete_cost, io_stack_detail::default_cost(io_stack),
+               "CPU time to complete one I/O (default by io_stack)",
+               "psync: MSI-X + wake-up; polled stacks: reaping in the submitting thread (figures.md)");
+  // The stack reaps by polling: it asks the drive's host driver for polled queues.
+  bool polled = io_stack == "io_uring_poll" || io_stack == "spdk";
+};
 
 }  // namespace iowall

@@ -1,18 +1,23 @@
 // The host-visible half of an NVMe controller: I/O queue pairs in host (or GPU)
-// memory and the traffic that keeps them moving (NVMe base spec 2.0, section 3.3).
-//   submit: the host writes a 64 B SQ entry and holds a CID; with no free SQ slot or
-//           CID the submitter blocks (a FIFO backlog, bounded by the workload).
-//   doorbell: one posted 4 B MMIO write per batch of entries (SQ tail).
-//   fetch: the controller DMA-reads the new entries (k x 64 B) from queue memory.
-//   execute: the owner runs the command (arbitration, media, data DMA).
-//   complete: a 16 B CQ entry DMA-written to queue memory, then the host learns of it by
-//           polling or by an MSI-X interrupt (coalesced by count and time); it reaps the
-//           entries, frees their CIDs and writes the CQ head doorbell once per reap.
+// memory and the traffic that keeps them moving (NVMe base spec 2.0, section 3.3), as
+// the host driver set them up (models/nvme/host_driver.hpp). One mechanism per file:
+//   submission (nvme_submission.cpp): the host writes a 64 B SQ entry and holds a CID;
+//     with no free SQ slot or CID the submitter blocks (a FIFO backlog, bounded by the
+//     workload); one doorbell per batch of entries (MMIO or shadow, doorbell_writes.hpp),
+//     then the controller DMA-reads the new entries (k x 64 B) and the owner executes them.
+//   completion (nvme_completion.cpp): a 16 B CQ entry DMA-written to queue memory; the
+//     host reaps the entries, frees their CIDs and writes the CQ head doorbell once per reap.
+//   notification (nvme_interrupts.cpp): how the host learns of an entry: a poller, or an
+//     MSI-X interrupt coalesced by count and time, on a vector queues may share.
+//   lookup (cq_lookup.hpp): how a polling GPU thread finds its own entry (scan, in order).
+//   queue traffic (nvme_queues.cpp): messages over the routes to and from queue memory,
+//     timed when sent at chunk fidelity, as packets at tlp fidelity.
 #pragma once
 #include <algorithm>
 #include <deque>
 #include <vector>
 
+#include "models/nvme/cq_lookup.hpp"
 #include "models/nvme/doorbell_writes.hpp"
 #include "sim/core/block_storage.hpp"
 #include "sim/core/component.hpp"
@@ -27,12 +32,13 @@ namespace iowall {
 // host finds its completion are block storage's queue hints (sim/core/block_storage.hpp).
 using NvmeQueueRoutes = QueueRoutes;
 
+// The queues as the host driver sets them up (models/nvme/host_driver.hpp).
 struct NvmeQueueConfig {
   int io_queues = 1;
   i64 queue_entries = 1024;  // SQ and CQ size; one slot stays empty (full = tail + 1 == head)
   int cid_bits = 16;
   int doorbell_batch = 1;  // entries written before the host rings (io_uring submit batch, warp of 32)
-  bool polling = false;
+  bool poll_every_queue = false;  // a polled driver; else only the queues whose submitter polls
   Time poll_delay;         // CQ entry in memory -> the poller sees it
   Time interrupt_latency;  // MSI-X write -> the handler runs
   int coalesce_count = 1;  // aggregation threshold (Set Features, Interrupt Coalescing)
@@ -40,6 +46,9 @@ struct NvmeQueueConfig {
   int msix_vectors = 0;    // interrupt vectors; queues share them round-robin (0: one per queue)
   Time cq_scan_cost;       // the handler checking one CQ's phase tag
   DoorbellCosts doorbells;  // MMIO or shadow (DBBUF) doorbell writes
+  // Whether the host polls the completions of a queue on `r` (no interrupt): the one place
+  // polling is decided, from the driver's kind and the submitter's request.
+  bool polls(const QueueRoutes& r) const { return poll_every_queue || r.submitter_polls; }
 };
 
 class NvmeQueues {
@@ -64,20 +73,25 @@ public:
 
 private:
   struct Queue {
+    // Submission.
     i64 held = 0;                          // CIDs held: submitted and not yet reaped
     std::deque<std::uint32_t> backlog;     // blocked submitters
     std::vector<std::uint32_t> unrung;     // in the SQ, doorbell not yet written
     std::deque<std::uint32_t> rung;        // doorbell written, not yet fetched
     bool flush_scheduled = false;
     Time unrung_ready;                     // when the last of `unrung` is in place
-    int posted = 0;                        // CQ entries in memory the host has not reaped
+    int at_controller = 0;                 // fetched, not yet completed
+    // Notification.
+    bool polled = false;                   // the host polls this CQ (NvmeQueueConfig::polls)
     int unsignalled = 0;                   // posted since the last interrupt
     bool timer_armed = false, irq_pending = false;
-    int at_controller = 0;                 // fetched, not yet completed
-    std::deque<std::uint32_t> in_order;    // fetched, in submission order (in_order lookup)
-    std::deque<Time> window;               // posted entries from the CQ head on: when each is found (scan)
+    // Lookup (polled GPU queues).
+    InOrderCq in_order;
+    CqScan scan;
     NvmeQueueRoutes routes;
   };
+
+  // Submission (nvme_submission.cpp).
   void place(Queue& q, int queue, std::uint32_t cmd);
   void flush(int queue);  // rings for what was placed by now, or waits for its entries
   void ring(int queue, std::size_t count);  // one doorbell for the first `count` unrung entries
@@ -91,22 +105,33 @@ private:
   void fetched(int queue, std::size_t count);
   // Counts the submitter's time on a doorbell write, from `from` to `to`, as CPU busy.
   void charge_host(const NvmeQueueRoutes& r, Time from, Time to);
-  void posted(int queue);
-  void interrupt(int queue);
-  void poll_at(int queue, Time posted_at);  // the poller reaps a poll delay after `posted_at`
+
+  // Completion (nvme_completion.cpp).
+  // Posts the CQ entry of `cmd` (complete() decides when).
+  void post(std::uint32_t cmd, Time depart);
+  // Whether a CQ entry on `q` is timed when sent (no event until it is reaped).
+  bool posts_ahead(const Queue& q) const;
+  void posted(int queue);  // an entry is in memory: the host learns of it (or looks it up)
   void reap(int queue);
   // Frees `n` reaped entries' CIDs (one CQ head doorbell) and admits blocked submitters.
   void release(int queue, std::size_t n);
   // A scan lookup for the entry just posted on `queue`.
   void scan_for(int queue);
-  // Posts the CQ entry of `cmd` (complete() decides when).
-  void post(std::uint32_t cmd, Time depart);
-  // Whether a CQ entry on `r`'s queue is timed when sent (no event until it is reaped).
-  bool posts_ahead(const NvmeQueueRoutes& r) const;
+
+  // Notification (nvme_interrupts.cpp).
+  void poll_at(int queue, Time posted_at);  // the poller reaps a poll delay after `posted_at`
+  void signal(int queue);  // an entry for the interrupt: coalesced by count and time
+  void interrupt(int queue);
   // An interrupt's handler: it scans every CQ on the queue's vector and reaps them all.
   void handle_interrupt(int queue);
   // From the MSI-X write to the handler having scanned its vector's CQs.
   Time handler_delay() const;
+
+  // NVMe base spec 2.0: a submission queue entry is 64 B, a completion queue entry 16 B,
+  // a doorbell register 4 B (and an MSI-X message is one 4 B memory write).
+  static constexpr Bytes kSqEntry{64}, kCqEntry{16}, kDoorbell{4}, kMsix{4};
+
+  // Queue traffic (nvme_queues.cpp).
   // At chunk fidelity a chain of queue messages is timed when it starts (one event);
   // at tlp fidelity every message travels as packets.
   bool timed_ahead(const NvmeQueueRoutes& r) const;
@@ -121,7 +146,6 @@ private:
   std::vector<Queue> queues_;
   std::vector<std::uint16_t> queue_of_;  // by command index
   std::vector<bool> finished_;           // by command index: done, held back (in_order)
-  std::vector<std::uint32_t> cq_;        // reap order scratch
   struct Posted {
     std::uint32_t cmd;
     Time at;  // when the CQ entry lands in memory

@@ -6,22 +6,6 @@
 
 namespace iowall::nvmeof {
 
-CommonConfig CommonConfig::read(const Params& p) {
-  return {p.get_text("nic", "nearest",
-                     "client NIC: nearest (the NIC with a network link fewest PCIe hops from the GPU, same switch "
-                     "first) or a NIC id",
-                     "seed 001: multi-rail steering picks the NIC closest to the GPU"),
-          p.get_time("initiator_submit", "2 us", "client CPU time to submit one I/O (block layer, NVMe-oF host driver)",
-                     "assumption: as psync's submit cost (models/host/io_stack.hpp); calibrate"),
-          p.get_time("initiator_complete", "2 us", "client CPU time to complete one I/O (completion, wake-up)",
-                     "assumption: as psync's complete cost (models/host/io_stack.hpp); calibrate"),
-          p.get_time("target_cost", "2 us",
-                     "target CPU time per I/O: parse the command capsule, submit to the SSD, post the response",
-                     "assumption, order of magnitude of a kernel nvmet or SPDK target; calibrate"),
-          p.get_time("copy_launch_cost", "3 us", "client CPU time to launch and synchronize one cudaMemcpyAsync",
-                     "as cpu_gpu's copy_launch_cost: order of magnitude of CUDA API overhead")};
-}
-
 NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env) : PathBase(env), common_(common) {
   if (env.ctx.fidelity() == Fidelity::tlp)
     throw InputError(env.file, env.pointer, "NVMe-oF paths run at chunk fidelity only (not tlp)");

@@ -28,10 +28,22 @@ struct Endpoints {
   Dram* target_data = nullptr;    // host memory nearest the SSD: where it DMAs the data
 };
 
-struct CommonConfig {
-  std::string nic;                 // "nearest" or a NIC id
-  Time initiator_submit, initiator_complete, target_cost, copy_launch_cost;
-  static CommonConfig read(const Params& p);
+// The parameters every NVMe-oF transport takes (a transport's Config derives from it).
+struct CommonConfig : ParamSet {
+  using ParamSet::ParamSet;
+  IOWALL_PARAM(std::string, nic, "nearest",
+               "client NIC: nearest (the NIC with a network link fewest PCIe hops from the GPU, same switch "
+               "first) or a NIC id",
+               "seed 001: multi-rail steering picks the NIC closest to the GPU");
+  IOWALL_PARAM(Time, initiator_submit, "2 us", "client CPU time to submit one I/O (block layer, NVMe-oF host driver)",
+               "assumption: as psync's submit cost (models/host/io_stack.hpp); calibrate");
+  IOWALL_PARAM(Time, initiator_complete, "2 us", "client CPU time to complete one I/O (completion, wake-up)",
+               "assumption: as psync's complete cost (models/host/io_stack.hpp); calibrate");
+  IOWALL_PARAM(Time, target_cost, "2 us",
+               "target CPU time per I/O: parse the command capsule, submit to the SSD, post the response",
+               "assumption, order of magnitude of a kernel nvmet or SPDK target; calibrate");
+  IOWALL_PARAM(Time, copy_launch_cost, "3 us", "client CPU time to launch and synchronize one cudaMemcpyAsync",
+               "as cpu_gpu's copy_launch_cost: order of magnitude of CUDA API overhead");
 };
 
 // A transport's per-connection state (queue pairs, joined routes), built once per
@@ -94,9 +106,20 @@ std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env);
 std::unique_ptr<DataPath> make_tcp_path(const Params& p, PathEnv& env);
 void describe_rdma_path(const Params& p);
 void describe_tcp_path(const Params& p);
-// The transport named by `p`'s "transport" key (`def` when absent), for paths that carry
-// their requests over NVMe-oF machinery (the parallel file system, the object store).
+
+// The "transport" key of a path that carries its requests over NVMe-oF machinery
+// (nvmeof, the parallel file system, the object store, NFS over RDMA): `def` when absent.
+struct TransportChoice : ParamSet {
+  TransportChoice(const Params& p, const char* def) : ParamSet(p), default_transport(def) {}
+  const char* default_transport;
+  IOWALL_PARAM_CHOICE(transport, default_transport, (std::vector<std::string>{"rdma", "tcp"}),
+                      "rdma: RoCEv2 or InfiniBand, as the network link is; tcp: NVMe/TCP over the same link",
+                      "NVMe over Fabrics 1.1 transport bindings");
+};
+// The transport `p` names (`def` when absent).
 std::unique_ptr<DataPath> make_transport(const Params& p, PathEnv& env, const char* def = "rdma");
+// Documents the transport choice and the parameters of both transports (either may be
+// chosen, so either's keys may be read).
 void describe_transport(const Params& p, const char* def = "rdma");
 
 }  // namespace iowall::nvmeof

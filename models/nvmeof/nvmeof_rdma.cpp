@@ -33,44 +33,38 @@ namespace iowall::nvmeof {
 
 class NvmeofRdmaPath final : public NvmeofPath {
 public:
-  struct Config {
-    CommonConfig common;
-    std::string buffer, registration;
-    i64 qp_depth;
-    Bytes registered_memory, inline_data;
-    bool packet_fabric;
-    net::DcqcnConfig dcqcn;  // the NICs' congestion control, per-packet network only
+  struct Config : CommonConfig {
+    using CommonConfig::CommonConfig;
+    IOWALL_PARAM_CHOICE(buffer, "gpu", (std::vector<std::string>{"gpu", "host"}),
+                        "where the client HCA places read data: gpu (GPUDirect RDMA through the BAR) or host (a "
+                        "bounce buffer, then cudaMemcpy)",
+                        "NVIDIA GPUDirect RDMA documentation; seed 001");
+    IOWALL_PARAM_CHOICE(registration, "once", (std::vector<std::string>{"once", "per_io"}),
+                        "once: the client's I/O buffers are registered before the run; per_io: each I/O registers "
+                        "and deregisters its buffer (ibv_reg_mr / ibv_dereg_mr) on the client CPU",
+                        "seed 001: persistent registration vs registration per I/O");
+    IOWALL_PARAM_INT(qp_depth, 128, 1, 65536, "send queue depth of each queue pair (max_send_wr)",
+                     "Linux nvme-rdma: default queue_size 128");
+    IOWALL_PARAM(Bytes, registered_memory, "1 GiB",
+                 "client memory registered for I/O buffers; I/Os land at offset mod this size, so it sets "
+                 "how many translation lines the HCA must cache",
+                 "assumption: a data loader's buffer pool");
+    IOWALL_PARAM(Bytes, inline_data_size, "4 KiB",
+                 "writes up to this size carry their data in the command capsule (no RDMA READ)",
+                 "Linux nvmet-rdma: inline_data_size defaults to one page");
+    IOWALL_PARAM_CHOICE(fabric, "served", (std::vector<std::string>{"served", "packet"}),
+                        "how the network is simulated: served (each link direction a queue with a rate, like "
+                        "PCIe's) or packet (frames through the switches' shared buffers with PFC and ECN, DCQCN at "
+                        "the senders; reads only)",
+                        "models/net/fabric.hpp; reports/net.md");
+    bool packet_fabric = fabric == "packet";
+    // The NICs' congestion control, per-packet network only (models/net's own parameter
+    // set). Steps are checked against each link's own rate where the network is built;
+    // here only against the fastest Ethernet rate (IEEE 802.3dj, 1.6 Tb/s).
+    net::DcqcnConfig dcqcn = net::DcqcnConfig::read(params(), Bandwidth::Gbps(1600));
   };
-  static Config read_config(const Params& p) {
-    return {CommonConfig::read(p),
-            p.get_choice("buffer", "gpu", {"gpu", "host"},
-                         "where the client HCA places read data: gpu (GPUDirect RDMA through the BAR) or host (a "
-                         "bounce buffer, then cudaMemcpy)",
-                         "NVIDIA GPUDirect RDMA documentation; seed 001"),
-            p.get_choice("registration", "once", {"once", "per_io"},
-                         "once: the client's I/O buffers are registered before the run; per_io: each I/O registers "
-                         "and deregisters its buffer (ibv_reg_mr / ibv_dereg_mr) on the client CPU",
-                         "seed 001: persistent registration vs registration per I/O"),
-            p.get_int("qp_depth", 128, 1, 65536, "send queue depth of each queue pair (max_send_wr)",
-                      "Linux nvme-rdma: default queue_size 128"),
-            p.get_bytes("registered_memory", "1 GiB",
-                        "client memory registered for I/O buffers; I/Os land at offset mod this size, so it sets "
-                        "how many translation lines the HCA must cache",
-                        "assumption: a data loader's buffer pool"),
-            p.get_bytes("inline_data_size", "4 KiB",
-                        "writes up to this size carry their data in the command capsule (no RDMA READ)",
-                        "Linux nvmet-rdma: inline_data_size defaults to one page"),
-            p.get_choice("fabric", "served", {"served", "packet"},
-                         "how the network is simulated: served (each link direction a queue with a rate, like "
-                         "PCIe's) or packet (frames through the switches' shared buffers with PFC and ECN, DCQCN at "
-                         "the senders; reads only)",
-                         "models/net/fabric.hpp; reports/net.md") == "packet",
-            // Steps are checked against each link's own rate where the network is built;
-            // here only against the fastest Ethernet rate (IEEE 802.3dj, 1.6 Tb/s).
-            net::DcqcnConfig::read(p, Bandwidth::Gbps(1600))};
-  }
-  NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(read_config(p), env) {}
-  NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
+  NvmeofRdmaPath(const Params& p, PathEnv& env) : NvmeofRdmaPath(Config(p), env) {}
+  NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c, env), config_(c) {
     direct_to_gpu_ = c.buffer == "gpu";
     models_writes_ = true;
     if (c.registered_memory.n <= 0)
@@ -184,7 +178,7 @@ private:
     return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
   }
 
-  bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data; }
+  bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data_size; }
   static Bytes capsule_slot(std::uint32_t id) { return Bytes((id % 1024) * kCommand.n); }
   // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
   rdma::MemoryRef target_buffer(std::uint32_t id) {
@@ -284,5 +278,5 @@ IOWALL_REGISTER_PATH(NvmeofRdmaPath, "nvmeof_rdma",
                      "NVMe-oF over RDMA from a remote target: GPUDirect RDMA into GPU memory or a host bounce buffer");
 
 std::unique_ptr<DataPath> make_rdma_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofRdmaPath>(p, env); }
-void describe_rdma_path(const Params& p) { (void)NvmeofRdmaPath::read_config(p); }
+void describe_rdma_path(const Params& p) { (void)NvmeofRdmaPath::Config(p); }
 }  // namespace iowall::nvmeof

@@ -17,27 +17,22 @@ namespace iowall::nvmeof {
 
 class NvmeofTcpPath final : public NvmeofPath {
 public:
-  struct Config {
-    CommonConfig common;
-    Bandwidth client_rate, target_rate;
-    Bytes mtu;
+  struct Config : CommonConfig {
+    using CommonConfig::CommonConfig;
+    IOWALL_PARAM(Bandwidth, tcp_rate_per_core, "10 Gb/s",
+                 "bytes one client core receives per second: TCP/IP receive processing plus the copy "
+                 "from socket buffers into the I/O buffer",
+                 "seed 003: NVMe/TCP consumes about one core per 10 Gb/s");
+    IOWALL_PARAM(Bandwidth, target_tcp_rate_per_core, "10 Gb/s",
+                 "bytes one target core sends per second (TCP/IP send processing)",
+                 "assumption: seed 003's one core per 10 Gb/s applied to the target");
+    IOWALL_PARAM(Bytes, mtu, "9000 B", "Ethernet MTU of the TCP connection (IP packet size)",
+                 "jumbo frames, usual on storage networks");
   };
-  static Config read_config(const Params& p) {
-    return {CommonConfig::read(p),
-            p.get_bandwidth("tcp_rate_per_core", "10 Gb/s",
-                            "bytes one client core receives per second: TCP/IP receive processing plus the copy "
-                            "from socket buffers into the I/O buffer",
-                            "seed 003: NVMe/TCP consumes about one core per 10 Gb/s"),
-            p.get_bandwidth("target_tcp_rate_per_core", "10 Gb/s",
-                            "bytes one target core sends per second (TCP/IP send processing)",
-                            "assumption: seed 003's one core per 10 Gb/s applied to the target"),
-            p.get_bytes("mtu", "9000 B", "Ethernet MTU of the TCP connection (IP packet size)",
-                        "jumbo frames, usual on storage networks")};
-  }
-  NvmeofTcpPath(const Params& p, PathEnv& env) : NvmeofTcpPath(read_config(p), env) {}
-  NvmeofTcpPath(const Config& c, PathEnv& env) : NvmeofPath(c.common, env), config_(c) {
+  NvmeofTcpPath(const Params& p, PathEnv& env) : NvmeofTcpPath(Config(p), env) {}
+  NvmeofTcpPath(const Config& c, PathEnv& env) : NvmeofPath(c, env), config_(c) {
     direct_to_gpu_ = false;
-    if (c.client_rate.bps <= 0 || c.target_rate.bps <= 0)
+    if (c.tcp_rate_per_core.bps <= 0 || c.target_tcp_rate_per_core.bps <= 0)
       throw InputError(env.file, env.pointer, "the TCP rates per core must be positive");
     if (c.mtu.n <= kIpTcpHeaders)
       throw InputError(env.file, env.pointer + "/mtu", "the MTU must be larger than the IP and TCP headers (52 B)");
@@ -93,8 +88,8 @@ private:
     Dram& user = static_cast<Dram&>(landing(e, r));
     c->wire_to_target = tcp_wire(*e.client_nic, *e.target_nic);
     c->wire_to_client = tcp_wire(*e.target_nic, *e.client_nic);
-    c->send_cores = cpu_per_byte(*e.target_cpu, *e.target_data, config_.target_rate, false);
-    c->receive_copy = cpu_per_byte(*e.client_cpu, user, config_.client_rate, true);
+    c->send_cores = cpu_per_byte(*e.target_cpu, *e.target_data, config_.target_tcp_rate_per_core, false);
+    c->receive_copy = cpu_per_byte(*e.client_cpu, user, config_.tcp_rate_per_core, true);
     c->command = across(env_, *e.client_queues, *e.client_nic, c->wire_to_target, *e.target_nic, *e.target_queues);
     // Segments land in socket buffers near the client NIC; a core then copies them out.
     const Route segments = across(env_, *e.target_data, *e.target_nic, c->wire_to_client, *e.client_nic, *e.client_queues);
@@ -135,5 +130,5 @@ IOWALL_REGISTER_PATH(NvmeofTcpPath, "nvmeof_tcp",
 
 
 std::unique_ptr<DataPath> make_tcp_path(const Params& p, PathEnv& env) { return std::make_unique<NvmeofTcpPath>(p, env); }
-void describe_tcp_path(const Params& p) { (void)NvmeofTcpPath::read_config(p); }
+void describe_tcp_path(const Params& p) { (void)NvmeofTcpPath::Config(p); }
 }  // namespace iowall::nvmeof

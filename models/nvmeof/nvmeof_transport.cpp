@@ -6,12 +6,6 @@
 namespace iowall::nvmeof {
 namespace {
 
-std::string read_transport(const Params& p, const char* def) {
-  return p.get_choice("transport", def, {"rdma", "tcp"},
-                      "rdma: RoCEv2 or InfiniBand, as the network link is; tcp: NVMe/TCP over the same link",
-                      "NVMe over Fabrics 1.1 transport bindings");
-}
-
 const detail::PathRegistrar registrar{
     "nvmeof",
     "NVMe-oF from a remote target, transport chosen by \"transport\": rdma (then the parameters of nvmeof_rdma) or "
@@ -22,12 +16,13 @@ const detail::PathRegistrar registrar{
 }  // namespace
 
 std::unique_ptr<DataPath> make_transport(const Params& p, PathEnv& env, const char* def) {
-  return read_transport(p, def) == "tcp" ? make_tcp_path(p, env) : make_rdma_path(p, env);
+  return TransportChoice(p, def).transport == "tcp" ? make_tcp_path(p, env) : make_rdma_path(p, env);
 }
 
 void describe_transport(const Params& p, const char* def) {
-  read_transport(p, def);
+  (void)TransportChoice(p, def);
   describe_rdma_path(p);
+  describe_tcp_path(p);
 }
 
 }  // namespace iowall::nvmeof

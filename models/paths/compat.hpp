@@ -15,21 +15,17 @@ namespace iowall {
 
 class CompatPath final : public PathBase {
 public:
-  struct Config {
-    i64 io_threads;
-    Bytes bounce_size;
-    Time chunk_cost, copy_launch_cost;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM_INT(io_threads, 4, 1, 256, "cuFile POSIX I/O threads (execution.max_io_threads)",
+                     "cufile.json default, CUDA 13.0 cuFile 1.15.1 (figures.md)");
+    IOWALL_PARAM(Bytes, bounce_size, "1 MiB", "bounce buffer (POSIX pool slab) per chunk",
+                 "cufile.json posix pool 1 MiB x 64 (figures.md)");
+    IOWALL_PARAM(Time, chunk_cost, "6 us", "CPU time per chunk: cuFile bookkeeping plus the pread/pwrite system call",
+                 "order of magnitude; calibrate with `iowall calibrate` (compat overhead fit)");
+    IOWALL_PARAM(Time, copy_launch_cost, "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu");
   };
-  static Config read_config(const Params& p) {
-    return {p.get_int("io_threads", 4, 1, 256, "cuFile POSIX I/O threads (execution.max_io_threads)",
-                      "cufile.json default, CUDA 13.0 cuFile 1.15.1 (figures.md)"),
-            p.get_bytes("bounce_size", "1 MiB", "bounce buffer (POSIX pool slab) per chunk",
-                        "cufile.json posix pool 1 MiB x 64 (figures.md)"),
-            p.get_time("chunk_cost", "6 us", "CPU time per chunk: cuFile bookkeeping plus the pread/pwrite system call",
-                       "order of magnitude; calibrate with `iowall calibrate` (compat overhead fit)"),
-            p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu")};
-  }
-  CompatPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {}
+  CompatPath(const Params& p, PathEnv& env) : PathBase(env), config_(p) {}
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);

@@ -22,31 +22,29 @@ namespace iowall {
 
 class CpuCachedPath final : public PathBase {
 public:
-  struct Config {
-    Time syscall_cost, copy_launch_cost;
-    Bytes page_cache, dirty_limit, block;
-    bool pinned_user_buffer, warm_cache;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM(Time, syscall_cost, "2 us", "CPU time of one read()/write() system call through the VFS",
+                 "order of magnitude of Linux buffered I/O per call; calibrate with `iowall calibrate`");
+    IOWALL_PARAM(Time, copy_launch_cost, "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu");
+    IOWALL_PARAM(Bytes, page_cache, "256 GiB", "memory the page cache may use", "assumed: a share of host DRAM");
+    IOWALL_PARAM(Bytes, dirty_limit, "20 GiB", "dirty data buffered writes may leave before writers wait",
+                 "Linux vm.dirty_ratio 20% of a ~100 GiB budget (assumption)");
+    IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
+    IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
+                        "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
+                        "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
+                        "CUDA programming guide, page-locked host memory");
+    IOWALL_PARAM_CHOICE(cache_at_start, "cold", (std::vector<std::string>{"cold", "warm"}),
+                        "the page cache when the run starts: cold (nothing cached) or warm (every block of the "
+                        "target resident, as a file just written or read before; blocks are missed once evicted)",
+                        "fio lays out its file with buffered writes (warm unless --invalidate); iowall measure "
+                        "drops its fill and records the share cached (page_cache_resident_at_start)");
+    bool pinned_user_buffer = user_buffer == "pinned";
+    bool warm_cache = cache_at_start == "warm";
   };
-  static Config read_config(const Params& p) {
-    return {p.get_time("syscall_cost", "2 us", "CPU time of one read()/write() system call through the VFS",
-                       "order of magnitude of Linux buffered I/O per call; calibrate with `iowall calibrate`"),
-            p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu"),
-            p.get_bytes("page_cache", "256 GiB", "memory the page cache may use", "assumed: a share of host DRAM"),
-            p.get_bytes("dirty_limit", "20 GiB", "dirty data buffered writes may leave before writers wait",
-                        "Linux vm.dirty_ratio 20% of a ~100 GiB budget (assumption)"),
-            p.get_bytes("block", "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead"),
-            p.get_choice("user_buffer", "pageable", {"pageable", "pinned"},
-                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
-                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
-                         "CUDA programming guide, page-locked host memory") == "pinned",
-            p.get_choice("cache_at_start", "cold", {"cold", "warm"},
-                         "the page cache when the run starts: cold (nothing cached) or warm (every block of the "
-                         "target resident, as a file just written or read before; blocks are missed once evicted)",
-                         "fio lays out its file with buffered writes (warm unless --invalidate); iowall measure "
-                         "drops its fill and records the share cached (page_cache_resident_at_start)") == "warm"};
-  }
   CpuCachedPath(const Params& p, PathEnv& env)
-      : PathBase(env), config_(read_config(p)), cache_(config_.page_cache, config_.block, config_.warm_cache) {}
+      : PathBase(env), config_(p), cache_(config_.page_cache, config_.block, config_.warm_cache) {}
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);

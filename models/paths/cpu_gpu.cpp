@@ -12,17 +12,13 @@ namespace iowall {
 
 class CpuGpuPath final : public PathBase {
 public:
-  struct Config {
-    HostIoStack stack;
-    Time copy_launch_cost;
+  struct Config : HostIoStack {
+    using HostIoStack::HostIoStack;
+    IOWALL_PARAM(Time, copy_launch_cost, "3 us", "CPU time to launch and synchronize one cudaMemcpyAsync",
+                 "order of magnitude of CUDA API overhead; calibrate with `iowall calibrate`");
   };
-  static Config read_config(const Params& p) {
-    return {read_host_io_stack(p),
-            p.get_time("copy_launch_cost", "3 us", "CPU time to launch and synchronize one cudaMemcpyAsync",
-                       "order of magnitude of CUDA API overhead; calibrate with `iowall calibrate`")};
-  }
-  CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(read_config(p)) {
-    poll_completions_ = config_.stack.polled;
+  CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(p) {
+    stack_polls_ = config_.polled;
   }
 
   void submit(const IoRequest& r, Done done) override {
@@ -38,7 +34,7 @@ public:
       f.second = &env_.route(dram, *gpu, {gpu->copy_engine_hop()});  // host -> device copy
     }
     const std::uint32_t id = begin(f);
-    thread_spend(id, r.write ? config_.copy_launch_cost : config_.stack.submit, [this, id] { stage_one(id); });
+    thread_spend(id, r.write ? config_.copy_launch_cost : config_.submit_cost, [this, id] { stage_one(id); });
   }
 
 private:
@@ -46,10 +42,10 @@ private:
   void stage_one(std::uint32_t id) {
     if (io(id).io.write) {
       env_.mover.send(*io(id).first, io(id).io.size,
-                      [this, id] { thread_spend(id, config_.stack.submit, [this, id] { stage_two(id); }); });
+                      [this, id] { thread_spend(id, config_.submit_cost, [this, id] { stage_two(id); }); });
     } else {
       storage_step(id, *io(id).first, [this, id] {
-        thread_spend(id, config_.stack.complete + config_.copy_launch_cost, [this, id] { stage_two(id); });
+        thread_spend(id, config_.complete_cost + config_.copy_launch_cost, [this, id] { stage_two(id); });
       });
     }
   }
@@ -57,7 +53,7 @@ private:
   void stage_two(std::uint32_t id) {
     if (io(id).io.write)
       storage_step(id, *io(id).second,
-                   [this, id] { thread_spend(id, config_.stack.complete, [this, id] { finish(id); }); });
+                   [this, id] { thread_spend(id, config_.complete_cost, [this, id] { finish(id); }); });
     else
       // The GPU's copy engine reads host memory: completions carry the data.
       env_.mover.send(*io(id).second, io(id).io.size, [this, id] { finish(id); }, DmaKind::read);

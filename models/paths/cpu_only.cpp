@@ -11,9 +11,9 @@ namespace iowall {
 
 class CpuOnlyPath final : public PathBase {
 public:
-  static HostIoStack read_config(const Params& p) { return read_host_io_stack(p); }
-  CpuOnlyPath(const Params& p, PathEnv& env) : PathBase(env), stack_(read_config(p)) {
-    poll_completions_ = stack_.polled;
+  using Config = HostIoStack;
+  CpuOnlyPath(const Params& p, PathEnv& env) : PathBase(env), stack_(p) {
+    stack_polls_ = stack_.polled;
   }
 
   void submit(const IoRequest& r, Done done) override {
@@ -21,9 +21,9 @@ public:
     CpuSocket* cpu = &cpu_near(dram);
     const Route* route = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
-    thread_spend(id, stack_.submit, [this, id] {
+    thread_spend(id, stack_.submit_cost, [this, id] {
       storage_step(id, *io(id).first,
-                   [this, id] { thread_spend(id, stack_.complete, [this, id] { finish(id); }); });
+                   [this, id] { thread_spend(id, stack_.complete_cost, [this, id] { finish(id); }); });
     });
   }
 

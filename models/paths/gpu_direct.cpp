@@ -24,44 +24,36 @@ namespace iowall {
 
 class GpuDirectPath final : public PathBase {
 public:
-  struct Config {
-    Time control_cost, peer_copy_cost;
-    std::string staging;
-    i64 bounce_buffers;
-    Bytes bounce_size;
-    Bytes max_direct_io_size;
-    i64 max_request_parallelism;
-    std::string registration;
-    Time register_fixed, register_per_page, deregister_cost;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM(Time, control_cost, "8 us", "CPU time cuFile spends per I/O (submit, completion, bookkeeping)",
+                 "order of magnitude from GDS design notes; calibrate with `iowall calibrate`");
+    IOWALL_PARAM(Time, peer_copy_cost, "4 us", "CPU time to launch one staged GPU-to-GPU copy",
+                 "order of magnitude of CUDA API overhead (assumption)");
+    IOWALL_PARAM_CHOICE(staging, "auto", (std::vector<std::string>{"auto", "never"}),
+                        "auto: stage through a GPU on the drive's switch when the direct route crosses a root "
+                        "complex; never: always DMA directly",
+                        "NVIDIA GDS configuration guide: cross-switch traffic is staged through a GPU near the drives");
+    IOWALL_PARAM_INT(bounce_buffers, 64, 1, 4096, "GDS bounce buffers per GPU",
+                     "GDS buffer pool: 64 x 1 MiB per GPU (figures.md)");
+    IOWALL_PARAM(Bytes, bounce_size, "1 MiB", "size of one GDS bounce buffer", "figures.md");
+    IOWALL_PARAM(Bytes, max_direct_io_size, "16 MiB", "largest request cuFile hands nvidia-fs; larger I/Os split",
+                 "cufile.json properties.max_direct_io_size_kb = 16384 (figures.md)");
+    IOWALL_PARAM_INT(max_request_parallelism, 4, 1, 1024, "pieces of one split I/O in flight at a time",
+                     "cufile.json execution.max_request_parallelism default 4");
+    IOWALL_PARAM_CHOICE(registration, "once", (std::vector<std::string>{"once", "per_io"}),
+                        "once: buffers registered before the I/Os (gdsio, frameworks); per_io: registered and "
+                        "deregistered around every I/O",
+                        "seed 001: registration persists for the CUDA context; per-I/O registration is the anti-pattern");
+    IOWALL_PARAM(Time, register_fixed, "50 us", "cuFileBufRegister fixed cost (syscall, GPU page-table walk)",
+                 "seed 001 (claim, not measured): 20-50 us regardless of size");
+    IOWALL_PARAM(Time, register_per_page, "10 ns", "cuFileBufRegister cost per 64 KiB GPU page",
+                 "seed 001 (claim): a 1 GB buffer registers in under 200 us, 16,384 pages");
+    IOWALL_PARAM(Time, deregister_cost, "20 us", "cuFileBufDeregister cost (unpinning, invalidation)",
+                 "assumption: of the order of the fixed registration cost");
   };
-  static Config read_config(const Params& p) {
-    return {p.get_time("control_cost", "8 us", "CPU time cuFile spends per I/O (submit, completion, bookkeeping)",
-                       "order of magnitude from GDS design notes; calibrate with `iowall calibrate`"),
-            p.get_time("peer_copy_cost", "4 us", "CPU time to launch one staged GPU-to-GPU copy",
-                       "order of magnitude of CUDA API overhead (assumption)"),
-            p.get_choice("staging", "auto", {"auto", "never"},
-                         "auto: stage through a GPU on the drive's switch when the direct route crosses a root "
-                         "complex; never: always DMA directly",
-                         "NVIDIA GDS configuration guide: cross-switch traffic is staged through a GPU near the drives"),
-            p.get_int("bounce_buffers", 64, 1, 4096, "GDS bounce buffers per GPU", "GDS buffer pool: 64 x 1 MiB per GPU (figures.md)"),
-            p.get_bytes("bounce_size", "1 MiB", "size of one GDS bounce buffer", "figures.md"),
-            p.get_bytes("max_direct_io_size", "16 MiB", "largest request cuFile hands nvidia-fs; larger I/Os split",
-                        "cufile.json properties.max_direct_io_size_kb = 16384 (figures.md)"),
-            p.get_int("max_request_parallelism", 4, 1, 1024, "pieces of one split I/O in flight at a time",
-                      "cufile.json execution.max_request_parallelism default 4"),
-            p.get_choice("registration", "once", {"once", "per_io"},
-                         "once: buffers registered before the I/Os (gdsio, frameworks); per_io: registered and "
-                         "deregistered around every I/O",
-                         "seed 001: registration persists for the CUDA context; per-I/O registration is the anti-pattern"),
-            p.get_time("register_fixed", "50 us", "cuFileBufRegister fixed cost (syscall, GPU page-table walk)",
-                       "seed 001 (claim, not measured): 20-50 us regardless of size"),
-            p.get_time("register_per_page", "10 ns", "cuFileBufRegister cost per 64 KiB GPU page",
-                       "seed 001 (claim): a 1 GB buffer registers in under 200 us, 16,384 pages"),
-            p.get_time("deregister_cost", "20 us", "cuFileBufDeregister cost (unpinning, invalidation)",
-                       "assumption: of the order of the fixed registration cost")};
-  }
   GpuDirectPath(const Params& p, PathEnv& env)
-      : PathBase(env), config_(read_config(p)), compat_(Params(Json::object(), p.where()), env) {}
+      : PathBase(env), config_(p), compat_(Params(Json::object(), p.where()), env) {}
 
   void submit(const IoRequest& r, Done done) override {
     // GDS needs the file offset, the size and the GPU buffer 4 KiB aligned; otherwise

@@ -22,46 +22,38 @@ class GpuInitiatedPath final : public PathBase {
   static constexpr i64 kMaxWarp = 64;  // AMD's wavefronts; NVIDIA's warps are 32
 
 public:
-  struct Config {
-    std::string cid_allocation;
-    Time global_atomic_cost, local_cid_cost;
-    i64 queues, warp_batch;
-    std::string cq_lookup;
-    Time cq_check_cost;
-    bool lockstep;
-    i64 warp_size;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM_CHOICE(cid_allocation, "warp_partition", (std::vector<std::string>{"warp_partition", "global_atomic"}),
+                        "warp_partition: each warp owns a CID range (warp_id << 10 | local_cid); global_atomic: "
+                        "every command takes its CID from one GPU-wide atomic counter",
+                        "seed 000: CID allocation as a serialization point and the per-warp partition");
+    IOWALL_PARAM(Time, global_atomic_cost, "20 ns",
+                 "GPU time one command holds the global CID counter (contended atomic with retry)",
+                 "assumption: same-address atomics serialize at one L2 slice; calibrate on the machine");
+    IOWALL_PARAM(Time, local_cid_cost, "1 ns", "GPU time for a warp-local CID (shared-memory counter)",
+                 "assumption: a few cycles");
+    IOWALL_PARAM_INT(queues, 32, 1, 65535, "GPU-owned I/O queue pairs per SSD (warp-per-queue mapping)",
+                     "BaM: one queue pair per group of warps, up to the controller's queues");
+    IOWALL_PARAM_INT(warp_batch, 32, 1, 65536, "commands a warp places before one thread rings the doorbell",
+                     "seed 000: 32 commands, 1 doorbell write");
+    IOWALL_PARAM_CHOICE(cq_lookup, "reap_all", (std::vector<std::string>{"reap_all", "scan", "in_order"}),
+                        "how a thread finds its completion: reap_all (a polling warp consumes every new entry), "
+                        "scan (each thread reads from the CQ head to its CID: O(N)), in_order (entries posted in "
+                        "submission order: O(1), but a command waits for the ones before it)",
+                        "seed 000: phase-tag scanning of out-of-order completions vs in-order completion");
+    IOWALL_PARAM(Time, cq_check_cost, "500 ns", "a GPU thread reading one CQ entry from GPU memory (scan)",
+                 "assumption: a global-memory load that misses L2, 400-600 ns on H100-class GPUs");
+    IOWALL_PARAM_BOOL(warp_lockstep, true,
+                      "a warp's threads submit together on the warp's queue pair (one doorbell for the warp) and "
+                      "issue their next I/Os when all of the warp's I/Os are done; false: every thread on its own, "
+                      "commands spread round-robin over the queues",
+                      "BaM (ASPLOS'23): warp-coalesced submission; SIMT threads of a warp run one instruction stream");
+    IOWALL_PARAM_INT(warp_size, 32, 1, kMaxWarp, "GPU threads per warp (each with one I/O in flight)",
+                     "CUDA: 32 threads per warp");
   };
-  static Config read_config(const Params& p) {
-    return {p.get_choice("cid_allocation", "warp_partition", {"warp_partition", "global_atomic"},
-                         "warp_partition: each warp owns a CID range (warp_id << 10 | local_cid); global_atomic: "
-                         "every command takes its CID from one GPU-wide atomic counter",
-                         "seed 000: CID allocation as a serialization point and the per-warp partition"),
-            p.get_time("global_atomic_cost", "20 ns",
-                       "GPU time one command holds the global CID counter (contended atomic with retry)",
-                       "assumption: same-address atomics serialize at one L2 slice; calibrate on the machine"),
-            p.get_time("local_cid_cost", "1 ns", "GPU time for a warp-local CID (shared-memory counter)",
-                       "assumption: a few cycles"),
-            p.get_int("queues", 32, 1, 65535, "GPU-owned I/O queue pairs per SSD (warp-per-queue mapping)",
-                      "BaM: one queue pair per group of warps, up to the controller's queues"),
-            p.get_int("warp_batch", 32, 1, 65536, "commands a warp places before one thread rings the doorbell",
-                      "seed 000: 32 commands, 1 doorbell write"),
-            p.get_choice("cq_lookup", "reap_all", {"reap_all", "scan", "in_order"},
-                         "how a thread finds its completion: reap_all (a polling warp consumes every new entry), "
-                         "scan (each thread reads from the CQ head to its CID: O(N)), in_order (entries posted in "
-                         "submission order: O(1), but a command waits for the ones before it)",
-                         "seed 000: phase-tag scanning of out-of-order completions vs in-order completion"),
-            p.get_time("cq_check_cost", "500 ns", "a GPU thread reading one CQ entry from GPU memory (scan)",
-                       "assumption: a global-memory load that misses L2, 400-600 ns on H100-class GPUs"),
-            p.get_bool("warp_lockstep", true,
-                       "a warp's threads submit together on the warp's queue pair (one doorbell for the warp) and "
-                       "issue their next I/Os when all of the warp's I/Os are done; false: every thread on its own, "
-                       "commands spread round-robin over the queues",
-                       "BaM (ASPLOS'23): warp-coalesced submission; SIMT threads of a warp run one instruction stream"),
-            p.get_int("warp_size", 32, 1, kMaxWarp, "GPU threads per warp (each with one I/O in flight)",
-                      "CUDA: 32 threads per warp")};
-  }
   GpuInitiatedPath(const Params& p, PathEnv& env)
-      : PathBase(env), config_(read_config(p)),
+      : PathBase(env), config_(p),
         cq_lookup_(config_.cq_lookup == "scan"       ? CqLookup::scan
                    : config_.cq_lookup == "in_order" ? CqLookup::in_order
                                                       : CqLookup::reap_all),
@@ -75,7 +67,7 @@ public:
                                    r.target->name()));
     const Route* route = r.write ? &env_.route(*gpu, r.storage->device()) : &env_.route(r.storage->device(), *gpu);
     const std::uint32_t id = begin({r, done, nullptr, route, nullptr});
-    const int queue = config_.lockstep ? join_warp(*gpu, id) : static_cast<int>(next_queue_++ % config_.queues);
+    const int queue = config_.warp_lockstep ? join_warp(*gpu, id) : static_cast<int>(next_queue_++ % config_.queues);
     const i64 commands = (r.size.n + r.storage->limits().max_transfer.n - 1) / r.storage->limits().max_transfer.n;
     if (global_atomic_) {
       // Every command's CID comes from one counter: the commands queue on it.
@@ -107,7 +99,7 @@ private:
     queues.to_queues = &env_.route(r.storage->device(), gpu);
     queues.from_queues = &env_.route(gpu, r.storage->device());
     queues.mover = &env_.mover;
-    queues.polled = true;
+    queues.submitter_polls = true;
     queues.doorbell_batch = static_cast<int>(config_.warp_batch);
     queues.cq_lookup = cq_lookup_;
     queues.cq_check_cost = config_.cq_check_cost;
@@ -145,7 +137,7 @@ private:
     if (warps_[w].done == warps_[w].size) release_warp(w);
   }
   void done(std::uint32_t id) {
-    if (!config_.lockstep) {
+    if (!config_.warp_lockstep) {
       finish(id);
       return;
     }

@@ -55,7 +55,7 @@ protected:
     r.to_queues = &env_.route(storage, queue_memory);
     r.from_queues = &env_.route(queue_memory, storage);
     r.mover = &env_.mover;
-    r.polled = poll_completions_;
+    r.submitter_polls = stack_polls_;
     r.host_cores = &cpu_near(queue_memory).core_server();
     return r;
   }
@@ -74,7 +74,9 @@ protected:
   }
 
   PathEnv& env_;
-  bool poll_completions_ = false;  // the host stack polls its queues (no MSI-X)
+  // The host stack reaps by polling (io_uring IOPOLL, SPDK): it asks the drive's host driver
+  // to poll its queues (models/nvme/host_driver.hpp decides).
+  bool stack_polls_ = false;
 
 private:
   struct Step {

@@ -27,28 +27,30 @@ std::vector<int> parse_weights(const Params& p, const std::string& text, int que
 }
 }  // namespace
 
-NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
+NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
+    : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)), driver_(make_host_driver(driver)) {
+  const HostDriver& host = *driver_;
+  const i64 io_queues = host.io_queues;
   if (!p.describing()) {
+    const Params& d = host.params();
     if (io_queues > max_queues)
-      p.fail("io_queues", fmt::format("{} I/O queues exceed the controller's maximum of {}", io_queues, max_queues));
-    if (queue_entries > max_queue_entries)
-      p.fail("queue_entries", fmt::format("{} entries exceed the controller's maximum of {} (CAP.MQES + 1)",
-                                          queue_entries, max_queue_entries));
-    if (cid_bits > 16 && !cid_32bit)
-      p.fail("cid_bits", fmt::format("{}-bit CIDs need the 32-bit CID extension (\"cid_32bit\": true); NVMe CIDs "
-                                     "are 16 bits",
-                                     cid_bits));
-    if (coalesce_count > 1 && coalesce_time.ps <= 0)
-      p.fail("coalesce_time", "interrupt coalescing by count needs an aggregation time, or the last completions wait forever");
+      d.fail("io_queues", fmt::format("{} I/O queues exceed the controller's maximum of {}", io_queues, max_queues));
+    if (host.queue_entries > max_queue_entries)
+      d.fail("queue_entries", fmt::format("{} entries exceed the controller's maximum of {} (CAP.MQES + 1)",
+                                          host.queue_entries, max_queue_entries));
+    if (host.cid_bits > 16 && !cid_32bit)
+      d.fail("cid_bits", fmt::format("{}-bit CIDs need the drive's 32-bit CID extension (\"cid_32bit\": true); NVMe "
+                                     "CIDs are 16 bits",
+                                     host.cid_bits));
     if (mdts.n <= 0 || mdts.n % lba_size.n != 0)
       p.fail("mdts", fmt::format("{} is not a positive multiple of the LBA size {}", to_string(mdts), to_string(lba_size)));
     if (!p.json().contains("media") && p.json().contains("read_latency")) media = "lumped";
     if (doorbell_stride.n < 4 || doorbell_stride.n > (i64{4} << 15) || (doorbell_stride.n & (doorbell_stride.n - 1)) != 0)
       p.fail("doorbell_stride", fmt::format("{} is not 4 << CAP.DSTRD: a power of two from 4 B to 128 KiB",
                                             to_string(doorbell_stride)));
-    if (shadow_doorbells && !dbbuf_supported)
-      p.fail("shadow_doorbells", "the controller does not support Doorbell Buffer Config (\"dbbuf_supported\": true; "
-                                 "emulated controllers do, physical SSDs rarely)");
+    if (host.shadow_doorbells && !dbbuf_supported)
+      d.fail("shadow_doorbells", "the controller does not support Doorbell Buffer Config (the drive's "
+                                 "\"dbbuf_supported\": true; emulated controllers do, physical SSDs rarely)");
   }
   controller_ = std::make_unique<Server>(*this, "controller");
   controller_->set_arbitration(arbitration == "wrr" ? Arbitration::weighted_round_robin : Arbitration::round_robin,
@@ -73,20 +75,10 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorag
     g.read_retry_probability = read_retry_probability;
     flash_ = std::make_unique<FlashMedia>(*this, g);
   }
-  NvmeQueueConfig q;
-  q.io_queues = static_cast<int>(io_queues);
-  q.queue_entries = queue_entries;
-  q.cid_bits = static_cast<int>(cid_bits);
-  q.doorbell_batch = static_cast<int>(doorbell_batch);
-  q.polling = completion == "polling";
-  q.poll_delay = poll_delay;
-  q.interrupt_latency = interrupt_latency;
-  q.coalesce_count = static_cast<int>(coalesce_count);
-  q.coalesce_time = coalesce_time;
-  q.msix_vectors = static_cast<int>(msix_vectors);
-  q.cq_scan_cost = cq_scan_cost;
-  q.doorbells = {shadow_doorbells, doorbell_stride, mmio_doorbell_cost, shadow_store_cost, cache_line_transfer,
-                 shadow_poll_interval};
+  // The queues as the host driver creates them, with the drive's doorbell capabilities.
+  NvmeQueueConfig q = host.queue_config();
+  q.doorbells.stride = doorbell_stride;
+  q.doorbells.poll_interval = shadow_poll_interval;
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
   set_limits({capacity, lba_size, mdts, queues_->queue_limit()});
@@ -122,9 +114,9 @@ void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& move
   int queue = io.queue;
   if (queue < 0) {
     queue = next_queue_;
-    next_queue_ = (next_queue_ + 1) % static_cast<int>(io_queues);
+    next_queue_ = (next_queue_ + 1) % queues_->config().io_queues;
   }
-  queue %= static_cast<int>(io_queues);
+  queue %= queues_->config().io_queues;
   // MDTS: the driver splits the request; every command has its own SQ entry and CID.
   for (i64 c = 0; c < n; ++c) {
     const Bytes bytes(std::min(mdts.n, size.n - c * mdts.n));

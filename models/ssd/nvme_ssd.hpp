@@ -1,5 +1,6 @@
 // An NVMe SSD seen from the host: the NVMe queue pairs and their PCIe traffic
-// (models/nvme), the controller's command-processing rate (the IOPS ceiling) with
+// (models/nvme), set up by the host's driver (a named child component: irq or polled),
+// the controller's command-processing rate (the IOPS ceiling) with
 // arbitration among submission queues, how it serves reads (a named read service:
 // overlapped, serial or batched), MDTS splitting, the internal data path's
 // bandwidth, a power-loss-protected write cache, and the media: channels x dies x
@@ -9,6 +10,7 @@
 #include <deque>
 #include <memory>
 
+#include "models/nvme/host_driver.hpp"
 #include "models/nvme/nvme_queues.hpp"
 #include "models/ssd/flash_media.hpp"
 #include "models/ssd/read_service.hpp"
@@ -57,54 +59,26 @@ public:
                    "NVMe base spec 2.0, 3.4.4: weighted round robin with urgent priority class");
   IOWALL_PARAM(std::string, wrr_weights, "", "comma-separated weight per I/O queue under wrr (default 1 each)",
                "NVMe base spec 2.0, 3.4.4 (high/medium/low priority weights)");
-  // Queues (the host creates io_queues of queue_entries within the controller's limits).
+  // Queues: the controller's limits and capabilities; the host driver (below) creates
+  // the queues within them.
   IOWALL_PARAM_INT(max_queues, 128, 1, 65535, "I/O queue pairs the controller supports", "typical Gen5 datacenter drive (nvme id-ctrl); spec maximum 65,535");
   IOWALL_PARAM_INT(max_queue_entries, 1024, 2, 65536, "entries per queue the controller supports (CAP.MQES + 1)",
                    "typical datacenter drive; spec maximum 65,536");
-  IOWALL_PARAM_INT(io_queues, 32, 1, 65535, "I/O queue pairs the host creates", "Linux: one per CPU up to max_queues");
-  IOWALL_PARAM_INT(queue_entries, 1024, 2, 65536, "entries per SQ and CQ the host creates", "Linux nvme io_queue_depth default 1024");
-  IOWALL_PARAM_INT(cid_bits, 16, 1, 32, "bits of command identifier per queue (CIDs in use bound the I/Os in flight)",
-                   "NVMe base spec 2.0: CID is 16 bits; 32 needs the proposed extension");
-  IOWALL_PARAM_BOOL(cid_32bit, false, "the proposed 32-bit CID extension (seed 000); required for cid_bits above 16",
+  IOWALL_PARAM_BOOL(cid_32bit, false, "the proposed 32-bit CID extension (seed 000); required for the driver's cid_bits above 16",
                     "seed 000 (proposal, not in the spec)");
-  IOWALL_PARAM_INT(doorbell_batch, 1, 1, 65536, "SQ entries the host writes before ringing the SQ tail doorbell",
-                   "1: one per command; 32: a warp's batch (seed 000)");
-  // Doorbell writes (models/nvme/doorbell_writes.hpp).
+  // Doorbells (models/nvme/doorbell_writes.hpp).
   IOWALL_PARAM(Bytes, doorbell_stride, "4 B", "distance between doorbell registers, 4 << CAP.DSTRD (a capability of the device)",
                "NVMe base spec 2.0, 3.1.2 (CAP.DSTRD); most drives report 0, i.e. 4 B");
-  IOWALL_PARAM(Time, mmio_doorbell_cost, "0 ns",
-               "submitter time for one MMIO doorbell write; 0: folded into the host stack's submit cost (bare metal). "
-               "In a VM an emulated controller's register write exits to the hypervisor",
-               "assumption: a posted store on bare metal; a VM exit round trip is microseconds");
   IOWALL_PARAM_BOOL(dbbuf_supported, false, "the controller supports Doorbell Buffer Config (OACS bit 8)",
                     "NVMe 1.3+: meant for emulated controllers, rarely on physical SSDs (seed 000)");
-  IOWALL_PARAM_BOOL(shadow_doorbells, false,
-                    "the host stores doorbell values in a shadow buffer the controller polls (DBBUF), ringing the "
-                    "register only when the controller's EventIdx asks",
-                    "NVMe base spec 2.0, 5.8 Doorbell Buffer Config");
-  IOWALL_PARAM(Time, shadow_store_cost, "5 ns", "a store to a shadow-buffer cache line the submitter's core owns",
-               "assumption: an L1/L2 store hit");
-  IOWALL_PARAM(Time, cache_line_transfer, "100 ns",
-               "taking a shadow-buffer cache line another core wrote last (false sharing between adjacent queues)",
-               "assumption: core-to-core cache line transfer on one socket, 50-150 ns");
   IOWALL_PARAM(Time, shadow_poll_interval, "1 us", "an active controller re-reads the shadow doorbells this often",
                "assumption: an emulated controller's polling loop");
-  IOWALL_PARAM_CHOICE(completion, "msix", (std::vector<std::string>{"msix", "polling"}),
-                      "how the host learns of completions", "NVMe base spec 2.0, 3.5");
-  IOWALL_PARAM(Time, interrupt_latency, "1 us", "MSI-X write to the completion handler running (delivery, IRQ entry)",
-               "seed 000: CPU + MSI-X completion 1-5 us (lower end; handler CPU time is the host stack's)");
-  IOWALL_PARAM(Time, poll_delay, "100 ns", "CQ entry landing to a spinning poller seeing its phase tag",
-               "seed 000: GPU polling completion ~100 ns");
-  IOWALL_PARAM_INT(msix_vectors, 0, 0, 2048,
-                   "MSI-X vectors the host allocates; fewer than io_queues makes queues share them (0: one per queue)",
-                   "PCIe base spec: an MSI-X table holds at most 2,048 entries; Linux: one vector per CPU");
-  IOWALL_PARAM(Time, cq_scan_cost, "100 ns",
-               "the interrupt handler checking one completion queue's phase tag (a cache miss on the CQ head)",
-               "assumption: one DRAM access per CQ scanned");
-  IOWALL_PARAM_INT(coalesce_count, 1, 1, 256, "interrupt aggregation threshold (completions per interrupt)",
-                   "NVMe base spec 2.0, Interrupt Coalescing feature (FID 08h)");
-  IOWALL_PARAM(Time, coalesce_time, "0 us", "interrupt aggregation time (spec unit 100 us); 0: none",
-               "NVMe base spec 2.0, Interrupt Coalescing feature (FID 08h)");
+  // The host's NVMe driver: a named child component (models/nvme/host_driver.hpp).
+  IOWALL_PARAM_CHILD(driver, host_drivers::irq, "driver", host_driver_names(),
+                     "the host's NVMe driver: its queues (io_queues, queue_entries, cid_bits), doorbell writes and "
+                     "how it learns of completions: irq (MSI-X interrupts, coalescing, shared vectors) or polled "
+                     "(every CQ polled); a name, or {\"model\": NAME, its parameters}; `iowall models NAME` for each",
+                     "NVMe base spec 2.0, 3.5; Linux nvme driver");
   // Media.
   IOWALL_PARAM_CHOICE(media, "nand", (std::vector<std::string>{"nand", "lumped"}),
                       "nand: channels x dies x planes; lumped: one latency with a spread (what calibration fits). "
@@ -162,6 +136,7 @@ private:
 
   std::unique_ptr<Server> controller_, read_path_, write_path_;
   std::unique_ptr<ReadService> reads_;
+  std::unique_ptr<HostDriver> driver_;
   std::unique_ptr<FlashMedia> flash_;
   std::unique_ptr<NvmeQueues> queues_;
   SlotPool<Io> ios_;

@@ -1,6 +1,8 @@
 // The three ways an nvme_ssd's controller serves reads (models/ssd/read_service.hpp),
 // the registry of their names, and the drive steps they compose.
+#include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "models/ssd/nvme_ssd.hpp"
 #include "models/ssd/read_service.hpp"
@@ -153,13 +155,14 @@ ReadServiceRegistrar::ReadServiceRegistrar(const char* name, const char* descrip
     const ModelEntry* drive = ModelRegistry::instance().find("device", "nvme_ssd");
     if (!drive) return doc;
     const ModelDoc d = drive->describe();
-    for (const auto& [key, role] : uses)
-      for (const ParamInfo& p : d.params)
-        if (p.name == key) {
-          ParamInfo q = p;
-          q.description = role + " (nvme_ssd: " + p.description + ")";
-          doc.params.push_back(q);
-        }
+    for (const auto& [key, role] : uses) {
+      const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const ParamInfo& q) { return q.name == key; });
+      if (p == d.params.end())
+        throw std::logic_error("a read service uses \"" + key + "\", which nvme_ssd does not declare");
+      ParamInfo q = *p;
+      q.description = role + " (nvme_ssd: " + p->description + ")";
+      doc.params.push_back(q);
+    }
     return doc;
   };
   ModelRegistry::instance().add(std::move(e));

@@ -32,36 +32,32 @@ namespace iowall::storage {
 
 class NfsRdmaPath final : public SplitIoPath {
 public:
-  struct Config {
-    Bytes rsize, wsize;
-    i64 nconnect, max_slots;
-    Time server_rpc_cost;
-    double hit_ratio;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM(std::string, drives, "all", kDrivesDescription, kDrivesSource);
+    IOWALL_PARAM(Bytes, rsize, "1 MiB", "largest READ RPC payload (mount option rsize): a multiple of 4 KiB",
+                 "Linux nfs(5) rsize; 1 MiB is the usual maximum negotiated by Linux servers");
+    IOWALL_PARAM(Bytes, wsize, "1 MiB", "largest WRITE RPC payload (mount option wsize): a multiple of 4 KiB",
+                 "Linux nfs(5) wsize; 1 MiB is the usual maximum negotiated by Linux servers");
+    IOWALL_PARAM_INT(nconnect, 1, 1, 16, "connections (transports) to the server; RPCs go to them round-robin",
+                     "Linux nfs(5) nconnect: default 1, at most 16");
+    IOWALL_PARAM_INT(max_slots, 128, 1, 65536, "RPC slots per connection: calls one connection keeps in flight",
+                     "Linux sunrpc slot table (tcp_max_slot_table_entries-like) and RPC-over-RDMA credits "
+                     "(RFC 8166; xprtrdma's default of 128 requests)");
+    IOWALL_PARAM(Time, server_rpc_cost, "10 us",
+                 "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
+                 "transfer and the reply (nfsd with svcrdma)",
+                 "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate");
+    IOWALL_PARAM_NUMBER(server_cache_hit_ratio, 0.0, 0.0, 1.0,
+                        "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
+                        "assumption: 0, a cold data set larger than the server's memory");
   };
-  static Config read_config(const Params& p) {
-    return {p.get_bytes("rsize", "1 MiB", "largest READ RPC payload (mount option rsize): a multiple of 4 KiB",
-                        "Linux nfs(5) rsize; 1 MiB is the usual maximum negotiated by Linux servers"),
-            p.get_bytes("wsize", "1 MiB", "largest WRITE RPC payload (mount option wsize): a multiple of 4 KiB",
-                        "Linux nfs(5) wsize; 1 MiB is the usual maximum negotiated by Linux servers"),
-            p.get_int("nconnect", 1, 1, 16, "connections (transports) to the server; RPCs go to them round-robin",
-                      "Linux nfs(5) nconnect: default 1, at most 16"),
-            p.get_int("max_slots", 128, 1, 65536, "RPC slots per connection: calls one connection keeps in flight",
-                      "Linux sunrpc slot table (tcp_max_slot_table_entries-like) and RPC-over-RDMA credits "
-                      "(RFC 8166; xprtrdma's default of 128 requests)"),
-            p.get_time("server_rpc_cost", "10 us",
-                       "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
-                       "transfer and the reply (nfsd with svcrdma)",
-                       "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate"),
-            p.get_number("server_cache_hit_ratio", 0.0, 0.0, 1.0,
-                         "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
-                         "assumption: 0, a cold data set larger than the server's memory")};
-  }
   static void describe(const Params& p) {
-    SplitIoPath::describe(p, "drives", "rdma");
-    (void)read_config(p);
+    (void)Config(p);
+    nvmeof::describe_transport(p, "rdma");
   }
 
-  NfsRdmaPath(const Params& p, PathEnv& env) : NfsRdmaPath(p, env, checked(p, read_config(p))) {}
+  NfsRdmaPath(const Params& p, PathEnv& env) : NfsRdmaPath(p, env, checked(p, Config(p))) {}
 
   void submit(const IoRequest& r, Done done) override {
     const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
@@ -77,7 +73,8 @@ public:
 
 private:
   NfsRdmaPath(const Params& p, PathEnv& env, const Config& c)
-      : SplitIoPath(transport_params(p, c), env, "drives", "rdma"), config_(c), hits_(c.hit_ratio) {
+      : SplitIoPath(transport_params(p, c), env, c.drives, "drives", "rdma"), config_(c),
+        hits_(c.server_cache_hit_ratio) {
     slots_.assign(static_cast<std::size_t>(c.nconnect), TokenPool(static_cast<int>(c.max_slots)));
     env.ctx.stats().add("nfs_client/rpcs_in_flight", "RPCs", "READ/WRITE RPCs in flight, all connections",
                         in_flight_);
@@ -90,8 +87,8 @@ private:
     for (const auto& [key, size] : {std::pair{"rsize", c.rsize}, std::pair{"wsize", c.wsize}})
       if (size.n <= 0 || size.n % 4096 != 0)
         p.fail(key, fmt::format("{} is not a positive multiple of 4 KiB", to_string(size)));
-    if (!(c.hit_ratio >= 0.0 && c.hit_ratio <= 1.0))
-      p.fail("server_cache_hit_ratio", fmt::format("{} is not between 0 and 1", c.hit_ratio));
+    if (!(c.server_cache_hit_ratio >= 0.0 && c.server_cache_hit_ratio <= 1.0))
+      p.fail("server_cache_hit_ratio", fmt::format("{} is not between 0 and 1", c.server_cache_hit_ratio));
     return c;
   }
 

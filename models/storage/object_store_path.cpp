@@ -19,34 +19,29 @@ namespace iowall::storage {
 
 class ObjectStorePath final : public SplitIoPath {
 public:
-  struct Config {
-    Bytes part_size;
-    Time first_byte, request_cpu, server_cpu;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM(std::string, drives, "all", kDrivesDescription, kDrivesSource);
+    IOWALL_PARAM(Bytes, part_size, "8 MiB",
+                 "range of one request: objects larger than this are fetched as parallel ranged GETs (multipart), "
+                 "a multiple of 4 KiB",
+                 "AWS CLI / s3transfer default multipart_chunksize 8 MiB");
+    IOWALL_PARAM(Time, first_byte_latency, "2 ms",
+                 "per request, before the first byte leaves the storage node: HTTP, authentication, metadata "
+                 "lookup (a wait, not CPU)",
+                 "assumption for an on-premises store on NVMe; AWS documents 100-200 ms for S3 Standard, "
+                 "seed 003 says 100 ms");
+    IOWALL_PARAM(Time, request_cpu, "20 us", "client CPU per request: HTTP request, signing, SDK bookkeeping",
+                 "assumption");
+    IOWALL_PARAM(Time, server_request_cpu, "50 us",
+                 "storage node CPU per request: HTTP parsing, signature check, metadata", "assumption");
   };
-  static Config read_config(const Params& p) {
-    return {p.get_bytes("part_size", "8 MiB", "range of one request: objects larger than this are fetched as "
-                        "parallel ranged GETs (multipart), a multiple of 4 KiB",
-                        "AWS CLI / s3transfer default multipart_chunksize 8 MiB"),
-            p.get_time("first_byte_latency", "2 ms",
-                       "per request, before the first byte leaves the storage node: HTTP, authentication, metadata "
-                       "lookup (a wait, not CPU)",
-                       "assumption for an on-premises store on NVMe; AWS documents 100-200 ms for S3 Standard, "
-                       "seed 003 says 100 ms"),
-            p.get_time("request_cpu", "20 us", "client CPU per request: HTTP request, signing, SDK bookkeeping",
-                       "assumption"),
-            p.get_time("server_request_cpu", "50 us",
-                       "storage node CPU per request: HTTP parsing, signature check, metadata", "assumption")};
-  }
   static void describe(const Params& p) {
-    SplitIoPath::describe(p, "drives", "tcp");
-    (void)read_config(p);
+    (void)Config(p);
+    nvmeof::describe_transport(p, "tcp");
   }
 
-  ObjectStorePath(const Params& p, PathEnv& env) : SplitIoPath(p, env, "drives", "tcp"), config_(read_config(p)) {
-    if (config_.part_size.n <= 0 || config_.part_size.n % 4096 != 0)
-      p.fail("part_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(config_.part_size)));
-    if (config_.first_byte.ps < 0) p.fail("first_byte_latency", "the first-byte latency cannot be negative");
-  }
+  ObjectStorePath(const Params& p, PathEnv& env) : ObjectStorePath(p, env, Config(p)) {}
 
   void submit(const IoRequest& r, Done done) override {
     const std::uint32_t id = begin({r, done, &cpu_near(*r.target), nullptr, nullptr});
@@ -54,13 +49,20 @@ public:
     expect(id, static_cast<int>(parts));
     for (i64 j = 0; j < parts; ++j)
       io(id).cpu->spend(config_.request_cpu, [this, id, j] {
-        env_.mover.call_at(env_.ctx.now() + config_.first_byte, [this, id, j] {
-          cpu_near(drives_[drive(id, j)]->device()).spend(config_.server_cpu, [this, id, j] { fetch(id, j); });
+        env_.mover.call_at(env_.ctx.now() + config_.first_byte_latency, [this, id, j] {
+          cpu_near(drives_[drive(id, j)]->device()).spend(config_.server_request_cpu, [this, id, j] { fetch(id, j); });
         });
       });
   }
 
 private:
+  ObjectStorePath(const Params& p, PathEnv& env, const Config& c)
+      : SplitIoPath(p, env, c.drives, "drives", "tcp"), config_(c) {
+    if (c.part_size.n <= 0 || c.part_size.n % 4096 != 0)
+      p.fail("part_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(c.part_size)));
+    if (c.first_byte_latency.ps < 0) p.fail("first_byte_latency", "the first-byte latency cannot be negative");
+  }
+
   std::size_t drive(std::uint32_t id, i64 part) {
     const IoRequest& r = io(id).io;
     return static_cast<std::size_t>((r.offset.n / r.size.n + part) % static_cast<i64>(drives_.size()));

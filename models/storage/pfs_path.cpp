@@ -27,77 +27,46 @@ namespace iowall::storage {
 
 class PfsPath final : public SplitIoPath {
 public:
-  struct Config {
-    StripeLayout layout;
-    Bytes max_rpc;
-    i64 max_rpcs_in_flight, mds_threads;
-    std::string mds_nic;
-    Time open_cost, open_client_cpu;
+  struct Config : ParamSet {
+    using ParamSet::ParamSet;
+    IOWALL_PARAM(std::string, osts, "all", kDrivesDescription, kDrivesSource);
+    IOWALL_PARAM_INT(stripe_count, 1, 1, 65535, "OSTs each file is striped over",
+                     "Lustre manual, lfs setstripe: default stripe_count 1");
+    IOWALL_PARAM(Bytes, stripe_size, "1 MiB", "bytes per stripe: a multiple of 64 KiB",
+                 "Lustre manual, lfs setstripe: default 1 MiB, a multiple of 64 KiB");
+    IOWALL_PARAM(Bytes, file_size, "1 GiB",
+                 "size of each file: the workload's bytes are consecutive files of this size, "
+                 "each opened at the MDS by its first I/O",
+                 "assumption: a data set of equal files");
+    IOWALL_PARAM(Bytes, max_rpc_size, "1 MiB", "largest bulk RPC (osc max_pages_per_rpc x page size)",
+                 "Lustre manual: max_pages_per_rpc, 256 pages of 4 KiB by default");
+    IOWALL_PARAM_INT(max_rpcs_in_flight, 8, 1, 256, "RPCs a client keeps in flight to one OST",
+                     "Lustre manual: osc max_rpcs_in_flight, default 8");
+    IOWALL_PARAM(std::string, mds_nic, "", "the metadata server's NIC (its node serves opens)",
+                 "scenario choice: a NIC of the topology");
+    IOWALL_PARAM_INT(mds_threads, 32, 1, 4096, "MDS service threads serving opens at once",
+                     "assumption: order of Lustre's mdt service thread count on a mid-size MDS");
+    IOWALL_PARAM(Time, open_cost, "200 us", "MDS service time of one open (lookup, layout, lock)",
+                 "assumption: 32 threads / 200 us = 160 k opens/s, the order of mdtest file-open rates "
+                 "of one Lustre MDS");
+    IOWALL_PARAM(Time, open_client_cpu, "20 us",
+                 "client CPU per open: path lookup, the intent-lock RPC, unpacking the layout", "assumption");
   };
-  static Config read_config(const Params& p) {
-    Config c;
-    c.layout.stripe_count = p.get_int("stripe_count", 1, 1, 65535, "OSTs each file is striped over",
-                                      "Lustre manual, lfs setstripe: default stripe_count 1");
-    c.layout.stripe_size = p.get_bytes("stripe_size", "1 MiB", "bytes per stripe: a multiple of 64 KiB",
-                                       "Lustre manual, lfs setstripe: default 1 MiB, a multiple of 64 KiB");
-    c.layout.file_size = p.get_bytes("file_size", "1 GiB",
-                                     "size of each file: the workload's bytes are consecutive files of this size, "
-                                     "each opened at the MDS by its first I/O",
-                                     "assumption: a data set of equal files");
-    c.max_rpc = p.get_bytes("max_rpc_size", "1 MiB", "largest bulk RPC (osc max_pages_per_rpc x page size)",
-                            "Lustre manual: max_pages_per_rpc, 256 pages of 4 KiB by default");
-    c.max_rpcs_in_flight = p.get_int("max_rpcs_in_flight", 8, 1, 256, "RPCs a client keeps in flight to one OST",
-                                     "Lustre manual: osc max_rpcs_in_flight, default 8");
-    c.mds_nic = p.get_text("mds_nic", "", "the metadata server's NIC (its node serves opens)",
-                           "scenario choice: a NIC of the topology");
-    c.mds_threads = p.get_int("mds_threads", 32, 1, 4096, "MDS service threads serving opens at once",
-                              "assumption: order of Lustre's mdt service thread count on a mid-size MDS");
-    c.open_cost = p.get_time("open_cost", "200 us", "MDS service time of one open (lookup, layout, lock)",
-                             "assumption: 32 threads / 200 us = 160 k opens/s, the order of mdtest file-open rates "
-                             "of one Lustre MDS");
-    c.open_client_cpu = p.get_time("open_client_cpu", "20 us",
-                                   "client CPU per open: path lookup, the intent-lock RPC, unpacking the layout",
-                                   "assumption");
-    return c;
-  }
   static void describe(const Params& p) {
-    SplitIoPath::describe(p, "osts", "rdma");
-    (void)read_config(p);
+    (void)Config(p);
+    nvmeof::describe_transport(p, "rdma");
   }
 
-  PfsPath(const Params& p, PathEnv& env) : SplitIoPath(p, env, "osts", "rdma"), config_(read_config(p)) {
-    StripeLayout& l = config_.layout;
-    l.ost_count = static_cast<i64>(drives_.size());
-    if (l.stripe_count > l.ost_count)
-      p.fail("stripe_count", fmt::format("stripe_count {} is larger than the {} OSTs", l.stripe_count, l.ost_count));
-    if (l.stripe_size.n <= 0 || l.stripe_size.n % kStripeUnit != 0)
-      p.fail("stripe_size", fmt::format("{} is not a positive multiple of 64 KiB", to_string(l.stripe_size)));
-    if (l.file_size.n <= 0) p.fail("file_size", "the file size must be positive");
-    if (config_.max_rpc.n <= 0 || config_.max_rpc.n % 4096 != 0)
-      p.fail("max_rpc_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(config_.max_rpc)));
-    Device* mds = env.topology.find(config_.mds_nic);
-    if (!mds || mds->model() != "nic")
-      p.fail("mds_nic", fmt::format("\"{}\" is not a nic of the topology (name the metadata server's NIC)",
-                                    config_.mds_nic));
-    mds_nic_ = static_cast<Nic*>(mds);
-    mds_ = std::make_unique<MetadataService>(env.ctx, config_.mds_nic + "/mds", static_cast<int>(config_.mds_threads),
-                                             config_.open_cost);
-    in_flight_.resize(drives_.size());
-    for (std::size_t i = 0; i < drives_.size(); ++i) {
-      slots_.emplace_back(static_cast<int>(config_.max_rpcs_in_flight));
-      env.ctx.stats().add("pfs_client/" + drives_[i]->device().name() + "/rpcs_in_flight", "RPCs",
-                          "RPCs in flight from the client to this OST", in_flight_[i]);
-    }
-  }
+  PfsPath(const Params& p, PathEnv& env) : PfsPath(p, env, Config(p)) {}
 
   void submit(const IoRequest& r, Done done) override {
     const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
-    const i64 fs = config_.layout.file_size.n;
+    const i64 fs = layout_.file_size.n;
     if (r.offset.n % fs + r.size.n > fs)
       throw InputError(env_.file, env_.pointer + "/file_size",
                        fmt::format("a {} I/O at offset {} crosses the end of a {} file: file_size must be a multiple "
                                    "of the workload's io_size",
-                                   to_string(r.size), to_string(r.offset), to_string(config_.layout.file_size)));
+                                   to_string(r.size), to_string(r.offset), to_string(layout_.file_size)));
     File& f = files_[r.offset.n / fs];
     if (f.open) return send_rpcs(id);
     f.waiting.push_back(id);
@@ -105,6 +74,33 @@ public:
   }
 
 private:
+  PfsPath(const Params& p, PathEnv& env, const Config& c)
+      : SplitIoPath(p, env, c.osts, "osts", "rdma"), config_(c) {
+    StripeLayout& l = layout_;
+    l.stripe_count = c.stripe_count;
+    l.stripe_size = c.stripe_size;
+    l.file_size = c.file_size;
+    l.ost_count = static_cast<i64>(drives_.size());
+    if (l.stripe_count > l.ost_count)
+      p.fail("stripe_count", fmt::format("stripe_count {} is larger than the {} OSTs", l.stripe_count, l.ost_count));
+    if (l.stripe_size.n <= 0 || l.stripe_size.n % kStripeUnit != 0)
+      p.fail("stripe_size", fmt::format("{} is not a positive multiple of 64 KiB", to_string(l.stripe_size)));
+    if (l.file_size.n <= 0) p.fail("file_size", "the file size must be positive");
+    if (c.max_rpc_size.n <= 0 || c.max_rpc_size.n % 4096 != 0)
+      p.fail("max_rpc_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(c.max_rpc_size)));
+    Device* mds = env.topology.find(c.mds_nic);
+    if (!mds || mds->model() != "nic")
+      p.fail("mds_nic", fmt::format("\"{}\" is not a nic of the topology (name the metadata server's NIC)", c.mds_nic));
+    mds_nic_ = static_cast<Nic*>(mds);
+    mds_ = std::make_unique<MetadataService>(env.ctx, c.mds_nic + "/mds", static_cast<int>(c.mds_threads), c.open_cost);
+    in_flight_.resize(drives_.size());
+    for (std::size_t i = 0; i < drives_.size(); ++i) {
+      slots_.emplace_back(static_cast<int>(c.max_rpcs_in_flight));
+      env.ctx.stats().add("pfs_client/" + drives_[i]->device().name() + "/rpcs_in_flight", "RPCs",
+                          "RPCs in flight from the client to this OST", in_flight_[i]);
+    }
+  }
+
   static constexpr i64 kStripeUnit = 64 * 1024;
   // An open intent RPC and its reply carrying the layout (assumption: about 1 KiB each).
   static constexpr Bytes kOpenRequest{1024}, kOpenReply{1024};
@@ -150,8 +146,8 @@ private:
   void send_rpcs(std::uint32_t id) {
     if (pieces_.size() <= id) pieces_.resize(id + 1);
     const IoRequest& r = io(id).io;
-    const i64 fs = config_.layout.file_size.n;
-    split_io(config_.layout, r.offset.n / fs, Bytes(r.offset.n % fs), r.size, config_.max_rpc, pieces_[id]);
+    const i64 fs = layout_.file_size.n;
+    split_io(layout_, r.offset.n / fs, Bytes(r.offset.n % fs), r.size, config_.max_rpc_size, pieces_[id]);
     expect(id, static_cast<int>(pieces_[id].size()));
     for (std::uint32_t k = 0; k < pieces_[id].size(); ++k)
       slots_[static_cast<std::size_t>(pieces_[id][k].ost)].acquire([this, id, k] { send_rpc(id, k); });
@@ -162,9 +158,9 @@ private:
     const auto ost = static_cast<std::size_t>(p.ost);
     in_flight_[ost].add(env_.ctx.now(), 1);
     // The file's object on this OST lies after those of the files before it.
-    const i64 file = io(id).io.offset.n / config_.layout.file_size.n;
-    const Bytes at = on_drive(ost, Bytes(file * config_.layout.object_size().n + p.object_offset.n),
-                              config_.layout.stripe_size);
+    const i64 file = io(id).io.offset.n / layout_.file_size.n;
+    const Bytes at = on_drive(ost, Bytes(file * layout_.object_size().n + p.object_offset.n),
+                              layout_.stripe_size);
     start_piece(id, ost, at, p.size, [this, id, k] {
       const auto done_ost = static_cast<std::size_t>(pieces_[id][k].ost);
       in_flight_[done_ost].add(env_.ctx.now(), -1);
@@ -174,6 +170,7 @@ private:
   }
 
   Config config_;
+  StripeLayout layout_;  // from the parameters and the OSTs
   Nic* mds_nic_ = nullptr;
   std::unique_ptr<MetadataService> mds_;
   std::map<const Device*, std::unique_ptr<MdsRoutes>> mds_routes_;

@@ -5,34 +5,18 @@
 #include "models/nvmeof/nvmeof_path.hpp"
 
 namespace iowall::storage {
-namespace {
-
-std::string read_drives(const Params& p, const char* key) {
-  return p.get_text(key, "all",
-                    "the storage servers' drives this path spreads data over, in order: comma-separated nvme_ssd "
-                    "ids, or all (every nvme_ssd of the topology, in declaration order)",
-                    "scenario choice: the servers' drives of the topology");
-}
-
-}  // namespace
-
-SplitIoPath::SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, const char* default_transport)
+SplitIoPath::SplitIoPath(const Params& p, PathEnv& env, const std::string& drives, const char* drives_key,
+                         const char* default_transport)
     : PathBase(env) {
-  const std::string list = read_drives(p, drives_key);
-  if (list == "all") {
+  if (drives == "all") {
     drives_ = env.topology.block_storage();
   } else {
-    for (const std::string& id : split_list(list))
+    for (const std::string& id : split_list(drives))
       drives_.push_back(&env.topology.block_storage(id, env.file, p.pointer_to(drives_key)));
   }
   if (drives_.empty()) p.fail(drives_key, "no drives: the topology has no block storage (nvme_ssd)");
   transport_ = nvmeof::make_transport(p, env, default_transport);
-  tcp_ = p.json().value("transport", default_transport) == std::string("tcp");
-}
-
-void SplitIoPath::describe(const Params& p, const char* drives_key, const char* default_transport) {
-  read_drives(p, drives_key);
-  nvmeof::describe_transport(p, default_transport);
+  tcp_ = nvmeof::TransportChoice(p, default_transport).transport == "tcp";
 }
 
 void SplitIoPath::expect(std::uint32_t id, int pieces) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/nvmeof/nvmeof_path.hpp"
 #include "sim/core/block_storage.hpp"
 #include "models/paths/path_base.hpp"
 
@@ -19,9 +20,15 @@ public:
   std::string note() const override { return transport_->note(); }
 
 protected:
-  // `drives_key`: the parameter listing the drives; `default_transport`: rdma or tcp.
-  SplitIoPath(const Params& p, PathEnv& env, const char* drives_key, const char* default_transport);
-  static void describe(const Params& p, const char* drives_key, const char* default_transport);
+  // `drives`: the value of the path's parameter listing its drives (`drives_key`, declared
+  // with kDrivesDescription); `default_transport`: rdma or tcp.
+  SplitIoPath(const Params& p, PathEnv& env, const std::string& drives, const char* drives_key,
+              const char* default_transport);
+  // The description and source of the drive list parameter ("drives" or "osts").
+  static constexpr char kDrivesDescription[] =
+      "the storage servers' drives this path spreads data over, in order: comma-separated nvme_ssd ids, or all "
+      "(every nvme_ssd of the topology, in declaration order)";
+  static constexpr char kDrivesSource[] = "scenario choice: the servers' drives of the topology";
 
   // I/O `id` will finish after `pieces` pieces.
   void expect(std::uint32_t id, int pieces);

@@ -108,14 +108,14 @@ LinkRegistrar::LinkRegistrar(const char* name, const char* description, const ch
 }
 
 PathRegistrar::PathRegistrar(const char* name, const char* description, const char* header, PathFactory f,
-                             std::function<void(const Params&)> read_config) {
+                             std::function<void(const Params&)> describe) {
   ModelEntry e;
   e.domain = "path";
   e.name = name;
   e.description = description;
   e.header = header;
   e.path = f;
-  e.describe = describe_by_reading(std::move(read_config));
+  e.describe = describe_by_reading(std::move(describe));
   ModelRegistry::instance().add(std::move(e));
 }
 

@@ -1,6 +1,7 @@
 // Models register themselves by name with a macro next to their class; there is no
-// central list. Four domains share one mechanism: devices (topology JSON), link
-// protocols, workloads and data paths (scenario JSON). A model documents itself by
+// central list. The domains share one mechanism: devices (topology JSON), link
+// protocols, workloads and data paths (scenario JSON), and the child components a model
+// chooses by name (an nvme_ssd's "read_service" and "driver"). A model documents itself by
 // the parameters it reads: describing it runs the constructor on empty parameters.
 #pragma once
 #include <functional>
@@ -46,7 +47,7 @@ using LinkFactory = std::function<LinkSpec(const Params&)>;
 using PathFactory = std::function<std::unique_ptr<DataPath>(const Params&, PathEnv&)>;
 
 struct ModelEntry {
-  std::string domain;  // "device", "link", "workload", "path"
+  std::string domain;  // "device", "link", "workload", "path", or a child component's ("driver", ...)
   std::string name;
   std::string description;
   std::string header;  // where the class lives, for `iowall models`
@@ -66,7 +67,16 @@ public:
   std::vector<const ModelEntry*> all(const std::string& domain = {}) const;
   std::vector<std::string> names(const std::string& domain) const;
 
+  // Every model built from parameters, as it is built: a listener (a test's) may keep the
+  // Params and see, after the run, every key the model read. None by default.
+  using BuildListener = std::function<void(const ModelEntry&, const Params&)>;
+  void set_build_listener(BuildListener l) { listener_ = std::move(l); }
+  void built(const ModelEntry& e, const Params& p) const {
+    if (listener_) listener_(e, p);
+  }
+
 private:
+  BuildListener listener_;
   std::map<std::string, std::map<std::string, ModelEntry>> entries_;  // domain -> name -> entry
   std::vector<std::tuple<std::string, std::string, Preset>> pending_presets_;
 };
@@ -82,8 +92,9 @@ struct LinkRegistrar {
   LinkRegistrar(const char* name, const char* description, const char* header, LinkFactory f);
 };
 struct PathRegistrar {
+  // `describe`: reads (and so declares) every parameter the path may read, on any branch.
   PathRegistrar(const char* name, const char* description, const char* header, PathFactory f,
-                std::function<void(const Params&)> read_config);
+                std::function<void(const Params&)> describe);
 };
 struct PresetRegistrar {
   PresetRegistrar(const char* domain, const char* model, const char* name, const char* description,
@@ -106,15 +117,16 @@ struct PresetRegistrar {
 #define IOWALL_REGISTER_LINK(NAME, DESCRIPTION, FUNCTION) \
   static const ::iowall::detail::LinkRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){NAME, DESCRIPTION, __FILE__, FUNCTION}
 
-// Registers a DataPath subclass constructed from (const Params&, PathEnv&); its static
-// read_config(const Params&) reads (and so documents) its parameters.
+// Registers a DataPath subclass constructed from (const Params&, PathEnv&); its Config, a
+// ParamSet (sim/core/params.hpp) built from the same Params, declares its parameters with
+// IOWALL_PARAM and so documents them.
 #define IOWALL_REGISTER_PATH(Class, NAME, DESCRIPTION)                                           \
   static const ::iowall::detail::PathRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){             \
       NAME, DESCRIPTION, __FILE__,                                                               \
       [](const ::iowall::Params& p, ::iowall::PathEnv& env) -> std::unique_ptr<::iowall::DataPath> { \
         return std::make_unique<Class>(p, env);                                                  \
       },                                                                                         \
-      [](const ::iowall::Params& p) { (void)Class::read_config(p); }}
+      [](const ::iowall::Params& p) { const Class::Config config(p); (void)config; }}
 
 // A named set of parameter values for a model, with its source.
 #define IOWALL_PRESET(DOMAIN, MODEL, NAME, DESCRIPTION, SOURCE, JSON)                        \

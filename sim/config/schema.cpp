@@ -33,7 +33,9 @@ std::string context_to_pointer(const std::vector<std::string>& context) {
 const Json* effective(const Json* node, const Json& instance) {
   if (!node->contains("allOf") || !instance.is_object()) return node;
   for (const Json& branch : (*node)["allOf"]) {
-    if (!branch.contains("if") || !branch.contains("then")) continue;
+    // Branches chosen by a model name (a device's, a child component's); the others
+    // (a child given by name or by object) do not narrow the schema.
+    if (!branch.contains("if") || !branch.contains("then") || !branch["if"].contains("properties")) continue;
     bool match = true;
     for (const auto& [key, cond] : branch["if"]["properties"].items())
       match = match && cond.contains("const") && instance.contains(key) && instance[key] == cond["const"];
@@ -126,6 +128,26 @@ Json param_schema(const ParamInfo& p) {
     case ParamType::boolean: s = {{"type", "boolean"}}; break;
     case ParamType::text: s = {{"type", "string"}}; break;
     case ParamType::choice: s = {{"type", "string"}, {"enum", p.choices}}; break;
+    case ParamType::component: {
+      // A model's name, or an object of its parameters ("model" names it; left out: the
+      // default), checked against that model's own schema.
+      Json branches = Json::array();
+      branches.push_back({{"if", {{"type", "string"}}}, {"then", {{"enum", p.choices}}}});
+      for (const std::string& name : p.choices) {
+        const ModelEntry* e = ModelRegistry::instance().find(p.domain, name);
+        if (!e) continue;
+        const Json own = model_schema(*e, {{"model", {{"const", name}}}}, {});
+        branches.push_back({{"if", {{"type", "object"}, {"properties", {{"model", {{"const", name}}}}}, {"required", {"model"}}}},
+                            {"then", own}});
+        if (name == p.default_text)
+          branches.push_back({{"if", {{"type", "object"}, {"not", {{"required", {"model"}}}}}}, {"then", own}});
+      }
+      s = {{"type", Json::array({"string", "object"})},
+           {"properties", {{"model", {{"type", "string"}, {"enum", p.choices}}}}},
+           {"x-iowall-models", p.choices},
+           {"allOf", branches}};
+      break;
+    }
   }
   std::string desc = p.description;
   if (!p.default_text.empty()) desc += fmt::format(" (default {})", p.default_text);
@@ -248,6 +270,9 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
       message = v.is_string() ? fmt::format("\"{}\" is not a {} (expected e.g. {})", quote_text(v.get<std::string>()), unit, example)
                               : fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
                                             quote_json(v), unit, example);
+    } else if (node && node->contains("x-iowall-models") && v.is_string()) {
+      message = fmt::format("{} is not one of: {}", quote_json(v),
+                            fmt::join((*node)["x-iowall-models"].get<std::vector<std::string>>(), ", "));
     } else if (node && node->contains("enum")) {
       message = fmt::format("{} is not one of: {}", quote_json(v), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
     } else if (node && v.is_object() && node->contains("properties") && node->value("additionalProperties", true) == false) {

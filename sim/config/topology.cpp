@@ -63,6 +63,7 @@ void Topology::build_devices(SimContext& ctx, const Json& devices) {
     for (const auto& [k, v] : d.items()) merged[k] = v;
     const Params params(merged, JsonLocation{file_, ptr});
     auto dev = entry->device(params, ctx);
+    registry.built(*entry, params);
     params.check_all_used(device_framework_keys());
     index_[id] = static_cast<int>(devices_.size());
     boost::add_vertex(VertexProps{dev.get()}, graph_->g);
@@ -116,6 +117,7 @@ void Topology::build_links(SimContext& ctx, const Json& links) {
     const ModelEntry* entry = registry.find("link", protocol);
     const Params params(l.at(protocol), JsonLocation{file_, ptr + "/" + protocol});
     LinkSpec spec = entry->link(params);
+    registry.built(*entry, params);
     params.check_all_used({});
     // PCIe links join one upstream port to one downstream port.
     if (protocol == "pcie") {

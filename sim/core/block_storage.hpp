@@ -34,9 +34,10 @@ struct QueueRoutes {
   const Route* to_queues = nullptr;    // store -> queue memory: completion entries, MSI-X
   const Route* from_queues = nullptr;  // queue memory -> store: submission fetches, doorbells
   RouteMover* mover = nullptr;
-  // Queues a GPU owns (GPU-initiated I/O): its threads poll the completion queue instead
-  // of taking an interrupt, and a warp rings once for its batch. 0: the store's setting.
-  bool polled = false;
+  // The submitter asks to reap its completions by polling (io_uring IOPOLL, SPDK, the
+  // threads of a GPU that owns the queues); the store's host driver decides. A warp
+  // rings once for its batch (doorbell_batch; 0: the store's setting).
+  bool submitter_polls = false;
   int doorbell_batch = 0;
   // The cores of the CPU that writes the doorbells (host-driven queues): their time on
   // doorbell writes counts as CPU busy. Null for GPU-owned queues.

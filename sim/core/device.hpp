@@ -69,22 +69,11 @@ private:
   std::vector<std::unique_ptr<Port>> owned_ports_;
 };
 
-template <> inline Time Device::param_value<Time>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_time(n, d, ds, s); }
-template <> inline Bytes Device::param_value<Bytes>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_bytes(n, d, ds, s); }
-template <> inline Bandwidth Device::param_value<Bandwidth>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_bandwidth(n, d, ds, s); }
-template <> inline Rate Device::param_value<Rate>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_rate(n, d, ds, s); }
-template <> inline Frequency Device::param_value<Frequency>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_frequency(n, d, ds, s); }
-template <> inline Power Device::param_value<Power>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_power(n, d, ds, s); }
-template <> inline std::string Device::param_value<std::string>(const std::string& n, const char* d, const char* ds, const char* s) const { return params_.get_text(n, d, ds, s); }
+template <typename T>
+T Device::param_value(const std::string& n, const char* d, const char* ds, const char* s) const {
+  return read_param<T>(params_, n, d, ds, s);
+}
 
-#define IOWALL_PARAM(Type, name, def, desc, source) Type name = this->param_value<Type>(#name, def, desc, source)
-#define IOWALL_PARAM_INT(name, def, min, max, desc, source) \
-  ::iowall::i64 name = this->params().get_int(#name, def, min, max, desc, source)
-#define IOWALL_PARAM_NUMBER(name, def, min, max, desc, source) \
-  double name = this->params().get_number(#name, def, min, max, desc, source)
-#define IOWALL_PARAM_BOOL(name, def, desc, source) bool name = this->params().get_bool(#name, def, desc, source)
-#define IOWALL_PARAM_CHOICE(name, def, choices, desc, source) \
-  std::string name = this->params().get_choice(#name, def, choices, desc, source)
 #define IOWALL_PORT(name, desc, role) ::iowall::Port name{*this, #name, desc, role}
 
 }  // namespace iowall

@@ -21,6 +21,7 @@ const char* param_type_name(ParamType t) {
     case ParamType::boolean: return "boolean";
     case ParamType::text: return "string";
     case ParamType::choice: return "choice";
+    case ParamType::component: return "component";
   }
   return "?";
 }
@@ -38,6 +39,7 @@ const char* param_type_example(ParamType t) {
     case ParamType::boolean: return "true";
     case ParamType::text: return "\"name\"";
     case ParamType::choice: return "\"one of the listed names\"";
+    case ParamType::component: return "\"a model's name\" or {\"model\": \"name\", ...}";
   }
   return "";
 }
@@ -204,6 +206,41 @@ std::string Params::get_choice(const std::string& name, const std::string& def, 
     for (const auto& c : choices)
       if (c == v->get<std::string>()) return c;
   fail(name, fmt::format("{} is not one of: {}", quote_json(*v), fmt::join(choices, ", ")));
+}
+
+ChildParams Params::get_child(const std::string& name, const std::string& def, const std::string& domain,
+                              const std::vector<std::string>& choices, const std::string& desc,
+                              const std::string& src) const {
+  ParamInfo info{name, ParamType::component, def, desc, src, choices};
+  info.domain = domain;
+  const Json* v = find(info);
+  const auto known = [&](const Json& model) {
+    if (model.is_string())
+      for (const auto& c : choices)
+        if (c == model.get<std::string>()) return true;
+    return false;
+  };
+  ChildParams child{def, Params(Json::object(), JsonLocation{where_.file, pointer_to(name)})};
+  child.params.describing_ = describing_;
+  if (!v) return child;
+  if (v->is_string()) {
+    if (!known(*v)) fail(name, fmt::format("{} is not one of: {}", quote_json(*v), fmt::join(choices, ", ")));
+    child.model = v->get<std::string>();
+    return child;
+  }
+  if (!v->is_object())
+    fail(name, fmt::format("{} is not a {} model's name or an object of its parameters (expected e.g. {})",
+                           quote_json(*v), domain, param_type_example(ParamType::component)));
+  Json own = *v;
+  if (const auto m = own.find("model"); m != own.end()) {
+    if (!known(*m))
+      throw InputError(where_.file, pointer_to(name) + "/model",
+                       fmt::format("{} is not one of: {}", quote_json(*m), fmt::join(choices, ", ")));
+    child.model = m->get<std::string>();
+    own.erase(m);
+  }
+  child.params.json_ = std::move(own);
+  return child;
 }
 
 void Params::check_all_used(const std::set<std::string>& framework_keys) const {

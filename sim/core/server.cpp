@@ -1,30 +1,9 @@
 #include "sim/core/server.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 
 namespace iowall {
-
-Arbitration arbitration_from_name(const std::string& name) {
-  if (name == "fifo") return Arbitration::fifo;
-  if (name == "rr") return Arbitration::round_robin;
-  if (name == "wrr") return Arbitration::weighted_round_robin;
-  if (name == "wfq") return Arbitration::weighted_fair;
-  if (name == "priority") return Arbitration::strict_priority;
-  throw std::invalid_argument(name);
-}
-
-const char* arbitration_name(Arbitration a) {
-  switch (a) {
-    case Arbitration::fifo: return "fifo";
-    case Arbitration::round_robin: return "rr";
-    case Arbitration::weighted_round_robin: return "wrr";
-    case Arbitration::weighted_fair: return "wfq";
-    case Arbitration::strict_priority: return "priority";
-  }
-  return "?";
-}
 
 Server::Server(Component& owner, std::string name, int units, std::size_t queue_capacity)
     : owner_(owner), name_(std::move(name)), units_(units < 1 ? 1 : units), capacity_(queue_capacity) {
@@ -38,14 +17,15 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
 }
 
 void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
-  policy_ = policy;
-  weights_ = std::move(weights);
-  if (weights_.empty()) weights_.push_back(1);
-  for (int& w : weights_) w = std::max(w, 1);
-  classes_.assign(weights_.size(), {});
-  waiting_.assign((weights_.size() + 63) / 64, 0);
-  class_service_.assign(weights_.size(), Time{});
-  last_finish_.assign(weights_.size(), 0);
+  policy_ = make_arbitration(policy, std::move(weights));
+  if (!policy_) return;
+  policy_->set_urgent_classes(urgent_);
+  classes_.resize(policy_->classes());
+}
+
+void Server::set_urgent_classes(int n) {
+  urgent_ = n;
+  if (policy_) policy_->set_urgent_classes(n);
 }
 
 void Server::retire_quiet(Time now) {
@@ -66,18 +46,9 @@ bool Server::submit(Time service, Time not_before_end, Started started, Notify f
   if (full()) return false;
   retire_quiet(owner_.now());
   schedule_quiet_release();  // still busy: the new job waits for the release
-  if (policy_ != Arbitration::fifo) {
+  if (policy_) {
     const auto c = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
-    Job job{service, not_before_end, started, finished, 0};
-    if (policy_ == Arbitration::weighted_fair) {
-      // Self-clocked fair queueing: finish tag = max(system virtual time, the class's
-      // last tag) + service / weight.
-      last_finish_[c] = std::max(virtual_time_, last_finish_[c]) + service.ps / weights_[c];
-      job.finish_tag = last_finish_[c];
-    }
-    classes_[c].push_back(job);
-    mark_waiting(c, true);
-    class_service_[c] += service;
+    classes_.push(c, Job{service, not_before_end, started, finished, policy_->tag(c, service)});
     ++count_;
     queued_service_ += service;
     queue_gauge_.set(owner_.now(), static_cast<i64>(count_));
@@ -108,22 +79,9 @@ Time Server::drain_time(int job_class) const {
   const Time now = owner_.now();
   const Time free_at = busy_at(now) < units_ ? now : std::max(now, last_release_);
   Time ahead = queued_service_;
-  if (policy_ != Arbitration::fifo && !classes_.empty() && count_ > 0) {
-    const auto mine = static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1));
-    ahead = Time{};
-    for (std::size_t w = 0; w < waiting_.size(); ++w) {
-      for (std::uint64_t bits = waiting_[w]; bits != 0; bits &= bits - 1) {
-        const std::size_t c = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-        if (policy_ == Arbitration::strict_priority) {
-          if (c >= mine) ahead += class_service_[c];  // its own class and the ones above
-        } else if (c == mine) {
-          ahead += class_service_[c];
-        } else {
-          ahead += classes_[c].front().service;  // round-robin: one job of each other class first
-        }
-      }
-    }
-  }
+  if (policy_ && count_ > 0)
+    ahead = policy_->ahead(classes_,
+                           static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1)));
   return free_at + Time((ahead.ps + charged_.ps) / units_);
 }
 
@@ -138,84 +96,13 @@ void Server::wait_for_space(Notify fn) {
 bool Server::pop_next(Job& job) {
   if (count_ == 0) return false;
   --count_;
-  if (policy_ == Arbitration::fifo) {
+  if (!policy_) {
     job = fifo_.front();
     fifo_.pop_front();
     return true;
   }
-  std::size_t pick = 0;
-  if (!pick_urgent(pick)) pick = pick_by_policy();
-  job = classes_[pick].front();
-  classes_[pick].pop_front();
-  if (classes_[pick].empty()) mark_waiting(pick, false);
-  class_service_[pick] -= job.service;
+  job = classes_.pop(policy_->next(classes_));
   return true;
-}
-
-bool Server::pick_urgent(std::size_t& pick) {
-  const std::size_t urgent = std::min(static_cast<std::size_t>(std::max(urgent_, 0)), classes_.size());
-  for (std::size_t i = 1; i <= urgent; ++i) {
-    const std::size_t c = (urgent_next_ + i) % urgent;
-    if (!classes_[c].empty()) {
-      urgent_next_ = pick = c;
-      return true;
-    }
-  }
-  return false;
-}
-
-std::size_t Server::pick_by_policy() {
-  const std::size_t n = classes_.size();
-  std::size_t pick = 0;
-  switch (policy_) {
-    case Arbitration::strict_priority:
-      for (std::size_t c = n; c-- > 0;)
-        if (!classes_[c].empty()) {
-          pick = c;
-          break;
-        }
-      break;
-    case Arbitration::weighted_fair: {
-      i64 best = INT64_MAX;
-      for (std::size_t c = 0; c < n; ++c)
-        if (!classes_[c].empty() && classes_[c].front().finish_tag < best) {
-          best = classes_[c].front().finish_tag;
-          pick = c;
-        }
-      virtual_time_ = best;
-      break;
-    }
-    case Arbitration::weighted_round_robin:
-      // Stay on a class for `weight` jobs in a row while it has work.
-      if (wrr_credit_ > 0 && !classes_[rr_next_].empty()) {
-        pick = rr_next_;
-        --wrr_credit_;
-        break;
-      }
-      [[fallthrough]];
-    default:
-      pick = next_waiting(rr_next_);
-      rr_next_ = pick;
-      wrr_credit_ = weights_[pick] - 1;
-      break;
-  }
-  return pick;
-}
-
-std::size_t Server::next_waiting(std::size_t after) const {
-  const std::size_t n = classes_.size();
-  // Classes after `after` first, then from 0 up to and including it.
-  const auto first_from = [this](std::size_t from, std::size_t to) -> std::size_t {
-    for (std::size_t w = from / 64; w * 64 < to && w < waiting_.size(); ++w) {
-      std::uint64_t bits = waiting_[w];
-      if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);
-      if (bits != 0) return std::min(to, w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-    }
-    return to;
-  };
-  std::size_t c = first_from(after + 1, n);
-  if (c == n) c = first_from(0, after + 1);
-  return c < n ? c : 0;
 }
 
 void Server::start_next() {

@@ -1,27 +1,22 @@
 // A resource that work competes for: `units` identical servers in front of a
-// bounded FIFO queue. A job asks for a service time and may not end before a given
+// bounded queue, FIFO or arbitrated among classes by a named policy
+// (sim/core/arbitration.hpp). A job asks for a service time and may not end before a given
 // time (cut-through: a hop cannot finish sending before the bytes have arrived).
 // When a job starts, its callback learns its start and end; the server frees the
 // unit at the end. A full queue refuses the job (backpressure) and can notify a
 // waiter when space opens. Busy units and queue occupancy are time-weighted gauges.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/core/arbitration.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/slot_pool.hpp"
 
 namespace iowall {
-
-// How a server picks the next job when several classes (ingress ports, traffic
-// classes) wait: first come first served, round-robin over classes, weighted
-// round-robin, weighted fair queueing (self-clocked), or strict priority (the
-// highest class first, as a higher PCIe traffic class would be).
-enum class Arbitration { fifo, round_robin, weighted_round_robin, weighted_fair, strict_priority };
-Arbitration arbitration_from_name(const std::string& name);  // throws std::invalid_argument
-const char* arbitration_name(Arbitration a);
 
 class Server {
 public:
@@ -38,10 +33,10 @@ public:
   bool submit(Time service, Time not_before_end, Started started, Notify finished = {}, int job_class = 0);
   // Arbitration among `weights.size()` classes (weights used by the weighted policies).
   void set_arbitration(Arbitration policy, std::vector<int> weights);
-  Arbitration arbitration() const { return policy_; }
+  Arbitration arbitration() const { return policy_ ? policy_->kind() : Arbitration::fifo; }
   // Classes [0, n) form an urgent class served before all others (round-robin among
   // themselves), as NVMe's weighted round-robin with urgent priority class does.
-  void set_urgent_classes(int n) { urgent_ = n; }
+  void set_urgent_classes(int n);
   // Work too small to schedule on its own (a control TLP slipping between data packets):
   // it takes `service` of the server's time without an event. An idle unit absorbs it;
   // otherwise the next job to start is delayed by it.
@@ -69,26 +64,11 @@ public:
   Time busy_time() const { return busy_time_; }
 
 private:
-  struct Job {
-    Time service;
-    Time not_before_end;
-    Started started;
-    Notify finished;
-    i64 finish_tag = 0;  // weighted fair queueing
-  };
+  using Job = QueuedJob;
   void start_next();
   void begin(Job& job);  // starts a job on a free unit
-  bool pop_next(Job& job);  // the next job by the arbitration policy
-  bool pick_urgent(std::size_t& pick);  // a waiting class of the urgent class, round-robin
-  std::size_t pick_by_policy();         // a waiting class by the arbitration policy
+  bool pop_next(Job& job);  // the next job: FIFO, or by the arbitration policy
   void finish_one(std::uint32_t in_service);
-  // The first class after `after` (cyclically, itself last) with jobs waiting; any
-  // class when none waits.
-  std::size_t next_waiting(std::size_t after) const;
-  void mark_waiting(std::size_t c, bool waiting) {
-    const std::uint64_t bit = std::uint64_t{1} << (c % 64);
-    waiting_[c / 64] = waiting ? waiting_[c / 64] | bit : waiting_[c / 64] & ~bit;
-  }
   // Units busy at `now`, counting a quiet release that has come as done.
   int busy_at(Time now) const { return busy_ - (quiet_release_ && release_at_ <= now ? 1 : 0); }
   // Frees the unit of a quiet release whose time has come.
@@ -103,17 +83,9 @@ private:
   int busy_ = 0;
   RingQueue<Job> fifo_;   // the jobs waiting under fifo
   std::size_t count_ = 0;  // jobs waiting, all classes
-  Arbitration policy_ = Arbitration::fifo;
-  std::vector<RingQueue<Job>> classes_;  // per-class queues (policies other than fifo)
-  std::vector<std::uint64_t> waiting_;   // a bit per class with jobs waiting
-  std::vector<Time> class_service_;       // service queued per class
-  std::vector<int> weights_;
-  std::size_t rr_next_ = 0;
+  std::unique_ptr<ArbitrationPolicy> policy_;  // null: fifo
+  ClassQueues classes_;                        // per-class queues (policies other than fifo)
   int urgent_ = 0;
-  std::size_t urgent_next_ = 0;
-  int wrr_credit_ = 0;
-  std::vector<i64> last_finish_;
-  i64 virtual_time_ = 0;
   SlotPool<Notify> in_service_;  // `finished` callbacks of the jobs being served
   std::vector<Notify> waiters_;
   std::size_t waiter_head_ = 0;

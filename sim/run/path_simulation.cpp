@@ -21,6 +21,7 @@ PathSimulation::PathSimulation(const Scenario& sc, const PathChoice& choice, Tim
   env = std::make_unique<PathEnv>(ctx, *topology, *mover, sc.file, choice.pointer);
   const Params path_params(choice.params, JsonLocation{sc.file, choice.pointer});
   path = entry->path(path_params, *env);
+  ModelRegistry::instance().built(*entry, path_params);
   path_params.check_all_used({});
   const Params workload_params(sc.workload, JsonLocation{sc.file, "/workload"});
   const WorkloadConfig config = read_workload(workload_params);

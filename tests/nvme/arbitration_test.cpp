@@ -16,7 +16,7 @@ std::pair<double, double> latencies(const std::string& arbitration, int urgent) 
     if (d["id"] == "nvme0") {
       d["max_iops"] = "100 k/s";
       d["arbitration"] = arbitration;
-      d["io_queues"] = 4;
+      d["driver"] = {{"io_queues", 4}};
       d["urgent_queues"] = urgent;
     }
   SimContext ctx(1);

@@ -75,8 +75,8 @@ TEST_CASE("queue traffic: one SQ fetch per doorbell, a batch shares one", "[nvme
   // One queue pair, 32 threads: I/Os whose submissions coincide share a doorbell when
   // batched (they start together, and the drive completes its first ones together).
   auto fetches = [](const Json& r) { return r["stats"]["cpu_only"]["nvme0/nvme/sq_fetches"]["value"].get<double>(); };
-  const Json one = run_all("micron_9550", 32, 1, {{"io_queues", 1}});
-  const Json batch = run_all("micron_9550", 32, 1, {{"io_queues", 1}, {"doorbell_batch", 32}});
+  const Json one = run_all("micron_9550", 32, 1, {{"driver", {{"io_queues", 1}}}});
+  const Json batch = run_all("micron_9550", 32, 1, {{"driver", {{"io_queues", 1}, {"doorbell_batch", 32}}}});
   const double commands = one["metrics"]["cpu_only"]["ios"].get<double>();
   CHECK(fetches(one) == commands);
   CHECK(fetches(batch) < 0.9 * commands);
@@ -84,12 +84,12 @@ TEST_CASE("queue traffic: one SQ fetch per doorbell, a batch shares one", "[nvme
 
 TEST_CASE("too few CIDs block the submitter and cap the I/Os in flight", "[nvme]") {
   // 4 CID bits: 16 commands per queue pair, one queue, 64 I/Os offered.
-  const Json m = run("micron_9550", 1, 16, {{"cid_bits", 4}, {"io_queues", 1}});
+  const Json m = run("micron_9550", 1, 16, {{"driver", {{"cid_bits", 4}, {"io_queues", 1}}}});
   CHECK(in_flight(m) == Approx(16.0).epsilon(0.03));
 }
 
 TEST_CASE("polling sees completions sooner than MSI-X", "[nvme]") {
-  const Json irq = run("optane_p5800x", 1, 1), poll = run("optane_p5800x", 1, 1, {{"completion", "polling"}});
+  const Json irq = run("optane_p5800x", 1, 1), poll = run("optane_p5800x", 1, 1, {{"driver", "polled"}});
   const double saved = irq["latency_mean_us"].get<double>() - poll["latency_mean_us"].get<double>();
   // 1 us interrupt delivery and the 4 B MSI-X write against a 100 ns poll.
   CHECK(saved > 0.9);
@@ -98,15 +98,17 @@ TEST_CASE("polling sees completions sooner than MSI-X", "[nvme]") {
 
 TEST_CASE("queues sharing an MSI-X vector: the handler scans every CQ on it and reaps them all", "[nvme]") {
   // 32 queues: one vector each, or all on one vector (32 CQs to scan, 31 beyond its own).
-  const Json own = run("optane_p5800x", 1, 1, {{"io_queues", 32}});
-  const Json shared = run("optane_p5800x", 1, 1, {{"io_queues", 32}, {"msix_vectors", 1}, {"cq_scan_cost", "100 ns"}});
+  const Json own = run("optane_p5800x", 1, 1, {{"driver", {{"io_queues", 32}}}});
+  const Json shared =
+      run("optane_p5800x", 1, 1, {{"driver", {{"io_queues", 32}, {"msix_vectors", 1}, {"cq_scan_cost", "100 ns"}}}});
   const double added = shared["latency_mean_us"].get<double>() - own["latency_mean_us"].get<double>();
   CHECK(added == Approx(3.1).margin(0.2));
   // Two vectors: 16 CQs each, 15 beyond the handler's own.
-  const Json two = run("optane_p5800x", 1, 1, {{"io_queues", 32}, {"msix_vectors", 2}, {"cq_scan_cost", "100 ns"}});
+  const Json two =
+      run("optane_p5800x", 1, 1, {{"driver", {{"io_queues", 32}, {"msix_vectors", 2}, {"cq_scan_cost", "100 ns"}}}});
   CHECK(two["latency_mean_us"].get<double>() - own["latency_mean_us"].get<double>() == Approx(1.5).margin(0.2));
 }
 
 TEST_CASE("more MSI-X vectors than the PCIe table holds is bad input", "[nvme]") {
-  CHECK_THROWS_WITH(run("pm1743", 1, 1, {{"msix_vectors", 4096}}), Catch::Contains("msix_vectors"));
+  CHECK_THROWS_WITH(run("pm1743", 1, 1, {{"driver", {{"msix_vectors", 4096}}}}), Catch::Contains("msix_vectors"));
 }
