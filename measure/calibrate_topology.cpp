@@ -1,3 +1,6 @@
+// A profile's fitted values written into a topology's devices and link and into a data
+// path's parameters, each under the name and in the unit the model's registered
+// parameter declares (measure/calibrate_topology.hpp).
 #include "measure/calibrate_topology.hpp"
 
 #include <algorithm>
@@ -26,6 +29,40 @@ std::vector<std::string> declared_read_services() {
       if (p.name == "read_service") return p.choices;
   throw std::logic_error("the registry's nvme_ssd declares no read_service parameter");
 }
+// The parameter `name` as the registry's `model` of `domain` declares it: the name a
+// fitted value is written under and the type that decides its unit. std::logic_error
+// when the model no longer declares it.
+ParamInfo declared(const char* domain, const std::string& model, const char* name) {
+  const ModelEntry* e = ModelRegistry::instance().find(domain, model);
+  if (e)
+    for (const ParamInfo& p : e->describe().params)
+      if (p.name == name) return p;
+  throw std::logic_error(fmt::format("{} {} declares no parameter \"{}\" for `iowall calibrate` to set", domain,
+                                     model, name));
+}
+
+// Writes the fitted `value` (seconds, bytes per second, per second, or a plain number)
+// into `object` as the parameter `p`, in the unit its type takes.
+void set_fitted(json& object, const ParamInfo& p, double value) {
+  switch (p.type) {
+    case ParamType::time: object[p.name] = time_text(value); return;
+    case ParamType::bandwidth: object[p.name] = bandwidth_text(value); return;
+    case ParamType::rate: object[p.name] = rate_text(value); return;
+    case ParamType::number: object[p.name] = value; return;
+    default: throw std::logic_error(fmt::format("calibration has no fitted value for the {} parameter \"{}\"",
+                                                param_type_name(p.type), p.name));
+  }
+}
+// The same for a name (a choice among the declared ones) or a value already in its unit.
+void set_fitted(json& object, const ParamInfo& p, const std::string& value) {
+  if (p.type == ParamType::choice && std::find(p.choices.begin(), p.choices.end(), value) == p.choices.end())
+    throw std::logic_error(fmt::format("\"{}\" is not a choice of \"{}\"", value, p.name));
+  object[p.name] = value;
+}
+void set_fitted(json& object, const char* domain, const std::string& model, const char* name, double value) {
+  set_fitted(object, declared(domain, model, name), value);
+}
+
 }  // namespace
 
 std::string read_service_name(ReadForm f) {
@@ -64,17 +101,17 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
     const std::string model = d.value("model", "");
     if (model == "nvme_ssd" && !ssd_done && p.storage) {
       ssd_id = d.value("id", "");
-      d["read_latency"] = time_text(p.storage->latency_s);
-      d["read_bandwidth"] = bandwidth_text(p.storage->bandwidth_Bps);
-      d["max_iops"] = rate_text(p.storage->max_iops);
-      d["read_service"] = read_service_name(p.storage->read);
-      d["latency_sigma"] = p.latency_sigma;
+      set_fitted(d, "device", model, "read_latency", p.storage->latency_s);
+      set_fitted(d, "device", model, "read_bandwidth", p.storage->bandwidth_Bps);
+      set_fitted(d, "device", model, "max_iops", p.storage->max_iops);
+      set_fitted(d, declared("device", model, "read_service"), read_service_name(p.storage->read));
+      set_fitted(d, "device", model, "latency_sigma", p.latency_sigma);
       ssd_done = true;
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {
-      d["memcpy_per_core"] = bandwidth_text(p.memcpy->bandwidth_Bps);
+      set_fitted(d, "device", model, "memcpy_per_core", p.memcpy->bandwidth_Bps);
       cpu_done = true;
     } else if (model == "gpu" && !gpu_done && p.h2d && p.h2d->bandwidth_identified) {
-      d["copy_engine_bandwidth"] = bandwidth_text(p.h2d->bandwidth_Bps);
+      set_fitted(d, "device", model, "copy_engine_bandwidth", p.h2d->bandwidth_Bps);
       gpu_done = true;
     }
   }
@@ -97,7 +134,10 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
         if (k != "a" && k != "b" && v.is_object() && v.contains("latency") && v["latency"].is_string())
           latency = v["latency"].get<std::string>();
       json joined = {{"a", l.value("a", "")}, {"b", l.value("b", "")}};
-      joined["fabric"] = {{"bandwidth", bandwidth_text(p.storage->bandwidth_Bps)}, {"latency", latency}};
+      json fabric = json::object();
+      set_fitted(fabric, "link", "fabric", "bandwidth", p.storage->bandwidth_Bps);
+      set_fitted(fabric, declared("link", "fabric", "latency"), latency);
+      joined["fabric"] = fabric;
       l = std::move(joined);
       link_done = true;
       break;
@@ -118,13 +158,14 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
   if (p.cpu && (path == "cpu_only" || path == "cpu_gpu")) {
     // The measured CPU time per I/O, half spent submitting and half completing.
     const double half = std::max(0.0, p.cpu->at(qd, io_size)) / 2;
-    e["submit_cost"] = time_text(half);
-    e["complete_cost"] = time_text(half);
+    set_fitted(e, "path", path, "submit_cost", half);
+    set_fitted(e, "path", path, "complete_cost", half);
   }
   // A buffered read's fixed cost per call (system call, page-cache lookup) is the memcpy
   // fit's intercept; its copy runs at the cpu_socket's fitted memcpy_per_core.
-  if (path == "cpu_cached" && p.memcpy) e["syscall_cost"] = time_text(std::max(0.0, p.memcpy->fixed_s));
-  if ((path == "cpu_gpu" || path == "compat") && p.h2d) e["copy_launch_cost"] = time_text(std::max(0.0, p.h2d->fixed_s));
+  if (path == "cpu_cached" && p.memcpy) set_fitted(e, "path", path, "syscall_cost", std::max(0.0, p.memcpy->fixed_s));
+  if ((path == "cpu_gpu" || path == "compat") && p.h2d)
+    set_fitted(e, "path", path, "copy_launch_cost", std::max(0.0, p.h2d->fixed_s));
   if (path == "compat") {
     // cuFile's compatibility mode does per chunk what cpu_gpu does per I/O (a read system
     // call, a copy launch) plus its own work; the cufile_compat fit is that extra time per
@@ -136,7 +177,7 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
       if (p.cufile->bandwidth_identified && p.cufile->bandwidth_Bps > 0) extra += chunk / p.cufile->bandwidth_Bps;
       cost += std::max(0.0, extra);
     }
-    e["chunk_cost"] = time_text(cost);
+    set_fitted(e, "path", path, "chunk_cost", cost);
   }
   return e;
 }

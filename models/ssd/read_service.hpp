@@ -4,7 +4,8 @@
 // class (models/ssd/read_services.cpp). A service decides when the controller is busy
 // with a read and when the read's media access (or data delivery) starts; the drive
 // does the rest (media, internal data path, DMA, completion). Each service is listed by
-// `iowall models` in the "read_service" domain with the drive parameters it uses.
+// `iowall models` in the "read_service" domain with the drive parameters it uses, and
+// has a closed form of its throughput (its ceiling), which `iowall calibrate` fits.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,24 @@ class NvmeSsd;
 class Server;
 class SimContext;
 
+// The figures of a read service's closed form, in SI units: the drive's max_iops,
+// read_bandwidth, read_latency and mdts, and the host's CPU time per I/O (outside the
+// drive). What `iowall calibrate` fits.
+struct ReadCeilingInputs {
+  double max_iops = 0;         // commands per second
+  double bandwidth_Bps = 0;    // bytes per second through the internal read path
+  double latency_s = 0;        // lumped read latency, seconds
+  double mdts_bytes = 131072;  // the largest command: a read of `size` is ceil(size / mdts) commands
+  double cpu_s = 0;            // host CPU seconds per I/O
+};
+// A service's closed form (mean value): the throughput, bytes per second, of
+// `concurrency` reads of `size` bytes kept in flight.
+using ReadCeiling = double (*)(const ReadCeilingInputs& d, double size, int concurrency);
+struct ReadCeilingForm {
+  ReadCeiling ceiling;
+  const char* formula;  // the same in words, with the drive parameters' names
+};
+
 // The services' names: what "read_service" takes (and what `iowall calibrate` writes).
 namespace read_services {
 inline constexpr char overlapped[] = "overlapped";
@@ -28,6 +47,10 @@ inline constexpr char serial[] = "serial";
 inline constexpr char batched[] = "batched";
 }  // namespace read_services
 
+// Each implementation also has, as static members, its closed-form ceiling and its
+// formula in words:
+//   static double ceiling(const ReadCeilingInputs&, double size, int concurrency);
+//   static constexpr char kFormula[] = "throughput = ...";
 class ReadService {
 public:
   explicit ReadService(NvmeSsd& drive) : drive_(drive) {}
@@ -56,12 +79,14 @@ using ReadServiceFactory = std::function<std::unique_ptr<ReadService>(NvmeSsd&)>
 // The registered services' names, sorted; and one built by name (nullptr if unknown).
 std::vector<std::string> read_service_names();
 std::unique_ptr<ReadService> make_read_service(const std::string& name, NvmeSsd& drive);
+// The closed form of the service `name` (std::logic_error if no service has that name).
+const ReadCeilingForm& read_ceiling(const std::string& name);
 
 namespace detail {
 // `uses`: the drive parameters the service reads, each with its role in the service.
 struct ReadServiceRegistrar {
   ReadServiceRegistrar(const char* name, const char* description, const char* header, ReadServiceFactory f,
-                       std::vector<std::pair<std::string, std::string>> uses);
+                       ReadCeilingForm ceiling, std::vector<std::pair<std::string, std::string>> uses);
 };
 }  // namespace detail
 
@@ -70,6 +95,6 @@ struct ReadServiceRegistrar {
   static const ::iowall::detail::ReadServiceRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){     \
       NAME, DESCRIPTION, __FILE__,                                                               \
       [](::iowall::NvmeSsd& d) -> std::unique_ptr<::iowall::ReadService> { return std::make_unique<Class>(d); }, \
-      __VA_ARGS__}
+      ::iowall::ReadCeilingForm{&Class::ceiling, Class::kFormula}, __VA_ARGS__}
 
 }  // namespace iowall

@@ -1,6 +1,8 @@
 // The three ways an nvme_ssd's controller serves reads (models/ssd/read_service.hpp),
-// the registry of their names, and the drive steps they compose.
+// each with its closed-form ceiling; the registry of their names; and the drive steps
+// they compose.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -28,6 +30,7 @@ namespace {
 struct Registered {
   std::string description;
   ReadServiceFactory factory;
+  ReadCeilingForm ceiling;
 };
 std::map<std::string, Registered>& registered() {
   static std::map<std::string, Registered> r;
@@ -44,6 +47,16 @@ public:
     controller().submit(
         processing(), Time(0), [this, cmd](Time, Time end) { read_media(cmd, end); }, {}, queue_of(cmd));
   }
+  // Each read alone takes its CPU, one command's processing, the latency and its data's
+  // transfer; in flight together they are capped by the data path and the command rate.
+  static double ceiling(const ReadCeilingInputs& d, double s, int n) {
+    const double commands = std::ceil(s / d.mdts_bytes);
+    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s / d.bandwidth_Bps;
+    return std::min({n * s / alone, d.bandwidth_Bps, d.max_iops * s / commands});
+  }
+  static constexpr char kFormula[] =
+      "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
+      "read_bandwidth, max_iops * size / commands)";
 };
 IOWALL_REGISTER_READ_SERVICE(OverlappedReads, read_services::overlapped,
                              "command processing overlaps earlier commands' data transfer, as in a physical SSD: "
@@ -63,6 +76,15 @@ public:
         p + transfer(cmd), Time(0), [this, cmd, p](Time start, Time) { read_media(cmd, start + p); }, {},
         queue_of(cmd));
   }
+  // As overlapped alone; together, one command after another at 1/max_iops + size/bandwidth each.
+  static double ceiling(const ReadCeilingInputs& d, double s, int n) {
+    const double commands = std::ceil(s / d.mdts_bytes);
+    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s / d.bandwidth_Bps;
+    return std::min(n * s / alone, s / (commands / d.max_iops + s / d.bandwidth_Bps));
+  }
+  static constexpr char kFormula[] =
+      "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
+      "size / (commands/max_iops + size/read_bandwidth))";
 };
 IOWALL_REGISTER_READ_SERVICE(
     SerialReads, read_services::serial,
@@ -81,6 +103,15 @@ IOWALL_REGISTER_READ_SERVICE(
 class BatchedReads final : public ReadService {
 public:
   using ReadService::ReadService;
+  // The I/Os in flight form one batch: one wake-up (the latency) for all of them, then
+  // each one's commands and data in series.
+  static double ceiling(const ReadCeilingInputs& d, double s, int n) {
+    const double commands = std::ceil(s / d.mdts_bytes);
+    return n * s / (d.cpu_s + d.latency_s + n * (commands / d.max_iops + s / d.bandwidth_Bps));
+  }
+  static constexpr char kFormula[] =
+      "throughput = concurrency * size / (cpu + read_latency + concurrency * (commands/max_iops + "
+      "size/read_bandwidth)): one wake-up per batch of the I/Os in flight";
   void serve(std::uint32_t cmd) override {
     waiting_.push_back(cmd);
     if (busy_) return;
@@ -138,11 +169,18 @@ std::unique_ptr<ReadService> make_read_service(const std::string& name, NvmeSsd&
   return it == registered().end() ? nullptr : it->second.factory(drive);
 }
 
+const ReadCeilingForm& read_ceiling(const std::string& name) {
+  const auto it = registered().find(name);
+  if (it == registered().end()) throw std::logic_error("no read service \"" + name + "\"");
+  return it->second.ceiling;
+}
+
 namespace detail {
 
 ReadServiceRegistrar::ReadServiceRegistrar(const char* name, const char* description, const char* header,
-                                           ReadServiceFactory f, std::vector<std::pair<std::string, std::string>> uses) {
-  registered()[name] = {description, std::move(f)};
+                                           ReadServiceFactory f, ReadCeilingForm ceiling,
+                                           std::vector<std::pair<std::string, std::string>> uses) {
+  registered()[name] = {description, std::move(f), ceiling};
   ModelEntry e;
   e.domain = "read_service";
   e.name = name;

@@ -4,6 +4,7 @@
 // device gives size / (1/max_iops + size/read_bandwidth) and the other the bandwidth.
 #include <catch2/catch.hpp>
 
+#include "models/ssd/read_service.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/config/scenario.hpp"
@@ -89,4 +90,15 @@ TEST_CASE("read services: a named choice, each listed with the drive parameters 
   CHECK(params_of("overlapped") == std::vector<std::string>{"max_iops"});
   CHECK(params_of("serial") == std::vector<std::string>{"max_iops", "read_bandwidth"});
   CHECK(params_of("batched") == std::vector<std::string>{"read_latency", "latency_sigma", "max_iops", "read_bandwidth"});
+}
+
+TEST_CASE("each read service runs at the closed form it documents (what calibration fits)", "[nvme][ssd][calibrate]") {
+  // The drive of throughput() and the host's psync costs (2 us to submit, 2 to complete).
+  const ReadCeilingInputs d{100e3, 2e9, 20e-6, 131072, 4e-6};
+  for (const char* service : {"overlapped", "serial", "batched"})
+    for (int qd : {1, 2, 8}) {
+      INFO(service << " at QD" << qd);
+      const double closed = read_ceiling(service).ceiling(d, 131072, qd) / 1e9;
+      CHECK(throughput(service, qd) == Approx(closed).epsilon(0.05));
+    }
 }

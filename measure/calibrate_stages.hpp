@@ -1,0 +1,21 @@
+// The fit stages of `iowall calibrate` (measure/calibrate.hpp) that live in files of
+// their own, and what they share: each fills its part of a profile from the points the
+// subset selected.
+#pragma once
+#include <vector>
+
+#include "measure/calibrate.hpp"
+
+namespace iowall::calib::stages {
+
+// `v` rounded to `digits` significant digits (for the profile's qualities and errors).
+double round_sig(double v, int digits);
+// Seconds each thread spends per I/O at QD1: threads / IOPS.
+inline double time_per_io(const PointGroup& g) { return g.threads / g.median_iops(); }
+
+// Storage (measure/calibrate_storage.cpp): read latency, bandwidth and command rate of the
+// drive, and which read service's ceiling fits, from the cpu_only points and the CPU cost
+// per I/O already in `prof`; also the latency spread.
+void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof);
+
+}  // namespace iowall::calib::stages

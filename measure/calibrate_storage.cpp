@@ -1,0 +1,173 @@
+// The storage stage of `iowall calibrate`: the drive's read latency L, bandwidth B and
+// command rate I fitted to cpu_only throughput over I/O size and concurrency
+// (Levenberg-Marquardt on log throughput), once for each read service's closed-form
+// ceiling (models/ssd/read_service.hpp: the same formula the service documents), keeping
+// the service that fits best; then whether any point reaches the command-rate ceiling,
+// and the residual of every point.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "measure/calibrate_stages.hpp"
+#include "models/ssd/read_service.hpp"
+
+namespace iowall::calib {
+
+double storage_throughput(const StorageParams& p, double s, int n, double cpu) {
+  const ReadCeilingInputs d{p.max_iops, p.bandwidth_Bps, p.latency_s, p.mdts_bytes, cpu};
+  return read_ceiling(read_service_name(p.read)).ceiling(d, s, n);
+}
+
+namespace stages {
+namespace {
+
+// Latency spread: a lognormal's sigma from the p90/p50 ratio of the one-thread QD1 latencies.
+double latency_sigma(const std::vector<const PointGroup*>& only) {
+  std::vector<double> sigmas;
+  for (const PointGroup* g : only)
+    if (g->qd == 1 && g->threads == 1 && g->median_p50_ns() > 0)
+      sigmas.push_back(std::log(g->median_p90_ns() / g->median_p50_ns()) / 1.2816);
+  return std::max(0.0, median(sigmas));
+}
+
+// The storage model over the cpu_only points: parameters th = (log L, log B[, log I]) in
+// log space (positive, and residuals in log throughput are relative).
+class StorageModel {
+public:
+  StorageModel(const std::vector<const PointGroup*>& only, const CpuCost& cpu) : only_(only), cpu_(cpu) {
+    for (const PointGroup* g : only) {
+      max_bw = std::max(max_bw, g->median_bw());
+      max_iops = std::max(max_iops, g->median_iops());
+      if (g->concurrency() == 1) min_lat = std::min(min_lat, time_per_io(*g));
+      // With one I/O in flight everywhere, 1/max_iops and the latency add up alike and
+      // cannot be told apart: the ceiling is then left out of the fit.
+      concurrent |= g->concurrency() > 1;
+    }
+    iops_cap = 100 * max_iops;  // the fit may not wander off to infinity
+  }
+  int points() const { return static_cast<int>(only_.size()); }
+  StorageParams params(const Eigen::VectorXd& th, ReadForm form) const {
+    StorageParams p;
+    p.read = form;
+    p.latency_s = std::exp(th[0]);
+    p.bandwidth_Bps = std::exp(th[1]);
+    p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
+    return p;
+  }
+  // Log throughput of `p` minus the measured one, per point.
+  void residuals(const StorageParams& p, Eigen::VectorXd& r) const {
+    for (int i = 0; i < points(); ++i) {
+      const PointGroup& g = *only_[i];
+      const double size = static_cast<double>(g.io_size);
+      r[i] = std::log(storage_throughput(p, size, g.concurrency(), cpu_.at(g.qd, size))) - std::log(g.median_bw());
+    }
+  }
+  // Where the fit starts: half the fastest lone request, a little above the highest
+  // bandwidth and IOPS measured.
+  Eigen::VectorXd start() const {
+    Eigen::VectorXd th0(concurrent ? 3 : 2);
+    th0[0] = std::log(std::max(min_lat / 2, 1e-6));
+    th0[1] = std::log(1.2 * max_bw);
+    if (concurrent) th0[2] = std::log(1.2 * max_iops);
+    return th0;
+  }
+
+  double max_bw = 0, max_iops = 0, min_lat = 1, iops_cap = 0;
+  bool concurrent = false;
+
+private:
+  const std::vector<const PointGroup*>& only_;
+  CpuCost cpu_;
+};
+
+// Three ceilings with as many parameters: command processing beside the data path, in
+// series with it, or in series and served in batches. The one that fits best is kept
+// (beside, unless several I/Os were ever in flight: only then do they differ); its
+// parameters come back with the ceiling's (log I) appended when it was left out.
+struct FormFit {
+  ReadForm read;
+  const char* name;
+  fit::LmResult lm;
+  double cost = 0;
+};
+struct Kept {
+  ReadForm read;
+  Eigen::VectorXd th;
+};
+Kept fit_read_forms(const StorageModel& m, Profile& prof) {
+  const int n = m.points();
+  std::array<FormFit, 3> forms{{{ReadForm::overlapped, "beside", {}},
+                                {ReadForm::serial, "in series", {}},
+                                {ReadForm::batched, "in series and batched", {}}}};
+  const Eigen::VectorXd th0 = m.start();
+  Eigen::VectorXd r(n);
+  for (FormFit& f : forms) {
+    auto residuals = [&](const Eigen::VectorXd& th, Eigen::VectorXd& out) { m.residuals(m.params(th, f.read), out); };
+    f.lm = fit::levenberg_marquardt(residuals, th0, n);
+    residuals(f.lm.p, r);
+    f.cost = r.squaredNorm();
+  }
+  const FormFit* best = &forms[0];
+  if (m.concurrent)
+    for (const FormFit& f : forms)
+      if (f.cost < best->cost) best = &f;
+  prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "
+                                   "series, {:.3f} in series and batched; kept: {}",
+                                   std::sqrt(forms[0].cost / n), std::sqrt(forms[1].cost / n),
+                                   std::sqrt(forms[2].cost / n), best->name));
+  if (m.concurrent) return {best->read, best->lm.p};
+  Eigen::VectorXd th(3);
+  th << best->lm.p[0], best->lm.p[1], std::log(m.iops_cap);
+  return {best->read, th};
+}
+
+// Whether the command-rate ceiling matters to any point: the fit against the same fit
+// without a ceiling at all.
+bool reaches_iops_ceiling(const StorageModel& m, const StorageParams& p, const Eigen::VectorXd& r_fit) {
+  StorageParams free_iops = p;
+  free_iops.max_iops = 1e12;
+  Eigen::VectorXd r_free(m.points());
+  m.residuals(free_iops, r_free);
+  return m.concurrent && r_free.squaredNorm() > r_fit.squaredNorm() * 1.05 + 1e-9;
+}
+
+// Each point's measured and fitted bandwidth, and the fit's quality.
+void record_residuals(const std::vector<const PointGroup*>& only, const Eigen::VectorXd& r_fit, Profile& prof) {
+  const int n = static_cast<int>(only.size());
+  Eigen::VectorXd observed(n), fitted(n);
+  for (int i = 0; i < n; ++i) {
+    const PointGroup& g = *only[i];
+    observed[i] = std::log(g.median_bw());
+    fitted[i] = observed[i] + r_fit[i];
+    prof.residuals.push_back({{"point", g.key()},
+                              {"measured", bandwidth_text(g.median_bw())},
+                              {"fitted", bandwidth_text(std::exp(fitted[i]))},
+                              {"error", round_sig(std::exp(r_fit[i]) - 1, 3)}});
+  }
+  prof.storage_q = fit::quality(observed, fitted, 3);
+}
+
+}  // namespace
+
+void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
+  prof.latency_sigma = latency_sigma(only);
+  const StorageModel m(only, *prof.cpu);
+  const Kept kept = fit_read_forms(m, prof);
+  StorageParams p = m.params(kept.th, kept.read);
+  Eigen::VectorXd r_fit(m.points());
+  m.residuals(p, r_fit);
+  prof.iops_constrained = reaches_iops_ceiling(m, p, r_fit);
+  if (!prof.iops_constrained) {
+    p.max_iops = m.iops_cap;
+    prof.notes.push_back(fmt::format("storage: no fitted point reaches the command-rate ceiling; max_iops set to 100x "
+                                     "the highest measured IOPS ({})",
+                                     rate_text(m.max_iops)));
+  }
+  prof.storage = p;
+  record_residuals(only, r_fit, prof);
+}
+
+}  // namespace stages
+}  // namespace iowall::calib
