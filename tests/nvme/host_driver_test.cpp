@@ -6,6 +6,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/config/scenario.hpp"
+#include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
 
 using namespace iowall;
@@ -23,7 +24,7 @@ Json run(const Json& driver, const char* io_stack = "psync") {
                      {{"kind", "random_read"}, {"size", "4 MiB"}, {"io_size", "4 KiB"}, {"threads", 1}, {"qd", 1},
                       {"targets", "dram0"}, {"storage", "nvme0"}}},
                     {"paths", Json::array({Json{{"name", "cpu_only"}, {"io_stack", io_stack}}})}};
-  return run_scenario(scenario_from_json(doc, "drv.json", IOWALL_SOURCE_DIR));
+  return to_json(run_scenario(scenario_from_json(doc, "drv.json", IOWALL_SOURCE_DIR)));
 }
 double stat(const Json& r, const char* name) {
   return r["stats"]["cpu_only"][std::string("nvme0/nvme/") + name]["value"].get<double>();
