@@ -1,7 +1,8 @@
 // The layering of the source tree, read from its #include lines: the engine (sim/core)
 // includes nothing above it; config sits on the engine; runners, writers and the
 // planner on config; models implement the engine's interfaces and never reach the
-// live backend, the planner or the CLI; the CLI sits on top (DESIGN.md, engine rule 3).
+// live backend, the planner or the CLI; machine discovery sits beside the live backend,
+// on config; the CLI sits on top (DESIGN.md, engine rule 3).
 // Each violation names the file and the include.
 #include <catch2/catch.hpp>
 
@@ -24,18 +25,21 @@ struct Rule {
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> r = {
       // The engine: time, events, components, parameters. It includes nothing above it.
-      {"sim/core/", {"sim/config/", "sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
+      {"sim/core/", {"sim/config/", "sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/", "discover/"}},
       // Reading JSON, the registry, topologies and scenarios, on the engine.
-      {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
+      {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/", "discover/"}},
       // Runners and writers, on config; the planner on the runners.
-      {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
-      {"sim/report/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
-      {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/"}},
+      {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
+      {"sim/report/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
+      {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
       // The accuracy check runs scenarios, the planner and studies by name.
-      {"sim/check/", {"sim/cli/", "models/", "measure/"}},
+      {"sim/check/", {"sim/cli/", "models/", "measure/", "discover/"}},
       // Models implement the engine's interfaces; the live backend sits beside them.
-      {"models/", {"measure/", "sim/cli/", "sim/plan/", "sim/check/"}},
-      {"measure/", {"sim/cli/"}},
+      {"models/", {"measure/", "discover/", "sim/cli/", "sim/plan/", "sim/check/"}},
+      {"measure/", {"sim/cli/", "discover/"}},
+      // Discovery reads the machine as the live backend does, and writes a topology: it
+      // knows parts by preset name through the registry, never a model's internals.
+      {"discover/", {"sim/cli/", "sim/run/", "sim/plan/", "sim/report/", "sim/check/", "models/", "measure/"}},
   };
   return r;
 }
@@ -63,7 +67,7 @@ std::vector<std::string> violations(const std::string& path, const std::string& 
 
 std::vector<std::string> scan_tree(const fs::path& root) {
   std::vector<std::string> out;
-  for (const char* top : {"sim", "models", "measure"}) {
+  for (const char* top : {"sim", "models", "measure", "discover"}) {
     for (const auto& e : fs::recursive_directory_iterator(root / top)) {
       if (!e.is_regular_file()) continue;
       const std::string ext = e.path().extension().string();
