@@ -5,8 +5,9 @@
 #                       discovery follows (/sys/bus/pci/devices/*, /sys/block/*, /sys/class/
 #                       {nvme,net,infiniband}/*, a virtual function's physfn) as relative links
 #   OUT/proc/cpuinfo    the first processor's block of /proc/cpuinfo; OUT/proc/meminfo
-#   OUT/nvidia-smi/     `nvidia-smi topo -m` and `nvidia-smi -q` (serial numbers and UUIDs
-#                       left out), only when nvidia-smi is on PATH
+#   OUT/nvidia-smi/     `nvidia-smi topo -m` and `nvidia-smi -q` (serial numbers, UUIDs, board
+#                       and per-device identifiers, timestamps left out), only when
+#                       nvidia-smi is on PATH
 # Only small text attributes are copied, each by name: no binary attribute (config, resource,
 # rom, vpd), nothing under /sys/kernel, no serial numbers or MAC addresses. Nothing on the
 # machine is written; OUT must not exist yet or be empty. Needs bash and coreutils only, and
@@ -149,7 +150,7 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   nvidia-smi topo -m >"$out/nvidia-smi/topo-m.txt" 2>/dev/null || rm -f "$out/nvidia-smi/topo-m.txt"
   if nvidia-smi -q >"$out/nvidia-smi/q.raw" 2>/dev/null; then
     while IFS= read -r line; do
-      case "$line" in *"Serial Number"* | *UUID* | *"Board Id"*) continue ;; esac
+      case "$line" in *Serial* | *UUID* | *"Board Id"* | *"Board ID"* | *PDI* | *GUID* | *Timestamp*) continue ;; esac
       printf '%s\n' "$line"
     done <"$out/nvidia-smi/q.raw" >"$out/nvidia-smi/q.txt"
   fi

@@ -118,6 +118,26 @@ TEST_CASE("the CPU machine's recording: one socket, its memory, the virtio disk 
   CHECK(sources.find("fixtures") == std::string::npos);
 }
 
+TEST_CASE("the GPU machine's recording: the H200 on a Gen5 x16 root port, two virtio disks", "[discover]") {
+  const json t = discovered("gpu-machine");
+  REQUIRE(loads(t));
+  const auto cpus = devices_of(t, "cpu_socket");
+  REQUIRE(cpus.size() == 1);
+  CHECK(cpus[0]["cores"] == 16);
+  const auto gpus = devices_of(t, "gpu");
+  REQUIRE(gpus.size() == 1);
+  CHECK(gpus[0]["preset"] == "h200");  // 10de:2335
+  CHECK(root_of(t, "gpu0") == "rc0");
+  CHECK((*link_at(t, "gpu0.up"))["pcie"] == json({{"gen", 5}, {"lanes", 16}}));
+  const auto drives = devices_of(t, "nvme_ssd");
+  REQUIRE(drives.size() == 2);
+  for (const json& d : drives) CHECK(d["read_service"] == "batched");
+  CHECK((*device(t, "vda"))["capacity"] == "256 GiB");
+  // nvidia-smi ran there: its product name is a source; one GPU, so no NVLink.
+  CHECK(t["sources"].dump().find("nvidia-smi -q") != std::string::npos);
+  CHECK(devices_of(t, "nvswitch").empty());
+}
+
 TEST_CASE("a DGX H100-class tree: sockets, switches, GPUs, NICs and drives where they are", "[discover]") {
   const json t = discovered("dgx-h100");
   REQUIRE(loads(t));
@@ -196,12 +216,12 @@ TEST_CASE("a DGX H100-class tree: sockets, switches, GPUs, NICs and drives where
 }
 
 TEST_CASE("a discovered topology written as text reads back the same and runs", "[discover][cli]") {
-  for (const char* name : {"cpu-machine", "dgx-h100"}) {
+  for (const char* name : {"cpu-machine", "gpu-machine", "dgx-h100"}) {
     const json t = discovered(name);
     const std::string text = topology_text(t);
     CHECK(json::parse(text) == t);
     const std::string topo = write_temp(std::string(name) + ".json", text);
-    const bool gpu = std::string(name) == "dgx-h100";
+    const bool gpu = std::string(name) != "cpu-machine";
     const json scenario = {
         {"name", "discovered-run"},
         {"topology", topo},
