@@ -2,16 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <functional>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "discover/endpoints.hpp"
+#include "discover/host_part.hpp"
+#include "discover/nvlink_part.hpp"
+#include "discover/part.hpp"
 #include "discover/parts.hpp"
 #include "discover/pci_scan.hpp"
-#include "sim/core/units.hpp"
 
 namespace iowall::discover {
 namespace {
@@ -57,23 +58,33 @@ public:
   Discovered run(std::vector<std::string> leading) {
     classify_all();
     assign_ids();
-    add_host();
+    Part host = host_part(host_);
     add_pcie();
-    add_nvlink();
-    for (std::size_t s = 0; s < rc_at_.size(); ++s)
-      devices_[rc_at_[s]]["root_ports"] = std::clamp(rp_used_[s], 1, 64);
+    for (json& d : host.devices)
+      if (d["model"] == "root_complex") {
+        const std::size_t s = std::stoul(d["id"].get<std::string>().substr(2));
+        d["root_ports"] = std::clamp(s < rp_used_.size() ? rp_used_[s] : 0, 1, 64);
+      }
+    std::vector<std::pair<std::string, std::string>> gpus;
+    for (const auto& [bdf, k] : kind_)
+      if (k == Kind::gpu && placed_.count(id_.at(bdf))) gpus.emplace_back(bdf, id_.at(bdf));
+    const Part nvlink = nvlink_part(smi_, gpus);
     Discovered d;
-    json sources = json::array();
+    json sources = json::array(), devices = json::array(), links = json::array();
     for (const std::string& s : leading) sources.push_back(s);
     for (const std::string& s : host_.sources) sources.push_back(s);
-    for (const std::string& s : sources_) sources.push_back(s);
-    for (const std::string& n : host_.notes) notes_.insert(notes_.begin(), "host: " + n);
+    for (const std::string& n : host_.notes) d.notes.push_back("host: " + n);
+    for (const Part* p : {static_cast<const Part*>(&host), static_cast<const Part*>(&pcie_), &nvlink}) {
+      for (const std::string& s : p->sources) sources.push_back(s);
+      for (const json& x : p->devices) devices.push_back(x);
+      for (const json& x : p->links) links.push_back(x);
+      d.notes.insert(d.notes.end(), p->notes.begin(), p->notes.end());
+    }
     d.topology = {{"name", "discovered"},
                   {"description", summary()},
                   {"sources", sources},
-                  {"devices", devices_},
-                  {"links", links_}};
-    d.notes = notes_;
+                  {"devices", devices},
+                  {"links", links}};
     return d;
   }
 
@@ -91,7 +102,7 @@ private:
       if (k == Kind::nic && bdf.back() != '0')
         for (const auto& [other, g] : pci_.functions)
           if (other < bdf && g.slot() == f.slot() && classify(g) == Kind::nic) {
-            sources_.push_back(fmt::format("{}: another port of the adapter at {} (one link): not a device of its own",
+            pcie_.sources.push_back(fmt::format("{}: another port of the adapter at {} (one link): not a device of its own",
                                            f.path, other));
             k = Kind::none;
             break;
@@ -120,77 +131,6 @@ private:
       }
       id_[bdf] = unique(id);
     }
-  }
-
-  void add_host() {
-    const PartMatch cpu = match_cpu(host_.model_name);
-    const auto platform = platform_of(cpu.preset);
-    const std::string dram_bw = platform ? platform->dram_bandwidth : "307 GB/s";
-    for (std::size_t s = 0; s < host_.sockets.size(); ++s) {
-      const SocketInfo& info = host_.sockets[s];
-      const std::string cpu_id = fmt::format("cpu{}", s), dram_id = fmt::format("dram{}", s), rc_id = fmt::format("rc{}", s);
-      json c = {{"id", cpu_id}, {"model", "cpu_socket"}};
-      if (!cpu.preset.empty()) c["preset"] = cpu.preset;
-      c["cores"] = std::clamp(info.cores, 1, 1024);
-      sources_.push_back(fmt::format("{}: {}{}", cpu_id, info.source,
-                                     cpu.preset.empty() ? "" : fmt::format("; preset {} from {}", cpu.preset, cpu.source)));
-      if (cpu.preset.empty()) {
-        if (info.base_khz > 0) {
-          c["frequency"] = to_string(Frequency(info.base_khz * 1000));
-          sources_.push_back(fmt::format("{}: frequency from /sys/devices/system/cpu/cpu*/cpufreq/base_frequency {} kHz",
-                                         cpu_id, info.base_khz));
-        }
-        describe(c, fmt::format("{} has no cpu_socket preset: set memcpy_per_core (iowall calibrate fits it from "
-                                "iowall measure runs){}",
-                                host_.model_name.empty() ? "the CPU" : "\"" + host_.model_name + "\"",
-                                info.base_khz > 0 ? "" : " and frequency"));
-      }
-      devices_.push_back(c);
-      json dram = {{"id", dram_id}, {"model", "dram"}, {"bandwidth", dram_bw}};
-      if (info.memory_kib > 0) dram["capacity"] = to_string(Bytes(info.memory_kib * 1024));
-      if (platform)
-        sources_.push_back(fmt::format("{}: bandwidth {}: {}", dram_id, dram_bw, platform->source));
-      else
-        describe(dram, "memory bandwidth is not in sysfs: the dram default (8 channels of DDR5-4800, 307 GB/s) stands "
-                       "in; set bandwidth here and on the " + rc_id + ".mem link (channels x transfer rate x 8 B, or a "
-                       "copy benchmark such as scripts/host-copy-bandwidth.py)");
-      if (info.memory_kib == 0) describe(dram, "no memory size readable: set capacity");
-      devices_.push_back(dram);
-      rc_at_.push_back(devices_.size());
-      devices_.push_back({{"id", rc_id}, {"model", "root_complex"}, {"root_ports", 1}});
-      links_.push_back({{"a", cpu_id + ".fabric"}, {"b", rc_id + ".cpu"},
-                        {"fabric", {{"bandwidth", "200 GB/s"}, {"latency", "40 ns"}}}});
-      links_.push_back({{"a", rc_id + ".mem"}, {"b", dram_id + ".mc"},
-                        {"fabric", {{"bandwidth", dram_bw}, {"latency", "80 ns"}}}});
-    }
-    sources_.push_back("cpuN.fabric -- rcN.cpu (200 GB/s, 40 ns) and rcN.mem -- dramN.mc (80 ns): the on-die fabric "
-                       "as every topology of the project has it (not in sysfs)");
-    // Sockets are joined in pairs: the root_complex model has one peer port.
-    for (std::size_t s = 0; s + 1 < host_.sockets.size(); s += 2) {
-      const std::string a = fmt::format("rc{}.peer", s), b = fmt::format("rc{}.peer", s + 1);
-      links_.push_back({{"a", a}, {"b", b},
-                        {"fabric", {{"bandwidth", platform ? platform->peer_bandwidth : "62 GB/s"},
-                                    {"latency", platform ? platform->peer_latency : "120 ns"}}}});
-      if (platform)
-        sources_.push_back(fmt::format("{} -- {}: {}", a, b, platform->source));
-      else
-        notes_.push_back(fmt::format("{} -- {}: the inter-socket link's bandwidth is not in sysfs: 62 GB/s (UPI of a "
-                                     "Sapphire Rapids pair) stands in; set it from the platform",
-                                     a, b));
-    }
-    if (host_.sockets.size() > 2)
-      notes_.push_back(fmt::format("{} sockets: joined in pairs (the root_complex model has one peer port), so the "
-                                   "pairs do not reach each other's memory",
-                                   host_.sockets.size()));
-  }
-
-  // A note on a device: in its description (what the topology file shows) and in the list.
-  void describe(json& device, const std::string& text) {
-    const std::string id = device["id"];
-    device["description"] = device.contains("description")
-                                ? device["description"].get<std::string>() + "; " + text
-                                : "note: " + text;
-    notes_.push_back(id + ": " + text);
   }
 
   bool useful(const std::string& bdf) {
@@ -238,7 +178,7 @@ private:
           below(f, port);
       }
     if (unplaced)
-      notes_.push_back("some PCI devices have no numa_node (-1): they are placed under socket 0; move them with "
+      pcie_.notes.push_back("some PCI devices have no numa_node (-1): they are placed under socket 0; move them with "
                        "iowall topo derive --move if they belong elsewhere");
   }
 
@@ -251,7 +191,7 @@ private:
     for (const std::string& c : children) {
       const PciFunction& f = fn(c);
       if (used) {
-        sources_.push_back(fmt::format("{}: shares the link below {} with a device already placed: left out", f.path,
+        pcie_.sources.push_back(fmt::format("{}: shares the link below {} with a device already placed: left out", f.path,
                                        bridge.bdf));
         continue;
       }
@@ -283,18 +223,18 @@ private:
     json sw = {{"id", id}, {"model", "pcie_switch"}};
     if (!m.preset.empty()) sw["preset"] = m.preset;
     sw["downstream_ports"] = std::clamp(static_cast<int>(downs.size() + extra.size()), 1, 128);
-    sources_.push_back(fmt::format("{}: {} (upstream port) class 0x{:06x}, {} = {}{}; {} below it", id, up.path, up.cls,
+    pcie_.sources.push_back(fmt::format("{}: {} (upstream port) class 0x{:06x}, {} = {}{}; {} below it", id, up.path, up.cls,
                                    up.id_text(), m.name,
                                    m.preset.empty() ? "" : fmt::format(" -> preset {} ({})", m.preset, m.source),
                                    plural(downs.size(), "downstream port", "downstream ports")));
     if (m.preset.empty())
-      describe(sw, fmt::format("{} is not a known switch: the pcie_switch defaults (PEX88000 latency) stand in; set "
+      pcie_.describe(sw, fmt::format("{} is not a known switch: the pcie_switch defaults (PEX88000 latency) stand in; set "
                                "latency and forwarding",
                                m.name));
     else if (!m.note.empty())
-      describe(sw, m.note);
-    devices_.push_back(sw);
-    links_.push_back(link(up, above, port, id + ".up"));
+      pcie_.describe(sw, m.note);
+    pcie_.devices.push_back(sw);
+    pcie_.links.push_back(link(up, above, port, id + ".up"));
     for (std::size_t k = 0; k < downs.size(); ++k)
       if (useful(downs[k])) below(fn(downs[k]), fmt::format("{}.dn{}", id, k));
     for (std::size_t j = 0; j < extra.size(); ++j)
@@ -311,11 +251,11 @@ private:
       case Kind::nic: e = nic_endpoint(id, f, tree_, index_); ++nics_; break;
       case Kind::none: return;
     }
-    if (!e.note.empty()) describe(e.device, e.note);
-    devices_.push_back(e.device);
+    if (!e.note.empty()) pcie_.describe(e.device, e.note);
+    pcie_.devices.push_back(e.device);
     placed_.insert(id);
-    for (std::string& s : e.sources) sources_.push_back(std::move(s));
-    links_.push_back(link(f, above, port, id + ".up"));
+    for (std::string& s : e.sources) pcie_.sources.push_back(std::move(s));
+    pcie_.links.push_back(link(f, above, port, id + ".up"));
   }
 
   // The PCIe link between `f` and the port above it (`above`: the bridge of that port,
@@ -330,7 +270,7 @@ private:
     int lanes = f.current_width > 0 ? f.current_width : widest;
     const std::string dev = b.substr(0, b.find('.'));
     if (gen == 0 && lanes == 0) {
-      sources_.push_back(fmt::format("{} -- {}: {} has no PCIe link attributes (an emulated or integrated device): "
+      pcie_.sources.push_back(fmt::format("{} -- {}: {} has no PCIe link attributes (an emulated or integrated device): "
                                      "Gen5 x16, a link that does not limit it (as topologies/gpu-machine.json)",
                                      a, b, f.path));
       return {{"a", a}, {"b", b}, {"pcie", {{"gen", 5}, {"lanes", 16}}}};
@@ -342,74 +282,20 @@ private:
       src += fmt::format(" (current_link_speed \"{}\": idle power saving, or a link trained down: check under load "
                          "with lspci -vv)",
                          f.current_speed);
-    sources_.push_back(src);
+    pcie_.sources.push_back(src);
     if (gen == 0) {
       gen = 5;
-      notes_.push_back(fmt::format("{}: no link speed readable for {}: Gen5 assumed, set the link's gen", dev, f.bdf));
+      pcie_.notes.push_back(fmt::format("{}: no link speed readable for {}: Gen5 assumed, set the link's gen", dev, f.bdf));
     }
     if (lanes == 0) {
       lanes = 16;
-      notes_.push_back(fmt::format("{}: no link width readable for {}: x16 assumed, set the link's lanes", dev, f.bdf));
+      pcie_.notes.push_back(fmt::format("{}: no link width readable for {}: x16 assumed, set the link's lanes", dev, f.bdf));
     }
     if (widest > 0 && lanes < widest)
-      notes_.push_back(fmt::format("{}: its link runs x{} where both ends support x{} (a narrower slot or riser, or a "
+      pcie_.notes.push_back(fmt::format("{}: its link runs x{} where both ends support x{} (a narrower slot or riser, or a "
                                    "link trained down)",
                                    dev, lanes, widest));
     return {{"a", a}, {"b", b}, {"pcie", {{"gen", std::min(gen, 6)}, {"lanes", valid_lanes(lanes)}}}};
-  }
-
-  void add_nvlink() {
-    const auto& nv = smi_.nvlinks;
-    if (nv.empty()) return;
-    std::vector<std::string> gpu_bdfs;
-    for (const auto& [bdf, k] : kind_)
-      if (k == Kind::gpu) gpu_bdfs.push_back(bdf);
-    const std::vector<std::string>& order = smi_.gpus.size() >= nv.size() ? smi_.gpus : gpu_bdfs;
-    std::vector<std::pair<std::size_t, std::string>> mapped;  // nvidia-smi index, device id
-    for (std::size_t i = 0; i < nv.size() && i < order.size(); ++i)
-      if (id_.count(order[i]) && kind(order[i]) == Kind::gpu && placed_.count(id_.at(order[i])))
-        mapped.emplace_back(i, id_.at(order[i]));
-    bool all = mapped.size() >= 2, any = false;
-    for (const auto& [i, a] : mapped)
-      for (const auto& [j, b] : mapped)
-        if (i != j) {
-          all = all && nv[i][j] > 0;
-          any = any || nv[i][j] > 0;
-        }
-    if (!all) {
-      if (any)
-        notes_.push_back("NVLink joins only some GPU pairs (a mesh without a switch): not modelled (a gpu has one "
-                         "nvlink port); peer copies go over PCIe");
-      return;
-    }
-    auto links_of = [&](std::size_t i) {
-      int c = INT_MAX;
-      for (const auto& [j, b] : mapped)
-        if (j != i) c = std::min(c, nv[i][j]);
-      return c;
-    };
-    const std::string per_link = "25 GB/s per NVLink and direction (NVLink 2 to 4)";
-    if (mapped.size() == 2) {
-      const int c = links_of(mapped[0].first);
-      links_.push_back({{"a", mapped[0].second + ".nvlink"}, {"b", mapped[1].second + ".nvlink"},
-                        {"fabric", {{"bandwidth", fmt::format("{} GB/s", 25 * c)}, {"latency", "100 ns"}}}});
-      sources_.push_back(fmt::format("{} -- {}: NV{} in nvidia-smi topo -m, x {}", mapped[0].second, mapped[1].second, c,
-                                     per_link));
-      return;
-    }
-    devices_.push_back({{"id", "nvs0"},
-                        {"model", "nvswitch"},
-                        {"ports", static_cast<int>(mapped.size())},
-                        {"description", "the NVSwitch fabric nvidia-smi topo -m shows (every GPU pair NVLinked), "
-                                        "folded into one switch"}});
-    for (std::size_t k = 0; k < mapped.size(); ++k) {
-      const int c = links_of(mapped[k].first);
-      links_.push_back({{"a", mapped[k].second + ".nvlink"}, {"b", fmt::format("nvs0.p{}", k)},
-                        {"fabric", {{"bandwidth", fmt::format("{} GB/s", 25 * c)}, {"latency", "100 ns"}}}});
-    }
-    sources_.push_back(fmt::format("nvs0: every GPU pair NVLinked in nvidia-smi topo -m (NV{} for {}), x {}; latency "
-                                   "as topologies/dgx-2.json",
-                                   links_of(mapped[0].first), mapped[0].second, per_link));
   }
 
   std::string summary() const {
@@ -432,13 +318,11 @@ private:
   PciTree pci_;
   HostInfo host_;
   ClassIndex index_;
-  json devices_ = json::array(), links_ = json::array();
-  std::vector<std::string> sources_, notes_;
+  Part pcie_;  // the PCIe tree below the root complexes
   std::map<std::string, Kind> kind_;
   std::map<std::string, std::string> id_;
   std::map<std::string, bool> useful_;
   std::set<std::string> placed_;  // ids of the endpoints placed in the tree
-  std::vector<std::size_t> rc_at_;
   std::vector<int> rp_used_;
   int switches_ = 0, gpus_ = 0, drives_ = 0, nics_ = 0;
 };
