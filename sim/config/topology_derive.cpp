@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/registry.hpp"
+#include "sim/config/schema.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quote.hpp"
 
@@ -361,6 +362,8 @@ const std::vector<std::string>& derive_keys() {
 }
 
 Json derive_topology(const Json& base, const Json& spec, const std::string& base_name, const DeriveWhere& where) {
+  // The edits read ids, models and ports: the base must be a topology in form first.
+  validate_json(topology_schema(), base, base_name, "");
   Editor e(base, where);
   if (!spec.is_object()) e.fail("", "", fmt::format("the edits must be an object (keys: {})", fmt::join(derive_keys(), ", ")));
   for (const auto& [k, v] : spec.items())

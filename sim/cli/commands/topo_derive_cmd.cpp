@@ -39,11 +39,17 @@ void setup(CLI::App& root, CliState&) {
   CLI::App* cmd = topo->add_subcommand("derive", "a what-if variant of a topology: PCIe generation, drives per switch, "
                                                  "a GPU on another socket, NICs per GPU, another drive");
   cmd->add_option("base", a->base, "the topology to start from (a file, or the name of an embedded one)")->required();
-  cmd->add_option("--pcie-gen", a->pcie_gen, "every PCIe link at this generation (1-6); switches take that generation's preset");
-  cmd->add_option("--ssds-per-switch", a->ssds_per_switch, "this many nvme_ssd under each PCIe switch (copies added, or the last removed)");
-  cmd->add_option("--move", a->moves, "GPU=SOCKET: the GPU onto a root port of that socket (socketN or a cpu_socket id); repeatable");
-  cmd->add_option("--nic-rails", a->nic_rails, "this many NICs per GPU, beside each GPU (copies added, or the last removed)");
-  cmd->add_option("--drive", a->drive, "every nvme_ssd becomes this preset (iowall models nvme_ssd)");
+  cmd->add_option("--pcie-gen", a->pcie_gen, "every PCIe link at this generation (1-6); switches take that generation's preset")
+      ->type_name("G");
+  cmd->add_option("--ssds-per-switch", a->ssds_per_switch,
+                  "this many nvme_ssd under each PCIe switch (copies added, or the last removed)")
+      ->type_name("N");
+  cmd->add_option("--move", a->moves, "the GPU onto a root port of that socket (socketN or a cpu_socket id); repeatable")
+      ->type_name("GPU=SOCKET")
+      ->allow_extra_args(false);
+  cmd->add_option("--nic-rails", a->nic_rails, "this many NICs per GPU, beside each GPU (copies added, or the last removed)")
+      ->type_name("N");
+  cmd->add_option("--drive", a->drive, "every nvme_ssd becomes this preset (iowall models nvme_ssd)")->type_name("PRESET");
   cmd->add_option("-o,--output", a->output, "write the topology here (atomically) instead of standard output")
       ->check(writable_output());
   cmd->callback([a, cmd] {

@@ -29,11 +29,14 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("-o,--output", a->output, "write the topology here (atomically) instead of standard output")
       ->check(writable_output());
   cmd->add_option("--sysfs-root", a->options.sysfs_root,
-                  "read a recording (scripts/capture-sysfs.sh OUT: OUT) or a folder laid out as /sys, not this machine");
-  cmd->add_option("--proc-root", a->options.proc_root, "a folder laid out as /proc (default: /proc, or the recording's)");
+                  "read a recording (scripts/capture-sysfs.sh OUT: OUT) or a folder laid out as /sys, not this machine")
+      ->type_name("DIR");
+  cmd->add_option("--proc-root", a->options.proc_root, "a folder laid out as /proc (default: /proc, or the recording's)")
+      ->type_name("DIR");
   cmd->add_option("--nvidia-smi-dir", a->options.nvidia_smi_dir,
                   "recorded nvidia-smi outputs, q.txt (nvidia-smi -q) and topo-m.txt (nvidia-smi topo -m), instead of "
-                  "running nvidia-smi");
+                  "running nvidia-smi")
+      ->type_name("DIR");
   cmd->add_flag("-q,--quiet", a->quiet, "with -o, print nothing");
   cmd->callback([a] {
     const discover::Discovered d = discover::discover_topology(a->options);
