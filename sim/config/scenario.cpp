@@ -8,6 +8,7 @@
 
 #include "sim/config/registry.hpp"
 #include "sim/config/schema.hpp"
+#include "sim/config/topology_derive.hpp"
 
 namespace iowall {
 
@@ -54,22 +55,36 @@ Scenario scenario_from_json(Json doc, const std::string& file, const std::string
     s.seed = seed.get<std::uint64_t>();
   }
   const Json& topo = doc.at("topology");
-  if (topo.is_string()) {
-    const std::string name = topo.get<std::string>();
-    if (name.empty()) throw InputError(file, "/topology", "an empty file name (expected a topology file, or the topology inline)");
-    JsonDocument t;
+  // A topology file named at `pointer`: a file that cannot be found or opened is named where
+  // the scenario refers to it; an error inside it names its own file.
+  auto load_topology = [&](const std::string& name, const std::string& pointer) {
+    if (name.empty()) throw InputError(file, pointer, "an empty file name (expected a topology file, or the topology inline)");
     try {
-      t = load_json(name, directory);
+      return load_json(name, directory);
     } catch (const InputError& e) {
-      // A file that cannot be found or opened is named where the scenario refers to it;
-      // an error inside it names its own file.
       if (!e.pointer().empty() || e.where() != name || e.message().find("line") != std::string::npos ||
           e.message().find("JSON") != std::string::npos)
         throw;
-      throw InputError(file, "/topology", fmt::format("{}: {}", quote_text(name, 80), e.message()));
+      throw InputError(file, pointer, fmt::format("{}: {}", quote_text(name, 80), e.message()));
     }
+  };
+  if (topo.is_string()) {
+    JsonDocument t = load_topology(topo.get<std::string>(), "/topology");
     s.topology = std::move(t.json);
     s.topology_file = t.name;
+  } else if (topo.contains("base")) {
+    // {"base": FILE, "derive": {edits}}: a variant of a topology file (sim/config/topology_derive.hpp).
+    for (const auto& [k, v] : topo.items())
+      if (k != "base" && k != "derive")
+        throw InputError(file, "/topology/" + quote_text(k, 60),
+                         "a derived topology has \"base\" (a topology file) and \"derive\" (the edits) only");
+    if (!topo["base"].is_string())
+      throw InputError(file, "/topology/base", fmt::format("{} is not a topology file name", quote_json(topo["base"])));
+    const JsonDocument t = load_topology(topo["base"].get<std::string>(), "/topology/base");
+    s.topology = derive_topology(t.json, topo.value("derive", Json::object()), t.name, [&](const std::string& key) {
+      return std::pair<std::string, std::string>{file, key.empty() ? "/topology/derive" : "/topology/derive/" + key};
+    });
+    s.topology_file = fmt::format("{} (derived in {})", t.name, file);
   } else {
     s.topology = topo;
     s.topology_file = file;

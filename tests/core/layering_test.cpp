@@ -2,8 +2,8 @@
 // includes nothing above it; config sits on the engine; the writers (sim/report: typed
 // results and their JSON, text, CSV and HTML) on config; the runners on the writers,
 // filling the typed results; the planner on the runners; models implement the engine's
-// interfaces and never reach the live backend, the planner or the CLI; the CLI sits on
-// top (DESIGN.md, engine rule 3).
+// interfaces and never reach the live backend, the planner or the CLI; machine discovery
+// sits beside the live backend, on config; the CLI sits on top (DESIGN.md, engine rule 3).
 // Each violation names the file and the include.
 #include <catch2/catch.hpp>
 
@@ -26,20 +26,20 @@ struct Rule {
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> r = {
       // The engine: time, events, components, parameters. It includes nothing above it.
-      {"sim/core/", {"sim/config/", "sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
+      {"sim/core/", {"sim/config/", "sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/", "discover/"}},
       // Reading JSON, the registry, topologies and scenarios, on the engine.
-      {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/"}},
+      {"sim/config/", {"sim/run/", "sim/plan/", "sim/report/", "sim/cli/", "models/", "measure/", "discover/"}},
       // Writers and the typed results they read, on config; the runners on the writers
       // (a runner fills a typed result; a writer never runs anything); the planner on both.
-      {"sim/report/", {"sim/run/", "sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
-      {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/"}},
-      {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/"}},
+      {"sim/report/", {"sim/run/", "sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
+      {"sim/run/", {"sim/plan/", "sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
+      {"sim/plan/", {"sim/check/", "sim/cli/", "models/", "measure/", "discover/"}},
       // The accuracy check runs scenarios, the planner and studies by name.
-      {"sim/check/", {"sim/cli/", "models/", "measure/"}},
+      {"sim/check/", {"sim/cli/", "models/", "measure/", "discover/"}},
       // Models implement the engine's interfaces; the live backend sits beside them. A
       // study in models/ is handed the scenario runner (sim/config/study.hpp) and
       // returns a typed result: models write no result files.
-      {"models/", {"measure/", "sim/cli/", "sim/plan/", "sim/check/", "sim/report/"}},
+      {"models/", {"measure/", "discover/", "sim/cli/", "sim/plan/", "sim/check/", "sim/report/"}},
       // The CXL tier study runs its NVMe scenarios through the runner it is handed.
       {"models/cxl/", {"sim/run/"}},
       // The study commands run studies by name: no model internals (DESIGN.md rule 3).
@@ -47,7 +47,10 @@ const std::vector<Rule>& rules() {
       {"sim/cli/commands/rdma", {"models/"}},
       {"sim/cli/commands/cxl", {"models/"}},
       {"sim/cli/commands/pcie", {"models/"}},
-      {"measure/", {"sim/cli/"}},
+      {"measure/", {"sim/cli/", "discover/"}},
+      // Discovery reads the machine as the live backend does, and writes a topology: it
+      // knows parts by preset name through the registry, never a model's internals.
+      {"discover/", {"sim/cli/", "sim/run/", "sim/plan/", "sim/report/", "sim/check/", "models/", "measure/"}},
   };
   return r;
 }
@@ -75,7 +78,7 @@ std::vector<std::string> violations(const std::string& path, const std::string& 
 
 std::vector<std::string> scan_tree(const fs::path& root) {
   std::vector<std::string> out;
-  for (const char* top : {"sim", "models", "measure"}) {
+  for (const char* top : {"sim", "models", "measure", "discover"}) {
     for (const auto& e : fs::recursive_directory_iterator(root / top)) {
       if (!e.is_regular_file()) continue;
       const std::string ext = e.path().extension().string();

@@ -74,7 +74,7 @@ std::string topology_text(const Json& t) {
 }
 
 void setup(CLI::App& root, CliState&) {
-  CLI::App* topo = root.add_subcommand("topo", "inspect a topology");
+  CLI::App* topo = root.add_subcommand("topo", "inspect a topology, discover this machine's, or derive a variant");
   topo->require_subcommand(1);
   auto file = std::make_shared<std::string>();
   auto dot = std::make_shared<bool>(false);
