@@ -83,11 +83,12 @@ void put_disks(json& d, std::vector<std::string>& sources, const std::string& id
     const long long mdts = first.max_kib * 1024 / first.lba * first.lba;
     if (mdts > 0) d["mdts"] = to_string(Bytes(mdts));
   }
-  if (first.queues > 0) d["io_queues"] = first.queues;
+  // The queues are the host driver's (nvme_ssd's "driver" child component).
+  if (first.queues > 0) d["driver"] = json{{"io_queues", first.queues}};
   std::string names;
   for (const Disk& k : disks) names += (names.empty() ? "" : ", ") + k.path;
   sources.push_back(fmt::format("{}: capacity from size ({} in all), lba_size from queue/logical_block_size {}, "
-                                "{}io_queues from the mq/ folders ({}) of {}",
+                                "{}driver.io_queues from the mq/ folders ({}) of {}",
                                 id, to_string(Bytes(bytes)), first.lba,
                                 request_size ? fmt::format("mdts from queue/max_sectors_kb {}, ", first.max_kib) : "",
                                 first.queues, names));
@@ -96,9 +97,9 @@ void put_disks(json& d, std::vector<std::string>& sources, const std::string& id
 // The host creates no more I/O queues than the controller has: a preset that says fewer
 // is raised to what the machine shows.
 void fit_queues(json& d, const std::string& preset) {
-  if (!d.contains("io_queues")) return;
+  if (!d.contains("driver") || !d["driver"].contains("io_queues")) return;
   const long long have = preset_int("nvme_ssd", preset, "max_queues");
-  if (d["io_queues"].get<long long>() > have) d["max_queues"] = d["io_queues"];
+  if (d["driver"]["io_queues"].get<long long>() > have) d["max_queues"] = d["driver"]["io_queues"];
 }
 
 }  // namespace

@@ -102,7 +102,7 @@ TEST_CASE("the CPU machine's recording: one socket, its memory, the virtio disk 
   CHECK(vda["read_service"] == "batched");
   CHECK(vda["capacity"] == "256 GiB");  // size 536870912 sectors of 512 B
   CHECK(vda["lba_size"] == "512 B");
-  CHECK(vda["io_queues"] == 1);
+  CHECK(vda["driver"]["io_queues"] == 1);
   // No PCIe link attributes (virtio): a link that never limits it.
   CHECK((*link_at(t, "vda.up"))["pcie"] == json({{"gen", 5}, {"lanes", 16}}));
   CHECK(root_of(t, "vda") == "rc0");
@@ -174,7 +174,7 @@ TEST_CASE("a DGX H100-class tree: sockets, switches, GPUs, NICs and drives where
   REQUIRE(nvme2);
   CHECK((*nvme2)["lba_size"] == "4 KiB");
   CHECK((*nvme2)["mdts"] == "512 KiB");
-  CHECK((*nvme2)["io_queues"] == 128);
+  CHECK((*nvme2)["driver"]["io_queues"] == 128);
   CHECK((*nvme2)["capacity"] == "3750738264 KiB");
   const json* boot = device(t, "nvme0");
   REQUIRE(boot);
