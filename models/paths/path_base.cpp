@@ -2,6 +2,8 @@
 
 #include "models/host/cpu_socket.hpp"
 
+#include <fmt/format.h>
+
 namespace iowall {
 
 CpuSocket& PathBase::cpu_near(const Device& device) {
@@ -29,16 +31,28 @@ void PathBase::thread_send(std::uint32_t id, const Route& route, Bytes size, Inl
 void PathBase::enqueue(std::uint32_t id, Step step) {
   const auto t = static_cast<std::size_t>(ios_[id].io.thread);
   if (threads_.size() <= t) threads_.resize(t + 1);
+  if (!threads_[t].busy_gauge) register_thread(t, ios_[id].cpu);
   threads_[t].waiting.push_back(std::move(step));
   if (!threads_[t].busy) run_next(static_cast<int>(t));
+}
+
+void PathBase::register_thread(std::size_t thread, const CpuSocket* cpu) {
+  ThreadCpu& th = threads_[thread];
+  th.busy_gauge = std::make_unique<TimeWeighted>();
+  SimContext& ctx = env_.ctx;
+  if (ctx.series_period().ps > 0) th.busy_gauge->enable_series(ctx.series_period());
+  ctx.stats().add(fmt::format("{}/thread{}/busy", cpu ? cpu->name() : std::string("host"), thread), "units",
+                  "the workload thread on its core: busy while it has CPU work or a copy to do", *th.busy_gauge, 1);
 }
 
 void PathBase::run_next(int thread) {
   ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
   if (th.waiting.empty()) {
     th.busy = false;
+    th.busy_gauge->set(env_.ctx.now(), 0);
     return;
   }
+  if (!th.busy) th.busy_gauge->set(env_.ctx.now(), 1);
   th.busy = true;
   const Step step = th.waiting.front();
   th.waiting.pop_front();

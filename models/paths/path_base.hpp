@@ -3,6 +3,7 @@
 // CPU and memory nearest a device, and completion.
 #pragma once
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "models/host/cpu_socket.hpp"
@@ -92,7 +93,11 @@ private:
     std::deque<Step> waiting;
     InlineFunction<void()> running;  // the step on a core now
     bool busy = false;
+    // The thread on its core (1 while it has a step to run): a run whose thread is busy
+    // all the time is bound by that thread's CPU, whatever the devices do.
+    std::unique_ptr<TimeWeighted> busy_gauge;
   };
+  void register_thread(std::size_t thread, const CpuSocket* cpu);
   void run_next(int thread);
 
   SlotPool<InFlight> ios_;
