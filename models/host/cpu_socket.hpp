@@ -1,6 +1,8 @@
 // A CPU socket: cores that software costs are spent on (system calls, interrupts,
 // cuFile's control plane, memcpy). Cores busy over time is the "CPU tax" output.
 #pragma once
+#include <string>
+#include <vector>
 #include <memory>
 
 #include "sim/core/device.hpp"
@@ -8,9 +10,20 @@
 
 namespace iowall {
 
+// A core idle long enough enters a deeper C-state and takes longer to wake: the cpuidle
+// menu governor picks, when a core goes idle, the deepest state whose target residency is
+// at most the idle time it predicts (from recent idle periods); the wake-up then costs that
+// state's exit latency.
+struct IdleState {
+  std::string name;
+  Time exit_latency, target_residency;
+};
+
 class CpuSocket final : public Device {
 public:
   CpuSocket(const Params& p, SimContext& ctx);
+  // The state the governor enters for a predicted idle time (none: the core polls).
+  const IdleState* idle_state(Time predicted) const;
   Server& core_server() { return *cores_; }
   // Runs `cost` of CPU time on the first free core, then `done`.
   void spend(Time cost, InlineFunction<void()> done);
@@ -19,9 +32,14 @@ public:
   IOWALL_PARAM(Frequency, frequency, "2.0 GHz", "sustained core clock (for cycles per byte)", "CPU datasheet");
   IOWALL_PARAM(Bandwidth, memcpy_per_core, "10 GB/s", "single-thread memcpy bandwidth",
                "figures.md: ~6 GB/s Haswell/Skylake servers; newer cores 10-12 GB/s");
+  IOWALL_PARAM(std::string, idle_states, "",
+               "the core's C-states, shallow to deep, as NAME EXIT RESIDENCY, comma-separated (e.g. "
+               "\"C1 2us 2us, C1E 10us 20us, C6 133us 600us\"); empty: the core never sleeps",
+               "Linux drivers/idle/intel_idle.c state tables (per CPU model)");
   IOWALL_PORT(fabric, "on-die fabric to the root complex", PortRole::any);
 
 private:
+  std::vector<IdleState> states_;
   std::unique_ptr<Server> cores_;
 };
 
