@@ -22,5 +22,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {})
 // The busiest resource over [0, end]: the "/busy" gauge with the highest time-weighted
 // utilization (rounded to 4 decimals); none when there is no such gauge.
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end);
+// The same over [start, end] (a phase of the workload).
+std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time start, Time end);
 
 }  // namespace iowall
