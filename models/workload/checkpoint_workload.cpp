@@ -80,7 +80,8 @@ Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
 }
 
 void CheckpointWorkload::begin_phase(Rank& r, const char* name) {
-  r.phases.push_back({name, env_.ctx.now(), env_.ctx.now(), r.thread.name(), Time{}});
+  r.phases.push_back({name, env_.ctx.now(), env_.ctx.now(), r.thread.name(), Time{},
+                      busy_snapshot(env_.ctx.stats(), env_.ctx.now()), {}});
   r.busy_at_start = r.thread.busy() + env_.path.thread_cpu(r.index);
 }
 
@@ -88,6 +89,7 @@ void CheckpointWorkload::end_phase(Rank& r) {
   PhaseSpan& p = r.phases.back();
   p.end = env_.ctx.now();
   p.thread_busy = r.thread.busy() + env_.path.thread_cpu(r.index) - r.busy_at_start;
+  p.busy_end = busy_snapshot(env_.ctx.stats(), env_.ctx.now());
 }
 
 // The next piece of the rank's file: up to io_size, whole logical blocks (the last piece

@@ -83,6 +83,8 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
   for (std::size_t j = 0; j < targets_.size(); ++j) {
     results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
     threads_left_.push_back(static_cast<int>(config.threads));
+    busy_at_writes_.emplace_back();
+    busy_at_done_.emplace_back();
     for (i64 t = 0; t < config.threads; ++t)
       // Each target reads its own data (its shard): regions do not overlap across jobs.
       threads_.push_back(Thread{static_cast<int>(j), Bytes((static_cast<i64>(j) * config.threads + t) * region),
@@ -162,7 +164,10 @@ void IoWorkload::completed(std::uint32_t t, std::size_t d, Time started) {
   ++r.ios;
   r.latency_ns.add(static_cast<std::uint64_t>((ctx_.now() - started).ps / 1000));
   const bool last = th.completed >= th.region_size;
-  if (last) r.writes_done = std::max(r.writes_done, ctx_.now());
+  if (last && ctx_.now() >= r.writes_done) {
+    r.writes_done = ctx_.now();
+    if (reports_durability()) busy_at_writes_[th.job] = busy_snapshot(ctx_.stats(), ctx_.now());
+  }
   const auto durability = config_.durability;
   if (config_.write() && (durability == WorkloadConfig::Durability::fsync_end ||
                           durability == WorkloadConfig::Durability::fsync_each)) {
@@ -199,7 +204,21 @@ void IoWorkload::thread_done(std::uint32_t t) {
   const Time now = ctx_.now();
   if (r.first_done == Time(0) || now < r.first_done) r.first_done = now;
   r.last_done = std::max(r.last_done, now);
-  --threads_left_[threads_[t].job];
+  if (--threads_left_[threads_[t].job] == 0 && reports_durability())
+    busy_at_done_[threads_[t].job] = busy_snapshot(ctx_.stats(), now);
+}
+
+std::vector<std::vector<PhaseSpan>> IoWorkload::phases() const {
+  std::vector<std::vector<PhaseSpan>> out;
+  const auto d = config_.durability;
+  if (!reports_durability() || (d != WorkloadConfig::Durability::fsync_end && d != WorkloadConfig::Durability::fsync_each))
+    return out;
+  for (std::size_t j = 0; j < results_.size(); ++j) {
+    const JobResult& r = results_[j];
+    out.push_back({PhaseSpan{"write", Time(0), r.writes_done, {}, {}, {}, busy_at_writes_[j]},
+                   PhaseSpan{"fsync", r.writes_done, r.last_done, {}, {}, busy_at_writes_[j], busy_at_done_[j]}});
+  }
+  return out;
 }
 
 std::string IoWorkload::pending() const {

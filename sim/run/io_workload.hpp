@@ -47,6 +47,10 @@ public:
   std::string pending() const override;
   bool reports_durability() const override { return config_.write() && config_.durability_given; }
   bool durable() const override { return config_.durability != WorkloadConfig::Durability::none; }
+  // Writes made durable at the end (fsync_end, fsync_each): "write" until the last write
+  // completed, then "fsync" until the last thread's final fsync returned (where writeback
+  // and the drive's flush show); none otherwise.
+  std::vector<std::vector<PhaseSpan>> phases() const override;
 
 private:
   struct Thread {
@@ -76,6 +80,7 @@ private:
 
   WorkloadConfig config_;
   DataPath& path_;
+  std::vector<BusySnapshot> busy_at_writes_, busy_at_done_;  // per job, with durability reported
   SimContext& ctx_;
   std::vector<Device*> targets_;
   std::vector<std::vector<BlockStorage*>> storage_;  // per job

@@ -18,15 +18,31 @@ double round_to(double v, int digits) {
 }  // namespace
 
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end) {
-  return limiting_resource(stats, Time(0), end);
-}
-
-std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time start, Time end) {
   const StatEntry* best = nullptr;
   double best_util = -1;
   for (const StatEntry& e : stats.entries()) {
     if (e.kind != StatKind::gauge || e.path.size() < 5 || e.path.compare(e.path.size() - 5, 5, "/busy") != 0) continue;
-    const double util = static_cast<const TimeWeighted*>(e.stat)->mean(start, end) / static_cast<double>(e.capacity);
+    const double util = static_cast<const TimeWeighted*>(e.stat)->mean(Time(0), end) / static_cast<double>(e.capacity);
+    if (util > best_util + 1e-12) {
+      best = &e;
+      best_util = util;
+    }
+  }
+  if (!best) return std::nullopt;
+  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to(best_util, 4)};
+}
+
+std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
+                                           const std::vector<double>& at_end, Time start, Time end) {
+  const StatEntry* best = nullptr;
+  double best_util = -1;
+  const double span = static_cast<double>((end - start).ps);
+  if (span <= 0) return std::nullopt;
+  for (std::size_t i = 0; i < stats.entries().size() && i < at_end.size(); ++i) {
+    const StatEntry& e = stats.entries()[i];
+    if (e.kind != StatKind::gauge || e.path.size() < 5 || e.path.compare(e.path.size() - 5, 5, "/busy") != 0) continue;
+    const double from = i < at_start.size() ? at_start[i] : 0.0;
+    const double util = (at_end[i] - from) / span / static_cast<double>(e.capacity);
     if (util > best_util + 1e-12) {
       best = &e;
       best_util = util;
@@ -60,7 +76,7 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
     p.start_s = round_to(start.seconds(), 9);
     p.end_s = round_to(end.seconds(), 9);
     if (longest->end > longest->start) {
-      p.limited_by = limiting_resource(stats, longest->start, longest->end);
+      p.limited_by = limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end);
       const double thread = longest->thread_busy.seconds() / (longest->end - longest->start).seconds();
       if (!longest->thread.empty() && (!p.limited_by || thread > p.limited_by->utilization))
         p.limited_by = LimitedBy{longest->thread, round_to(std::min(1.0, thread), 4)};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/histogram.hpp"
+#include "sim/core/stats.hpp"
 #include "sim/run/data_path.hpp"
 
 namespace iowall {
@@ -23,6 +24,13 @@ struct JobResult {
   Time writes_done;  // writes: the last write completed (before any final sync)
 };
 
+// How long each "/busy" gauge of a simulation has been busy up to a moment (the gauge's
+// time integral, in unit-picoseconds, in the order the registry lists them; gauges
+// registered later count from zero). Two snapshots give each resource's utilization over
+// the span between them.
+using BusySnapshot = std::vector<double>;
+BusySnapshot busy_snapshot(const StatRegistry& stats, Time now);
+
 // One phase of a job (a checkpoint's d2h copy, serialize + write, fsync), from its start
 // to its end, and the CPU time the job's own thread spent in it: a phase that keeps one
 // thread busy all along is bound by that thread, whatever else is busy.
@@ -31,6 +39,7 @@ struct PhaseSpan {
   Time start, end;
   std::string thread;  // the thread's name, for "limited by"
   Time thread_busy;
+  BusySnapshot busy_start, busy_end;  // the resources at the start and the end
 };
 
 // What a workload is built from: its simulation, topology and path, and where its JSON
