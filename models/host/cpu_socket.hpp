@@ -36,6 +36,16 @@ public:
                "the core's C-states, shallow to deep, as NAME EXIT RESIDENCY, comma-separated (e.g. "
                "\"C1 2us 2us, C1E 10us 20us, C6 133us 600us\"); empty: the core never sleeps",
                "Linux drivers/idle/intel_idle.c state tables (per CPU model)");
+  // First touch of new anonymous memory (models/host/host_memory.hpp): a fault per page,
+  // and the kernel zeroes the page before mapping it.
+  IOWALL_PARAM(Time, page_fault_cost, "1.27 us", "one anonymous page fault beyond zeroing the page (entry, page "
+               "allocation, mapping, return)",
+               "derived from d2h into fresh pageable memory on an H200 VM with 4 KiB pages (1.85 GB/s, 524,288 faults "
+               "per 2 GiB) and with transparent huge pages (4.31 GB/s, 1,024 faults), less the staged copy (17.29 "
+               "GB/s): 1.98 us per 4 KiB fault and 365 us per 2 MiB fault fit this cost plus zeroing "
+               "(reports/calibration/gpu-machine/checkpoint-h200/copies/d2h-pageable_fresh-*-256M-r*.json)");
+  IOWALL_PARAM(Bandwidth, page_zero_bandwidth, "5.77 GB/s", "the kernel's zeroing of a newly faulted page",
+               "derived with page_fault_cost from the same two measurements");
   IOWALL_PORT(fabric, "on-die fabric to the root complex", PortRole::any);
 
 private:

@@ -70,6 +70,8 @@ public:
   GpuDirectPath(const Params& p, PathEnv& env)
       : PathBase(env), config_(p), compat_(Params(Json::object(), p.where()), env) {}
 
+  bool takes_gpu_buffers() const override { return true; }
+
   void submit(const IoRequest& r, Done done) override {
     // GDS needs the file offset, the size and the GPU buffer 4 KiB aligned; otherwise
     // cuFile serves the I/O in compatibility mode (GDS docs, figures.md).

@@ -2,6 +2,8 @@
 
 #include "models/host/cpu_socket.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace iowall {
@@ -88,6 +90,14 @@ void PathBase::run_next(int thread) {
     env_.mover.send(*step.copy, step.size, [this, thread] { step_done(thread); });
   else
     step.cpu->spend(step.cost, [this, thread] { step_done(thread); });
+}
+
+Time PathBase::thread_cpu(int thread) const {
+  if (thread < 0 || static_cast<std::size_t>(thread) >= threads_.size()) return {};
+  const ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
+  if (!th.busy_gauge) return {};
+  const Time now = env_.ctx.now();
+  return Time(static_cast<i64>(std::llround(th.busy_gauge->mean(Time(0), now) * static_cast<double>(now.ps))));
 }
 
 void PathBase::step_done(int thread) {

@@ -68,6 +68,8 @@ protected:
   // the user buffer in the caller; cudaMemcpy stages pageable memory in the caller): the
   // thread is taken until `size` bytes have crossed `route`, whose first hop holds a core.
   void thread_send(std::uint32_t id, const Route& route, Bytes size, InlineFunction<void()> then);
+  // The thread's time on its core so far: the integral of its busy gauge.
+  Time thread_cpu(int thread) const override;
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;
     ios_.release(id);

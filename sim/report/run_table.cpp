@@ -27,6 +27,14 @@ std::string run_table(const RunResult& r) {
     out += fmt::format("{:<{}} {:>8.2f} {:>9.1f} {:>9.1f} {:>10.2f} {:>8.4f}  {}\n", p.label, width, m.throughput_GBps,
                        m.latency_p50_us, m.latency_p99_us, m.cpu_cores_busy, m.last_done_s, limit);
     if (!m.note.empty()) out += fmt::format("{:<{}} note: {}\n", "", width, m.note);
+    if (m.write_phase_s)
+      out += fmt::format("{:<{}} writes done {:.4f} s, durable {}\n", "", width, *m.write_phase_s,
+                         m.durable_s ? fmt::format("{:.4f} s", *m.durable_s) : std::string("never (durability none)"));
+    for (const PhaseMetrics& ph : m.phases) {
+      std::string limit = "-";
+      if (ph.limited_by) limit = fmt::format("{} ({:.0f}%)", ph.limited_by->resource, ph.limited_by->utilization * 100);
+      out += fmt::format("{:<{}}   {:<16} {:>9.4f} s  limited by {}\n", "", width, ph.name, ph.seconds, limit);
+    }
   }
   return out;
 }
