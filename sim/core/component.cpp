@@ -16,7 +16,10 @@ void SimContext::run(Time limit) {
   // A relaxed atomic load every 64 Ki events: SIGINT stops a long run within
   // milliseconds at no measurable cost per event.
   for (std::uint32_t n = 1; queue_.step_until(limit); ++n)
-    if ((n & 0xFFFF) == 0) throw_if_interrupted();
+    if ((n & 0xFFFF) == 0) {
+      throw_if_interrupted();
+      if (progress_) progress_();
+    }
   if (queue_.pending() != 0) return;  // stopped at the time limit
   std::string stuck;
   for (const Component* c : components_) {

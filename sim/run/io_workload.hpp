@@ -44,6 +44,9 @@ public:
   void start();
   const std::vector<JobResult>& results() const { return results_; }
   std::string pending() const;
+  // Bytes all jobs move in all, and bytes moved so far (for a progress display).
+  std::int64_t total_bytes() const;
+  std::int64_t done_bytes() const;
 
 private:
   struct Thread {

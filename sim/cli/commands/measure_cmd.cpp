@@ -175,7 +175,7 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--engine", raw->engine, "Host I/O engine: psync or io_uring")->capture_default_str();
   cmd->add_option("--qd", raw->qd, "Queue depth per thread (io_uring, gpu_batch)")->capture_default_str();
   cmd->add_option("-T,--runtime", raw->runtime, "Run for this long instead of once over -s: \"10 s\"");
-  cmd->add_option("--output-format", raw->format, "normal, json or normal,json")->capture_default_str();
+  cmd->add_option("--output-format", raw->format, "normal, json, or both (= normal,json)")->capture_default_str();
   cmd->add_option("--output", raw->output, "Write the results to this file (atomically)")->check(writable_output());
   cmd->add_option("--repeat", raw->repeat, "Repeat the whole measurement this many times")->capture_default_str();
   add_seed_option(*cmd, raw->seed, "Seed for random offsets, mixed choices and file contents (default 1)");

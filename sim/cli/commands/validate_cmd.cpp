@@ -8,6 +8,7 @@
 #include "sim/cli/report_option.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/progress.hpp"
 #include "sim/report/validate_result_json.hpp"
 
 namespace iowall {
@@ -46,7 +47,9 @@ void setup(CLI::App& root, CliState&) {
     const JsonDocument base = load_json(topo_file);
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
-    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file);
+    Progress progress("measured points", groups.size(), a->out.quiet);
+    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); });
+    progress.finish();
     if (!a->report.empty() && !html) {
       calib::ReportContext ctx;
       ctx.dir = a->report;
