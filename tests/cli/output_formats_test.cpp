@@ -36,7 +36,7 @@ std::string tiny_scenario() {
 
 }  // namespace
 
-TEST_CASE("--output-format both gives the text and then the JSON", "[cli][output]") {
+TEST_CASE("every command that lists --output-format both gives the text and then the JSON", "[cli][output]") {
   const std::string sc = tiny_scenario();
   for (const std::string& args : {"run " + sc, "sweep " + sc + " --axis /workload/threads=1,2",
                                  std::string("plan checkpoint --gpus 64 --params 7e9"),

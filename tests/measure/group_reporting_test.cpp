@@ -46,7 +46,7 @@ RunInfo two_threads(bool group) {
 
 }  // namespace
 
-TEST_CASE("--group-reporting writes one job with every thread's totals", "[measure][json][fio]") {
+TEST_CASE("measure --group-reporting writes one job with every thread's totals", "[measure][json][fio]") {
   const auto per_thread = nlohmann::json::parse(to_json(two_threads(false)).dump());
   const auto grouped = nlohmann::json::parse(to_json(two_threads(true)).dump());
   REQUIRE(per_thread["jobs"].size() == 2);
