@@ -146,7 +146,7 @@ TEST_CASE("fidelities answer through one interface", "[plan]") {
   CHECK_THROWS_AS(solve(in, "no-such-fidelity"), iowall::InputError);
 }
 
-TEST_CASE("--cluster-mtbf is the per-GPU MTTF divided by the GPUs; refused beside --mttf", "[plan][failures]") {
+TEST_CASE("a cluster MTBF (--cluster-mtbf) is the per-GPU MTTF divided by the GPUs, refused beside --mttf", "[plan][failures]") {
   json s = seed002("gds");
   s["cluster_mtbf"] = "14.7 min";
   const PlanRequest q = req(s);
