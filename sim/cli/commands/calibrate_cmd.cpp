@@ -46,6 +46,20 @@ std::string summary(const calib::Profile& p) {
   return s;
 }
 
+// The topology as the profile records it: a file on disk relative to the profile's
+// folder (as a scenario names its topology relative to itself), so that validate finds
+// it from any folder; a shipped name or an absolute path as given.
+std::string path_from_profile(const std::string& topology, const std::string& profile) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path t(topology);
+  if (t.empty() || t.is_absolute() || !fs::is_regular_file(t, ec)) return topology;
+  const fs::path from = fs::absolute(fs::path(profile), ec).parent_path();
+  if (ec) return topology;
+  const fs::path rel = fs::absolute(t, ec).lexically_normal().lexically_relative(from.lexically_normal());
+  return ec || rel.empty() ? topology : rel.generic_string();
+}
+
 void setup(CLI::App& root, CliState&) {
   auto a = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = root.add_subcommand("calibrate", "fit model parameters to `iowall measure` results: a profile JSON");
@@ -69,7 +83,7 @@ void setup(CLI::App& root, CliState&) {
     p.name = a->name.empty() ? std::filesystem::path(a->profile).stem().string() : a->name;
     p.machine = a->machine;
     p.files = a->files;
-    p.topology = a->topology;
+    p.topology = path_from_profile(a->topology, a->profile);
     const nlohmann::json j = calib::profile_to_json(p);
     if (base && !a->emit_topology.empty()) {
       const nlohmann::json t = calib::apply_profile(base->json, p, a->topology, a->profile);

@@ -1,5 +1,7 @@
 // `iowall validate PROFILE MEASUREMENTS... --fit-subset SPEC`: fits on the subset,
 // predicts the other points by simulation, prints the errors and writes a report.
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "measure/validate_report.hpp"
@@ -44,7 +46,11 @@ void setup(CLI::App& root, CliState&) {
     if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
     const std::string topo_file = a->topology.empty() ? full.topology : a->topology;
     if (topo_file.empty()) throw InputError(a->profile, "/topology", "names no topology: give --topology");
-    const JsonDocument base = load_json(topo_file);
+    // The profile's topology is relative to the profile's folder (an older profile's, to
+    // where it was made: tried second); --topology is relative to here.
+    const std::string profile_dir = std::filesystem::path(a->profile).parent_path().string();
+    const JsonDocument base = a->topology.empty() ? load_json(topo_file, profile_dir.empty() ? "." : profile_dir)
+                                                  : load_json(topo_file);
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
     Progress progress("measured points", groups.size(), a->out.quiet);
