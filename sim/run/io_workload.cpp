@@ -221,6 +221,18 @@ std::vector<std::vector<PhaseSpan>> IoWorkload::phases() const {
   return out;
 }
 
+std::int64_t IoWorkload::total_bytes() const {
+  std::int64_t n = 0;
+  for (const Thread& t : threads_) n += t.region_size.n;
+  return n;
+}
+
+std::int64_t IoWorkload::done_bytes() const {
+  std::int64_t n = 0;
+  for (const JobResult& r : results_) n += r.bytes.n;
+  return n;
+}
+
 std::string IoWorkload::pending() const {
   int left = 0;
   for (int n : threads_left_) left += n;

@@ -6,6 +6,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/run/data_path.hpp"
 #include "sim/run/path_simulation.hpp"
+#include "sim/report/progress.hpp"
 
 namespace iowall {
 namespace {
@@ -92,8 +93,13 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   SimContext& ctx = sim.ctx;
   DataPath* path = sim.path.get();
   Workload& workload = *sim.workload;
+  Progress progress(choice.label, static_cast<std::uint64_t>(workload.total_bytes()), !options.progress,
+                    Progress::Unit::bytes, /*only_if_slow=*/true);
+  if (progress.enabled()) ctx.set_progress([&] { progress.set(static_cast<std::uint64_t>(workload.done_bytes())); });
   workload.start();
   ctx.run();
+  ctx.set_progress({});
+  progress.finish();
   if (const std::string left = workload.pending(); !left.empty())
     throw RunError(fmt::format("{}: the workload did not finish ({})", choice.name, left));
 

@@ -13,6 +13,7 @@ namespace iowall {
 struct RunOptions {
   std::string trace_file;  // Chrome trace-event JSON of the first path, when set
   Time series_period{};    // when set, utilization time series of every resource
+  bool progress = false;   // a progress line per path on stderr (when it is a terminal)
 };
 
 // The typed result (sim/report/run_result.hpp): a PathResult per data path, in the

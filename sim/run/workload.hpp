@@ -67,6 +67,9 @@ public:
   // durable at all ("none" leaves them in the page cache or the drive's cache).
   virtual bool reports_durability() const { return false; }
   virtual bool durable() const { return false; }
+  // Bytes all jobs move in all, and bytes moved so far (a progress display; 0: unknown).
+  virtual std::int64_t total_bytes() const { return 0; }
+  virtual std::int64_t done_bytes() const { return 0; }
 };
 
 }  // namespace iowall
