@@ -221,6 +221,14 @@ std::vector<std::vector<PhaseSpan>> IoWorkload::phases() const {
   return out;
 }
 
+Workload::Window IoWorkload::io_window() const {
+  Window w;
+  for (const Thread& t : threads_) w.slots += config_.qd * (config_.qd_per_device ? static_cast<i64>(storage_[t.job].size()) : 1);
+  w.what = fmt::format("{} thread{} x QD {}{}", threads_.size(), threads_.size() == 1 ? "" : "s", config_.qd,
+                       config_.qd_per_device ? " per device" : "");
+  return w;
+}
+
 std::int64_t IoWorkload::total_bytes() const {
   std::int64_t n = 0;
   for (const Thread& t : threads_) n += t.region_size.n;

@@ -51,6 +51,7 @@ public:
   // completed, then "fsync" until the last thread's final fsync returned (where writeback
   // and the drive's flush show); none otherwise.
   std::vector<std::vector<PhaseSpan>> phases() const override;
+  Window io_window() const override;
   std::int64_t total_bytes() const override;
   std::int64_t done_bytes() const override;
 

@@ -87,6 +87,10 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
   return out;
 }
 
+// Below this utilization the busiest resource is idle most of the time: it is not what
+// bounds a closed loop.
+constexpr double kWindowBoundBelow = 0.5;
+
 PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, bool trace_this) {
   Trace trace;
   PathSimulation sim(sc, choice, options.series_period, trace_this ? &trace : nullptr);
@@ -138,6 +142,15 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   m.last_done_s = round_to(last_done.seconds(), 9);
   m.events = ctx.queue().executed();
   m.limited_by = limiting_resource(ctx.stats(), std::max(last_done, ctx.now()));
+  // A closed loop whose busiest resource is idle most of the time is bound by its window:
+  // it keeps `slots` I/Os in flight and each takes its latency, so raising the queue depth
+  // (not a faster device) raises the rate. The window's occupancy is Little's law's
+  // IOPS x mean latency / slots.
+  if (const Workload::Window w = workload.io_window();
+      w.slots > 0 && ios > 0 && (!m.limited_by || m.limited_by->utilization < kWindowBoundBelow)) {
+    const double occupancy = iops * latency.mean() / 1e9 / static_cast<double>(w.slots);
+    m.limited_by = LimitedBy{"io window (" + w.what + ")", round_to(std::min(1.0, occupancy), 4)};
+  }
   // The host stack's efficiency (figures.md: 10 M IOPS per core, polled io_uring).
   if (cpu_busy > 0) m.iops_per_cpu_core = round_to(iops / cpu_busy, 1);
   m.note = path->note();

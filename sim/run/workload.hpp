@@ -67,6 +67,14 @@ public:
   // durable at all ("none" leaves them in the page cache or the drive's cache).
   virtual bool reports_durability() const { return false; }
   virtual bool durable() const { return false; }
+  // The most I/Os the workload keeps in flight as a closed loop (threads x queue depth),
+  // and how to name it: when every resource is idle most of the time, this window and
+  // each I/O's latency are what bound the rate. No slots: not a closed loop.
+  struct Window {
+    i64 slots = 0;
+    std::string what;
+  };
+  virtual Window io_window() const { return {}; }
   // Bytes all jobs move in all, and bytes moved so far (a progress display; 0: unknown).
   virtual std::int64_t total_bytes() const { return 0; }
   virtual std::int64_t done_bytes() const { return 0; }

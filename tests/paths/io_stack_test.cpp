@@ -61,3 +61,25 @@ TEST_CASE("one thread runs on one core at a time: its I/Os' CPU steps queue even
   CHECK(many["iops"].get<double>() == Approx(7.2e9 / 4096).epsilon(0.02));
   CHECK(many["limited_by"]["resource"] == "nvme0/media_read");
 }
+
+TEST_CASE("a closed loop whose resources are idle most of the time is limited by its I/O window", "[paths][iostack][limited]") {
+  // An Optane P5800X at QD 1 from one io_uring thread: each 4 KiB read takes the drive's
+  // ~5 us plus 1 us of CPU, so the thread's core is busy about 1/6 of the time and the
+  // drive (4.6 M commands/s, 1.76 M reads/s of data path) a few percent: neither bounds
+  // the rate, the single I/O in flight does (Little's law: IOPS x latency = 1 slot).
+  auto run = [](int threads, int qd) {
+    Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
+    doc.erase("sweep");
+    doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
+    doc["workload"]["threads"] = threads;
+    doc["workload"]["qd"] = qd;
+    doc["workload"]["size"] = "16 MiB";
+    doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
+    return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
+  };
+  const Json qd1 = run(1, 1), deep = run(64, 1);
+  CHECK(qd1["limited_by"]["resource"] == "io window (1 thread x QD 1)");
+  CHECK(qd1["limited_by"]["utilization"].get<double>() > 0.95);
+  // 64 threads at QD 1 saturate the drive's data path: a device, not the window.
+  CHECK(deep["limited_by"]["resource"] == "nvme0/media_read");
+}
