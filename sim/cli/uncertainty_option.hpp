@@ -15,6 +15,7 @@ namespace iowall {
 struct UncertaintyOption {
   std::optional<long long> samples;
   std::uint64_t seed = 1;
+  bool seed_given = false;
   bool sensitivity = false;
   std::string widen_by;
   void add_to(CLI::App& cmd, bool with_sensitivity = true, bool with_widen = true);

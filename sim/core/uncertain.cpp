@@ -94,6 +94,30 @@ std::string quantity_text(QuantityKind kind, i64 v) {
   return "";
 }
 
+std::string quantity_display(QuantityKind kind, i64 v) {
+  struct Unit {
+    double per;  // base units per display unit
+    const char* name;
+  };
+  const auto pick = [&](std::initializer_list<Unit> units) {
+    const double x = static_cast<double>(v);
+    Unit u = *units.begin();
+    for (const Unit& c : units)
+      if (std::fabs(x) >= c.per) u = c;
+    return fmt::format("{:.4g} {}", x / u.per, u.name);
+  };
+  switch (kind) {
+    case QuantityKind::time: return pick({{1, "ps"}, {1e3, "ns"}, {1e6, "us"}, {1e9, "ms"}, {1e12, "s"}});
+    case QuantityKind::bytes:
+      return pick({{1, "B"}, {1024.0, "KiB"}, {1024.0 * 1024, "MiB"}, {1024.0 * 1024 * 1024, "GiB"}});
+    case QuantityKind::bandwidth: return pick({{8, "B/s"}, {8e3, "KB/s"}, {8e6, "MB/s"}, {8e9, "GB/s"}});
+    case QuantityKind::rate: return pick({{1e3, "/s"}, {1e6, "K/s"}, {1e9, "M/s"}});
+    case QuantityKind::frequency: return pick({{1, "Hz"}, {1e3, "kHz"}, {1e6, "MHz"}, {1e9, "GHz"}});
+    case QuantityKind::power: return pick({{1, "mW"}, {1e3, "W"}, {1e6, "kW"}});
+  }
+  return "";
+}
+
 ParseResult parse_uncertain(std::string_view text, QuantityKind kind, Uncertain& out) {
   out = Uncertain{};
   out.kind = kind;
@@ -107,7 +131,7 @@ ParseResult parse_uncertain(std::string_view text, QuantityKind kind, Uncertain&
     return r;
   }
   const std::string_view rest = trim(std::string_view(s).substr(cut));
-  const auto name = [&](i64 v) { return quantity_text(kind, v); };
+  const auto name = [&](i64 v) { return quantity_display(kind, v); };
   // "lo .. hi": uniform; the value is the first end.
   if (rest.substr(0, 2) == "..") {
     i64 lo = 0, hi = 0;
@@ -210,7 +234,7 @@ i64 Uncertain::value_at(double p) const {
 }
 
 std::string Uncertain::describe() const {
-  const auto name = [&](i64 v) { return quantity_text(kind, v); };
+  const auto name = [&](i64 v) { return quantity_display(kind, v); };
   switch (spread) {
     case Spread::none: return "none";
     case Spread::uniform: return fmt::format("uniform over {} .. {}", name(low), name(high));

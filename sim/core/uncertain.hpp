@@ -51,6 +51,9 @@ std::optional<QuantityKind> quantity_kind_of(std::string_view text);
 // A base-unit integer of `kind` as text every parameter of that kind reads back exactly.
 std::string quantity_text(QuantityKind kind, i64 value);
 
+// The same value for people: four significant digits in the kind's usual unit ("13.47 GB/s").
+std::string quantity_display(QuantityKind kind, i64 value);
+
 // The standard normal distribution's quantile (inverse CDF), for 0 < p < 1.
 double normal_quantile(double p);
 

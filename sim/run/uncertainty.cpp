@@ -49,7 +49,7 @@ Json failure_json(std::size_t i, const std::exception_ptr& e) {
   throw RunError(what + ": " + message);
 }
 
-std::string quantity_of(const UncertainInput& in, i64 v) { return quantity_text(in.u.kind, v); }
+std::string quantity_of(const UncertainInput& in, i64 v) { return quantity_display(in.u.kind, v); }
 
 }  // namespace
 

@@ -39,7 +39,10 @@ void UncertaintyOption::add_to(CLI::App& cmd, bool with_sensitivity, bool with_w
                  "N samples, each a full run with every uncertain input (\"14 GB/s +- 5%\", \"92 us .. 150 us\") drawn; "
                  "reports the median and 90% interval of each headline figure");
   cmd.add_option_function<std::string>(
-      "--uncertainty-seed", [this](const std::string& text) { seed = parse_seed_option(text, "--uncertainty-seed"); },
+      "--uncertainty-seed", [this](const std::string& text) {
+        seed = parse_seed_option(text, "--uncertainty-seed");
+        seed_given = true;
+      },
       "seed of the draws (default 1): sample i's draws depend only on it and i");
   if (with_sensitivity)
     cmd.add_flag("--sensitivity", sensitivity,
@@ -59,6 +62,8 @@ void UncertaintyOption::check() const {
                                  *samples));
   if (samples && *samples > 1'000'000)
     throw InputError("", "--uncertainty", fmt::format("{} samples is more than the 1000000 a run may take", *samples));
+  if (seed_given && !samples)
+    throw InputError("", "--uncertainty-seed", "seeds the samples of --uncertainty N: give that too");
   if (!widen_by.empty() && !samples) throw InputError("", "--widen-by", "widens the intervals of --uncertainty N: give that too");
 }
 
