@@ -38,7 +38,10 @@ json to_json(const SensitivityResult& s) {
     json effects = json::object();
     for (const auto& [path, metrics] : r.effects)
       for (const auto& [metric, e] : metrics)
-        effects[path][metric] = {{"at_low", e.at_low}, {"at_high", e.at_high}, {"elasticity", e.elasticity}};
+        effects[path][metric] = {{"at_low", e.at_low},
+                                  {"at_high", e.at_high},
+                                  {"elasticity", e.elasticity},
+                                  {"direction", e.elasticity > 0 ? "up" : e.elasticity < 0 ? "down" : "none"}};
     rows.push_back({{"input", r.input}, {"low", r.low}, {"high", r.high}, {"effects", effects}});
   }
   json combined = json::array();
