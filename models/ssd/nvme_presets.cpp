@@ -8,12 +8,13 @@
 namespace iowall {
 
 IOWALL_PRESET("device", "nvme_ssd", "pm1743", "Samsung PM1743 7.68 TB, Gen5 x4",
-              "figures.md: 13-14 GB/s read, 6.0-6.6 GB/s write, 2.5M 4K RR IOPS (Samsung). Geometry: 8 channels; "
+              "figures.md: 13-14 GB/s read, 6.0-6.6 GB/s write, 2.5M 4K RR IOPS (Samsung); the bandwidths carry "
+              "the published ranges (triangular, mode at the value used). Geometry: 8 channels; "
               "7.68 TB of 512 Gb V-NAND dies = 120, rounded to 8 x 16; tR 60 us assumed (Samsung publishes none). Power loss protection: yes (PM1743 data sheet)",
-              R"({"read_bandwidth": "13 GB/s", "write_bandwidth": "6.6 GB/s", "max_iops": "2.5 M/s",
+              R"j({"read_bandwidth": "13 GB/s (13 GB/s .. 14 GB/s)", "write_bandwidth": "6.6 GB/s (6 GB/s .. 6.6 GB/s)", "max_iops": "2.5 M/s",
                   "channels": 8, "dies_per_channel": 16, "planes": 4, "page_size": "16 KiB",
                   "read_time": "60 us", "program_time": "600 us", "channel_bandwidth": "2.4 GB/s",
-                  "write_latency": "15 us", "capacity": "7.68 TB"})");
+                  "write_latency": "15 us", "capacity": "7.68 TB"})j");
 IOWALL_PRESET("device", "nvme_ssd", "micron_9550", "Micron 9550 7.68 TB, Gen5 x4",
               "figures.md: 14 GB/s read, 10 GB/s write, 3.3M RR IOPS, typical latency 60 us read, 15 us write. "
               "Geometry: 7.68 TB of 1 Tb 232-layer dies = 60 -> 8 x 8, 6 planes (Micron G8 NAND brief); "

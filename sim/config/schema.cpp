@@ -13,9 +13,11 @@
 namespace iowall {
 namespace {
 
-// A number followed by one of the unit names the parser accepts (the parser is the
-// final word; the pattern catches a bare number or a missing unit early).
-const char* kQuantityPattern = "^\\s*[+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?\\s*[A-Za-z/\\xB5\\xC2]+\\s*$";
+// A number followed by one of the unit names the parser accepts, optionally with its
+// uncertainty ("+- 5%", "± 10 us", ".. 150 us", "(92 us .. 150 us)": sim/core/uncertain.hpp).
+// The parser is the final word; the pattern catches a bare number or a missing unit early.
+const char* kQuantityPattern =
+    "^\\s*[+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?\\s*[A-Za-z/\\xB5\\xC2]+\\s*((\\+-|\\xC2\\xB1|\\.\\.|\\().*)?$";
 
 // valijson reports where it failed as ["<root>", "[devices]", "[3]", ...]: make a JSON pointer.
 std::string context_to_pointer(const std::vector<std::string>& context) {

@@ -6,6 +6,7 @@
 
 #include "sim/core/quote.hpp"
 #include "sim/core/suggest.hpp"
+#include "sim/core/uncertain.hpp"
 
 namespace iowall {
 
@@ -118,6 +119,14 @@ std::string physical_range_problem(Frequency f, const std::string& def, const st
 }
 std::string physical_range_problem(Power, const std::string&, const std::string&) { return ""; }
 
+template <typename T> struct QuantityOf;
+template <> struct QuantityOf<Time> { static constexpr QuantityKind kind = QuantityKind::time; };
+template <> struct QuantityOf<Bytes> { static constexpr QuantityKind kind = QuantityKind::bytes; };
+template <> struct QuantityOf<Bandwidth> { static constexpr QuantityKind kind = QuantityKind::bandwidth; };
+template <> struct QuantityOf<Rate> { static constexpr QuantityKind kind = QuantityKind::rate; };
+template <> struct QuantityOf<Frequency> { static constexpr QuantityKind kind = QuantityKind::frequency; };
+template <> struct QuantityOf<Power> { static constexpr QuantityKind kind = QuantityKind::power; };
+
 template <typename T>
 T quantity(const Params& p, ParamType type, const std::string& name, const std::string& def,
            const std::string& desc, const std::string& src, ParseResult (*parse)(std::string_view, T&),
@@ -135,8 +144,19 @@ T quantity(const Params& p, ParamType type, const std::string& name, const std::
   if (!value->is_string())
     p.fail(name, fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
                              quote_json(*value), param_type_name(type), param_type_example(type)));
-  const ParseResult r = parse(value->get<std::string>(), out);
-  if (!r.ok) p.fail(name, r.error);
+  const std::string& text = value->get_ref<const std::string&>();
+  if (has_uncertainty(text)) {
+    // A value with its uncertainty (sim/core/uncertain.hpp): a run reads the nominal value;
+    // both ends of the spread must be values the parameter could take.
+    Uncertain u;
+    if (const ParseResult r = parse_uncertain(text, QuantityOf<T>::kind, u); !r.ok) p.fail(name, r.error);
+    for (const i64 end : {u.low, u.high})
+      if (const std::string why = physical_range_problem(T(end), def, desc); !why.empty())
+        p.fail(name, fmt::format("{}: its spread reaches {}, which {}", quote_json(*value), quantity_text(u.kind, end), why));
+    out = T(u.nominal);
+  } else if (const ParseResult r = parse(text, out); !r.ok) {
+    p.fail(name, r.error);
+  }
   if (const std::string why = physical_range_problem(out, def, desc); !why.empty())
     p.fail(name, fmt::format("{} {}", quote_json(*value), why));
   (void)src;

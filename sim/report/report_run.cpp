@@ -152,6 +152,7 @@ std::string run_section(const ResultDoc& doc, Charts& charts) {
                      "Throughput per data path, GB/s (10^9 bytes per second).");
   s += charts.figure(bars(scenario + ": CPU cores busy per data path", "CPU cores busy (cores)", "CPU cores busy", cores),
                      "Host CPU cores kept busy per data path (time-weighted mean over the run, in cores).");
+  s += uncertainty_part(r, charts);
   if (any_stats) s += links_part(r, paths, charts);
   return s;
 }

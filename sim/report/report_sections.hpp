@@ -16,6 +16,8 @@ std::string run_section(const ResultDoc& doc, Charts& charts);
 std::string sweep_section(const ResultDoc& doc, Charts& charts);
 std::string plan_section(const ResultDoc& doc, Charts& charts);
 std::string validate_section(const ResultDoc& doc, Charts& charts);
+// A run's prediction intervals and sensitivity (tornado charts); empty without them.
+std::string uncertainty_part(const RunResult& r, Charts& charts);
 
 // Shared by the sections.
 std::string fixed(double v, int digits);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/stats_result.hpp"
+#include "sim/report/uncertainty_result.hpp"
 
 namespace iowall {
 
@@ -69,6 +70,7 @@ struct PathMetrics {
 struct PathResult {
   std::string label;  // the data path as the scenario names it
   PathMetrics metrics;
+  std::optional<PathIntervals> intervals;  // with --uncertainty: each headline metric's 90% interval
   StatsResult stats;
   bool operator==(const PathResult&) const = default;
 };
@@ -92,6 +94,8 @@ struct RunResult {
   std::string fidelity;
   nlohmann::json workload = nlohmann::json::object();  // the scenario's workload, as given
   std::vector<PathResult> paths;                       // in the scenario's order
+  std::optional<UncertaintySummary> uncertainty;       // with --uncertainty
+  std::optional<SensitivityResult> sensitivity;        // with --sensitivity
 
   // The path labelled `label`, or nullptr.
   const PathResult* path(const std::string& label) const;

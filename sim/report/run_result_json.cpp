@@ -7,6 +7,7 @@
 #include "sim/report/json_fields.hpp"
 #include "sim/report/result_file.hpp"
 #include "sim/report/stats_writers.hpp"
+#include "sim/report/uncertainty_json.hpp"
 
 namespace iowall {
 
@@ -136,6 +137,7 @@ json to_json(const RunResult& r) {
   for (const PathResult& p : r.paths) {
     paths.push_back(p.label);
     metrics[p.label] = metrics_json(p.metrics);
+    if (p.intervals) metrics[p.label]["intervals"] = to_json(*p.intervals);
     stats[p.label] = stats_to_json(p.stats);
   }
   json out = {{"iowall_result", result_marker("run")},
@@ -150,6 +152,8 @@ json to_json(const RunResult& r) {
   if (r.iowall_version) out["iowall_version"] = *r.iowall_version;
   if (r.topology_summary) out["topology_summary"] = topology_summary_json(*r.topology_summary);
   if (r.seed) out["seed"] = *r.seed;
+  if (r.uncertainty) out["uncertainty"] = to_json(*r.uncertainty);
+  if (r.sensitivity) out["sensitivity"] = to_json(*r.sensitivity);
   return out;
 }
 
@@ -183,8 +187,9 @@ RunResult run_result_from_json(const json& j, const std::string& file, const std
     PathResult p;
     p.label = paths[i].get<std::string>();
     if (!metrics.has(p.label.c_str())) metrics.fail(p.label, "missing or not an object");
-    p.metrics = metrics_from(JsonFields(metrics.at(p.label.c_str()), file, metrics.pointer(p.label),
-                                        "missing or not an object"));
+    const JsonFields path_metrics(metrics.at(p.label.c_str()), file, metrics.pointer(p.label), "missing or not an object");
+    p.metrics = metrics_from(path_metrics);
+    if (path_metrics.has("intervals")) p.intervals = path_intervals_from(path_metrics, "intervals");
     if (stats && stats->contains(p.label)) p.stats = stats_from_json((*stats)[p.label], file, JsonFields(*stats, file, f.pointer("stats")).pointer(p.label));
     r.paths.push_back(std::move(p));
   }
@@ -195,6 +200,8 @@ RunResult run_result_from_json(const json& j, const std::string& file, const std
   r.topology_summary = topology_summary_from(f);
   r.seed = f.optional_unsigned("seed");
   r.fidelity = f.text("fidelity");
+  if (f.has("uncertainty")) r.uncertainty = uncertainty_from(f, "uncertainty");
+  if (f.has("sensitivity")) r.sensitivity = sensitivity_from(f, "sensitivity");
   if (f.has("workload")) {
     if (!f.at("workload").is_object()) f.fail("workload", "not an object");
     r.workload = f.at("workload");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/json_fields.hpp"
+#include "sim/report/uncertainty_table.hpp"
 
 namespace iowall {
 
@@ -36,14 +37,14 @@ std::string run_table(const RunResult& r) {
       out += fmt::format("{:<{}}   {:<16} {:>9.4f} s  limited by {}\n", "", width, ph.name, ph.seconds, limit);
     }
   }
-  return out;
+  return out + intervals_text(r) + sensitivity_text(r);
 }
 
 namespace {
 
 const char* const kRunCsvHeader =
     "scenario,path,throughput_GBps,iops,latency_mean_us,latency_p50_us,latency_p99_us,cpu_cores_busy,first_done_s,"
-    "last_done_s,limited_by,limited_by_utilization\n";
+    "last_done_s,limited_by,limited_by_utilization";
 
 // A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& s) {
@@ -53,33 +54,57 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string run_rows(const RunResult& r, const std::string& prefix) {
+bool has_intervals(const RunResult& r) {
+  return std::any_of(r.paths.begin(), r.paths.end(), [](const PathResult& p) { return p.intervals.has_value(); });
+}
+
+// With --uncertainty, each headline metric's median and 90% interval follow the plain columns.
+std::string csv_header(bool intervals) {
+  std::string out = kRunCsvHeader;
+  if (intervals)
+    for (const HeadlineMetric& h : headline_metrics()) out += fmt::format(",{0}_median,{0}_low,{0}_high", h.key);
+  return out + "\n";
+}
+
+std::string run_rows(const RunResult& r, const std::string& prefix, bool intervals) {
   std::string out;
   for (const PathResult& p : r.paths) {
     const PathMetrics& m = p.metrics;
     out += prefix;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.scenario, p.label, json_number_text(m.throughput_GBps),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", r.scenario, p.label, json_number_text(m.throughput_GBps),
                        json_number_text(m.iops), json_number_text(m.latency_mean_us),
                        json_number_text(m.latency_p50_us), json_number_text(m.latency_p99_us),
                        json_number_text(m.cpu_cores_busy), json_number_text(m.first_done_s),
                        json_number_text(m.last_done_s), m.limited_by ? m.limited_by->resource : "",
                        m.limited_by ? json_number_text(m.limited_by->utilization) : "");
+    if (intervals)
+      for (const HeadlineMetric& h : headline_metrics()) {
+        const Interval v = p.intervals ? (*p.intervals).*h.interval : Interval{};
+        out += fmt::format(",{},{},{}", json_number_text(v.median), json_number_text(v.low), json_number_text(v.high));
+      }
+    out += "\n";
   }
   return out;
 }
 
 }  // namespace
 
-std::string run_csv(const RunResult& r) { return kRunCsvHeader + run_rows(r, ""); }
+std::string run_csv(const RunResult& r) {
+  const bool intervals = has_intervals(r);
+  return csv_header(intervals) + run_rows(r, "", intervals);
+}
 
 std::string sweep_csv(const SweepResult& r) {
   std::vector<std::string> axes;
-  for (const SweepPointResult& p : r.points)
+  bool intervals = false;
+  for (const SweepPointResult& p : r.points) {
+    intervals = intervals || has_intervals(p.result);
     for (const auto& [k, v] : p.values.items())
       if (std::find(axes.begin(), axes.end(), k) == axes.end()) axes.push_back(k);
+  }
   std::string out = "point";
   for (const std::string& a : axes) out += "," + csv_field(a);
-  out += std::string(",") + kRunCsvHeader;
+  out += "," + csv_header(intervals);
   for (const SweepPointResult& p : r.points) {
     std::string prefix = std::to_string(p.index);
     for (const std::string& a : axes) {
@@ -89,7 +114,7 @@ std::string sweep_csv(const SweepResult& r) {
         prefix += csv_field(v.is_string() ? v.get<std::string>() : v.dump());
       }
     }
-    out += run_rows(p.result, prefix + ",");
+    out += run_rows(p.result, prefix + ",", intervals);
   }
   return out;
 }

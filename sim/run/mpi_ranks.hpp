@@ -14,6 +14,8 @@ struct World {
 World init_if_launched();
 // Sends `text` from every rank to rank 0; rank 0 gets all texts in rank order.
 std::vector<std::string> gather(const std::string& text, const World& world);
+// Sends `text` from every rank to every rank; each gets all texts in rank order.
+std::vector<std::string> all_gather(const std::string& text, const World& world);
 void finalize(const World& world);
 
 }  // namespace iowall::mpi

@@ -100,3 +100,43 @@ TEST_CASE("the page's self-check catches a chart with no data", "[browser]") {
   CHECK_FALSE(console_lines(slurp(dir + "/dom.log")).empty());
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("chromium renders the default scenario's intervals and tornado charts", "[browser][uncertainty]") {
+  if (!iowall::on_path("chromium")) {
+    WARN("chromium is not installed: skipped");
+    return;
+  }
+  REQUIRE(iowall::on_path("gnuplot"));
+  // The default scenario as shipped, its restore shrunk to 256 MiB per GPU to keep the
+  // 8 samples and the sensitivity runs quick.
+  const std::string dir = scratch_dir("browser_uncertainty");
+  const CliResult run = run_iowall("run scenarios/default.json --set '/workload/size=\"256 MiB\"' --uncertainty 8 "
+                                   "--sensitivity --jobs 2 --output-format json --output " + dir + "/run.json");
+  INFO(run.output());
+  REQUIRE(run.code == 0);
+  const CliResult rep = run_iowall("report " + dir + "/run.json -o " + dir + "/report.html");
+  INFO(rep.output());
+  REQUIRE(rep.code == 0);
+  const std::string html = slurp(dir + "/report.html");
+  CHECK(html.find("<h3>Prediction intervals</h3>") != std::string::npos);
+  CHECK(html.find("<h3>Sensitivity: which inputs decide the answer</h3>") != std::string::npos);
+  // One tornado per data path (each path's throughput moves with the drives' bandwidth),
+  // and the throughput chart with its error bars.
+  CHECK(count_of(html, "<figcaption>Tornado chart for ") == 5);
+  CHECK(count_of(html, "(error bars)") == 1);
+  const std::size_t figures = count_of(html, "<figure class=\"chart\"");
+  REQUIRE(figures >= 8);
+
+  const std::string url = "file://" + dir + "/report.html";
+  REQUIRE(std::system((chromium_command(dir) + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>" + dir +
+                       "/dom.log").c_str()) == 0);
+  const std::string dom = slurp(dir + "/dom.html");
+  CHECK(dom.find("data-charts=\"" + std::to_string(figures) + "\"") != std::string::npos);
+  CHECK(dom.find("data-check=\"ok\"") != std::string::npos);
+  const auto console = console_lines(slurp(dir + "/dom.log"));
+  std::string joined;
+  for (const auto& line : console) joined += line + "\n";
+  INFO("console:\n" << joined);
+  CHECK(console.empty());
+  std::filesystem::remove_all(dir);
+}

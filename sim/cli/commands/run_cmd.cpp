@@ -10,6 +10,8 @@
 #include "sim/report/run_table.hpp"
 #include "sim/report/stats_writers.hpp"
 #include "sim/run/runner.hpp"
+#include "sim/run/uncertainty.hpp"
+#include "sim/cli/uncertainty_option.hpp"
 #include "sim/cli/output_path.hpp"
 #include "sim/cli/option_values.hpp"
 
@@ -24,6 +26,8 @@ struct RunArgs {
   std::string series;
   bool stats = false;
   std::string chart;
+  int jobs = 1;
+  UncertaintyOption uncertainty;
   ReportOption report;
   OutputOptions out;
 };
@@ -38,10 +42,13 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
   cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)")->check(writable_output());
+  args->uncertainty.add_to(*cmd);
+  cmd->add_option("--jobs,-j", args->jobs, "runs in parallel for --uncertainty and --sensitivity")->check(CLI::Range(1, 1024));
   args->report.add_to(*cmd);
   args->out.add_to(*cmd);
   cmd->callback([args] {
     args->report.check();
+    args->uncertainty.check();
     std::vector<std::string> sets = args->sets;
     if (args->seed) sets.push_back(fmt::format("/seed={}", *args->seed));
     const Scenario sc = load_scenario(args->scenario, sets);
@@ -53,7 +60,23 @@ void setup(CLI::App& root, CliState&) {
       if (!r.ok || options.series_period.ps <= 0)
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
-    const RunResult result = run_scenario(sc, options);
+    RunResult result;
+    if (args->uncertainty.any()) {
+      // Under mpirun the ranks share the samples; rank 0 writes the result.
+      UncertaintyOptions u;
+      u.samples = args->uncertainty.sample_count();
+      u.seed = args->uncertainty.seed;
+      u.sensitivity = args->uncertainty.sensitivity;
+      u.jobs = args->jobs;
+      u.widen = args->uncertainty.widening();
+      u.quiet = args->out.quiet;
+      u.world = mpi::init_if_launched();
+      result = run_with_uncertainty(sc, u, options);
+      mpi::finalize(u.world);
+      if (u.world.rank != 0) return;
+    } else {
+      result = run_scenario(sc, options);
+    }
     args->report.write(result, "iowall run " + args->scenario);
     const std::string chart_note = args->chart.empty() ? std::string() : render_run_chart(result, args->chart);
     emit(
