@@ -244,8 +244,10 @@ void parse_output_format(std::string_view text, MeasureOptions& o) {
       o.json = true;
     else if (item == "normal")
       o.normal = true;
+    else if (item == "both")
+      o.normal = o.json = true;
     else
-      bad("--output-format", fmt::format("unknown format \"{}\" (expected normal, json or normal,json)", item));
+      bad("--output-format", fmt::format("unknown format \"{}\" (expected normal, json, both or normal,json)", item));
     if (comma == std::string_view::npos) break;
     s.remove_prefix(comma + 1);
   }

@@ -77,6 +77,7 @@ struct MeasureOptions {
   std::string output;                     // --output
   int repeat = 1;                         // --repeat
   bool quiet = false;                     // --quiet
+  bool group_reporting = false;           // --group-reporting: one fio job per repeat, all threads together
   bool keep = false;                      // --keep
   bool pageable = false;                  // --pageable: staged GPU types copy from pageable memory
   bool invalidate = false;                // --invalidate (fio's): drop the target's cached pages before each repeat

@@ -59,7 +59,18 @@ ojson clat_json_impl(const LogLinearHistogram& h) {
   return c;
 }
 
-// One direction, as fio writes it; `seconds` is the time the bytes took.
+// fio's latency object without percentiles (fio writes those for clat_ns only).
+ojson summary_latency_json(const LogLinearHistogram& h) {
+  ojson c = clat_json_impl(h);
+  c.erase("percentile");
+  return c;
+}
+
+// One direction, as fio writes it; `seconds` is the time the bytes took. Each operation's
+// latency is timed from its submission to its completion, which is fio's lat_ns; fio's
+// clat_ns leaves out the submission (slat_ns), which is not timed apart here: clat_ns
+// holds the same samples and slat_ns has none (N = 0), as fio writes them for its
+// synchronous engines (psync), where submission and completion are one call.
 ojson direction_json(const DirectionStats& d, double seconds) {
   ojson j;
   const double bw = seconds > 0 ? static_cast<double>(d.bytes) / seconds : 0.0;
@@ -71,7 +82,9 @@ ojson direction_json(const DirectionStats& d, double seconds) {
   // ms, as fio; 0 for a direction that saw no I/O, as fio
   j["runtime"] = d.ops ? static_cast<std::uint64_t>(seconds * 1000.0 + 0.5) : 0;
   j["total_ios"] = d.ops;
+  j["slat_ns"] = summary_latency_json(LogLinearHistogram());
   j["clat_ns"] = clat_json_impl(d.clat_ns);
+  j["lat_ns"] = summary_latency_json(d.clat_ns);
   return j;
 }
 
@@ -100,6 +113,7 @@ ojson options_json(const RunInfo& info) {
   j["invalidate"] = o.invalidate;
   j["pageable"] = o.pageable;
   j["seed"] = o.seed;
+  j["group_reporting"] = o.group_reporting;
   j["direct"] = uses_odirect(o.xfer);
   const Durability& d = o.durability;
   j["end_fsync"] = d.end_fsync;
@@ -107,6 +121,66 @@ ojson options_json(const RunInfo& info) {
   j["fdatasync"] = d.fdatasync_every ? ojson(*d.fdatasync_every) : ojson(0);
   j["sync"] = d.dsync ? "dsync" : "none";  // O_DSYNC on the target
   return j;
+}
+
+void add(DirectionStats& sum, const DirectionStats& d) {
+  sum.clat_ns.merge(d.clat_ns);
+  sum.ops += d.ops;
+  sum.bytes += d.bytes;
+}
+
+// One thread's job, as fio writes a job without group reporting.
+ojson thread_job_json(const MeasureOptions& o, const RepeatResult& r, const ThreadResult& t) {
+  ojson job;
+  job["jobname"] = fmt::format("{}.t{}", name(o.xfer), t.index);
+  job["groupid"] = r.repeat - 1;
+  job["error"] = 0;
+  job["job options"] = {{"offset", std::to_string(t.region_offset)}, {"size", std::to_string(t.region_bytes)}};
+  job["read"] = direction_json(t.read, t.elapsed_s());
+  job["write"] = direction_json(t.write, t.elapsed_s());
+  job["sync"] = sync_json(t.sync);
+  const double el = t.elapsed_s();
+  job["usr_cpu"] = el > 0 ? 100.0 * t.usr_s / el : 0.0;
+  job["sys_cpu"] = el > 0 ? 100.0 * t.sys_s / el : 0.0;
+  job["ctx"] = t.ctx_switches;
+  job["elapsed"] = el;
+  if (uses_cufile(o.xfer)) job["cufile_buffer_registered"] = t.cufile_buffer_registered;
+  if (t.host_buffer_bytes > 0)
+    job["host_buffer"] = {{"bytes", t.host_buffer_bytes}, {"huge_page_bytes", t.host_buffer_huge_bytes}};
+  return job;
+}
+
+// fio's --group_reporting: one job for the whole repeat (fio's group), named as the
+// threads are, with every thread's operations and latencies, bandwidth over the time
+// until the slowest thread finished, and CPU time as a percentage of one core.
+ojson group_job_json(const MeasureOptions& o, const RepeatResult& r) {
+  DirectionStats read, write, sync;
+  double usr = 0, sys = 0;
+  std::uint64_t ctx = 0;
+  std::int64_t bytes = 0;
+  for (const auto& t : r.threads) {
+    add(read, t.read);
+    add(write, t.write);
+    add(sync, t.sync);
+    usr += t.usr_s;
+    sys += t.sys_s;
+    ctx += t.ctx_switches;
+    bytes += t.region_bytes;
+  }
+  const double el = r.last_done_s;
+  ojson job;
+  job["jobname"] = std::string(name(o.xfer));
+  job["groupid"] = r.repeat - 1;
+  job["error"] = 0;
+  job["job options"] = {{"numjobs", std::to_string(r.threads.size())}, {"size", std::to_string(bytes)}};
+  job["read"] = direction_json(read, el);
+  job["write"] = direction_json(write, el);
+  job["sync"] = sync_json(sync);
+  job["usr_cpu"] = el > 0 ? 100.0 * usr / el : 0.0;
+  job["sys_cpu"] = el > 0 ? 100.0 * sys / el : 0.0;
+  job["ctx"] = ctx;
+  job["elapsed"] = el;
+  return job;
 }
 
 }  // namespace
@@ -125,24 +199,9 @@ ojson to_json(const RunInfo& info) {
   for (const auto& r : info.repeats) {
     DirectionStats read_all, write_all;
     double usr = 0, sys = 0;
+    if (o.group_reporting) root["jobs"].push_back(group_job_json(o, r));
     for (const auto& t : r.threads) {
-      ojson job;
-      job["jobname"] = fmt::format("{}.t{}", name(o.xfer), t.index);
-      job["groupid"] = r.repeat - 1;
-      job["error"] = 0;
-      job["job options"] = {{"offset", std::to_string(t.region_offset)}, {"size", std::to_string(t.region_bytes)}};
-      job["read"] = direction_json(t.read, t.elapsed_s());
-      job["write"] = direction_json(t.write, t.elapsed_s());
-      job["sync"] = sync_json(t.sync);
-      const double el = t.elapsed_s();
-      job["usr_cpu"] = el > 0 ? 100.0 * t.usr_s / el : 0.0;
-      job["sys_cpu"] = el > 0 ? 100.0 * t.sys_s / el : 0.0;
-      job["ctx"] = t.ctx_switches;
-      job["elapsed"] = el;
-      if (uses_cufile(o.xfer)) job["cufile_buffer_registered"] = t.cufile_buffer_registered;
-      if (t.host_buffer_bytes > 0)
-        job["host_buffer"] = {{"bytes", t.host_buffer_bytes}, {"huge_page_bytes", t.host_buffer_huge_bytes}};
-      root["jobs"].push_back(std::move(job));
+      if (!o.group_reporting) root["jobs"].push_back(thread_job_json(o, r, t));
       read_all.clat_ns.merge(t.read.clat_ns);
       read_all.ops += t.read.ops;
       read_all.bytes += t.read.bytes;

@@ -11,8 +11,9 @@ namespace iowall::measure {
 
 inline constexpr const char* kIowallVersion = "0.1.0";
 
-// Top level: "iowall_version", "time", "jobs" (one per thread and repeat; "groupid" is
-// the repeat, 0-based), "disk_util" (fio's, summed over the repeats), and "iowall" (transfer type, engine, cuFile mode, options, and
+// Top level: "iowall_version", "time", "jobs" (one per thread and repeat, or with
+// --group-reporting one per repeat holding all threads, as fio's --group_reporting;
+// "groupid" is the repeat, 0-based; each direction has fio's slat_ns, clat_ns, lat_ns), "disk_util" (fio's, summed over the repeats), and "iowall" (transfer type, engine, cuFile mode, options, and
 // per repeat the aggregate over threads with first_done_s / last_done_s).
 nlohmann::ordered_json to_json(const RunInfo& info);
 

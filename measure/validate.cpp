@@ -67,7 +67,7 @@ ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, con
 }
 
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const json& base_topology,
-                          const std::string& base_file) {
+                          const std::string& base_file, const std::function<void()>& group_done) {
   ValidationResult v;
   v.fit = calibrate(groups, subset);
   const json topology = apply_profile(base_topology, v.fit, base_file, "fit on subset " + subset.spec());
@@ -111,6 +111,7 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
       r.method = "not simulated: no path for " + g.xfer;
     }
     v.rows.push_back(r);
+    if (group_done) group_done();
   }
   if (!any_held_out) throw InputError("", "--fit-subset", fmt::format("\"{}\" holds every point: none is left to predict", subset.spec()));
   v.held_out = summarize(v.rows, false);

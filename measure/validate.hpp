@@ -2,6 +2,7 @@
 // the others by simulating them on a topology of the measured machine, so every
 // held-out comparison is a real measurement against the simulator.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,9 +42,10 @@ struct ValidationResult {
   std::map<std::string, ErrorSummary> held_out_by_type;
 };
 
-// Simulates every group with the subset's fit applied to `base_topology`.
+// Simulates every group with the subset's fit applied to `base_topology`; `group_done`
+// (optional) is called after each group (a progress display).
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const nlohmann::json& base_topology,
-                          const std::string& base_file);
+                          const std::string& base_file, const std::function<void()>& group_done = {});
 
 // The simulated read throughput (bytes/s) of one measured configuration; `limited_by` receives
 // the busiest resource.

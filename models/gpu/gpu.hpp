@@ -19,6 +19,21 @@ public:
                    "CUDA deviceQuery asyncEngineCount");
   IOWALL_PARAM(Bandwidth, copy_engine_bandwidth, "64 GB/s", "one copy engine's throughput ceiling",
                "above a Gen5 x16 link; the link limits (figures.md: 55.63 GB/s H100 H2D)");
+  // cudaMemcpy as the driver makes it (models/host/host_memory.hpp uses these).
+  IOWALL_PARAM(Time, copy_call_cost, "6.6 us", "one cudaMemcpy call beyond its bytes: launch, completion, return",
+               "a 4 KiB copy into pinned memory, median of 16,384 calls on an H200 VM "
+               "(reports/calibration/gpu-machine/checkpoint-h200/copies/d2h-pinned-none-4K-r*.json)");
+  IOWALL_PARAM(Bandwidth, staged_d2h_bandwidth, "17.3 GB/s",
+               "the driver's CPU copy out of its pinned staging buffer into pageable memory (device-to-host)",
+               "d2h into reused pageable memory in 256 MiB calls, median of 3 (17.29 GB/s, H200 VM: "
+               "reports/calibration/gpu-machine/checkpoint-h200/copies/d2h-pageable-none-256M-r*.json)");
+  IOWALL_PARAM(Bandwidth, staged_h2d_bandwidth, "9.7 GB/s",
+               "the driver's CPU copy from pageable memory into its pinned staging buffer (host-to-device)",
+               "h2d from reused pageable memory in 256 MiB calls, median of 3 (9.71 GB/s, H200 VM: "
+               "copies/h2d-pageable-none-256M-r*.json)");
+  IOWALL_PARAM(Bytes, staging_chunk, "2 MiB", "one of the driver's two pinned staging buffers: a pageable copy moves "
+               "this much per step, the CPU copying one while the copy engine moves the other",
+               "assumed (the driver does not document it; the rate of a long copy does not depend on it)");
   IOWALL_PARAM(Bandwidth, hbm_bandwidth, "3350 GB/s", "HBM bandwidth", "NVIDIA H100 SXM datasheet");
   IOWALL_PARAM(Bytes, hbm_capacity, "80 GB", "HBM capacity", "NVIDIA H100 datasheet");
   IOWALL_PARAM(Bytes, bar1_size, "128 GiB", "BAR1 aperture for peer DMA into HBM", "nvidia-smi -q, H100");

@@ -1,11 +1,39 @@
 #include "models/host/cpu_socket.hpp"
 
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "sim/config/registry.hpp"
+#include "sim/core/quote.hpp"
 
 namespace iowall {
 
 CpuSocket::CpuSocket(const Params& p, SimContext& ctx) : Device(p, ctx) {
   cores_ = std::make_unique<Server>(*this, "cores", static_cast<int>(cores));
+  // "C1 2us 2us, C1E 10us 20us": each state a name, an exit latency and a target residency.
+  std::stringstream list(idle_states);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::stringstream words(item);
+    std::string name, exit, residency;
+    words >> name >> exit >> residency;
+    if (name.empty()) continue;
+    IdleState st{name, {}, {}};
+    const ParseResult a = parse_time(exit, st.exit_latency), b = parse_time(residency, st.target_residency);
+    if (!a.ok || !b.ok || residency.empty())
+      p.fail("idle_states", fmt::format("\"{}\" is not NAME EXIT RESIDENCY (e.g. \"C1E 10us 20us\")", quote_text(item, 60)));
+    if (!states_.empty() && st.target_residency < states_.back().target_residency)
+      p.fail("idle_states", "states go from shallow to deep: target residencies may not decrease");
+    states_.push_back(st);
+  }
+}
+
+const IdleState* CpuSocket::idle_state(Time predicted) const {
+  const IdleState* best = nullptr;
+  for (const IdleState& st : states_)
+    if (st.target_residency <= predicted) best = &st;
+  return best;
 }
 
 void CpuSocket::spend(Time cost, InlineFunction<void()> done) {

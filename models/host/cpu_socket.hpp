@@ -1,6 +1,8 @@
 // A CPU socket: cores that software costs are spent on (system calls, interrupts,
 // cuFile's control plane, memcpy). Cores busy over time is the "CPU tax" output.
 #pragma once
+#include <string>
+#include <vector>
 #include <memory>
 
 #include "sim/core/device.hpp"
@@ -8,9 +10,20 @@
 
 namespace iowall {
 
+// A core idle long enough enters a deeper C-state and takes longer to wake: the cpuidle
+// menu governor picks, when a core goes idle, the deepest state whose target residency is
+// at most the idle time it predicts (from recent idle periods); the wake-up then costs that
+// state's exit latency.
+struct IdleState {
+  std::string name;
+  Time exit_latency, target_residency;
+};
+
 class CpuSocket final : public Device {
 public:
   CpuSocket(const Params& p, SimContext& ctx);
+  // The state the governor enters for a predicted idle time (none: the core polls).
+  const IdleState* idle_state(Time predicted) const;
   Server& core_server() { return *cores_; }
   // Runs `cost` of CPU time on the first free core, then `done`.
   void spend(Time cost, InlineFunction<void()> done);
@@ -19,9 +32,24 @@ public:
   IOWALL_PARAM(Frequency, frequency, "2.0 GHz", "sustained core clock (for cycles per byte)", "CPU datasheet");
   IOWALL_PARAM(Bandwidth, memcpy_per_core, "10 GB/s", "single-thread memcpy bandwidth",
                "figures.md: ~6 GB/s Haswell/Skylake servers; newer cores 10-12 GB/s");
+  IOWALL_PARAM(std::string, idle_states, "",
+               "the core's C-states, shallow to deep, as NAME EXIT RESIDENCY, comma-separated (e.g. "
+               "\"C1 2us 2us, C1E 10us 20us, C6 133us 600us\"); empty: the core never sleeps",
+               "Linux drivers/idle/intel_idle.c state tables (per CPU model)");
+  // First touch of new anonymous memory (models/host/host_memory.hpp): a fault per page,
+  // and the kernel zeroes the page before mapping it.
+  IOWALL_PARAM(Time, page_fault_cost, "1.27 us", "one anonymous page fault beyond zeroing the page (entry, page "
+               "allocation, mapping, return)",
+               "derived from d2h into fresh pageable memory on an H200 VM with 4 KiB pages (1.85 GB/s, 524,288 faults "
+               "per 2 GiB) and with transparent huge pages (4.31 GB/s, 1,024 faults), less the staged copy (17.29 "
+               "GB/s): 1.98 us per 4 KiB fault and 365 us per 2 MiB fault fit this cost plus zeroing "
+               "(reports/calibration/gpu-machine/checkpoint-h200/copies/d2h-pageable_fresh-*-256M-r*.json)");
+  IOWALL_PARAM(Bandwidth, page_zero_bandwidth, "5.77 GB/s", "the kernel's zeroing of a newly faulted page",
+               "derived with page_fault_cost from the same two measurements");
   IOWALL_PORT(fabric, "on-die fabric to the root complex", PortRole::any);
 
 private:
+  std::vector<IdleState> states_;
   std::unique_ptr<Server> cores_;
 };
 

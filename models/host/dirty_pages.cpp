@@ -119,6 +119,12 @@ void DirtyPages::kick(File& f) {
     File* fp = &f;
     f.sink->write_back(Bytes(n), [this, fp, n] { completed(*fp, n); });
   }
+  // Nothing dirty is left to expire: the flusher's timed wake-up has nothing to do (and
+  // would only hold the simulation open until then).
+  if (dirty_ == 0 && expiry_armed_) {
+    ctx().queue().cancel(expiry_);
+    expiry_armed_ = false;
+  }
 }
 
 void DirtyPages::completed(File& f, i64 bytes) {
@@ -168,7 +174,7 @@ void DirtyPages::arm_expiry() {
   const i64 period = std::max<i64>(1, config_.writeback_interval.ps);
   const Time wake = Time((due.ps + period - 1) / period * period);
   expiry_armed_ = true;
-  ctx().at(wake, [this] {
+  expiry_ = ctx().at(wake, [this] {
     expiry_armed_ = false;
     for (auto& f : files_) kick(*f);
     arm_expiry();

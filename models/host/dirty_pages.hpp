@@ -108,6 +108,7 @@ private:
   i64 completed_bytes_ = 0;
   Time busy_since_{}, busy_time_{};
   bool expiry_armed_ = false;
+  EventId expiry_{};  // the flusher's next wake-up for expiring data, cancelled once nothing is dirty
   TimeWeighted dirty_gauge_, writeback_gauge_;
   Counter written_, throttle_ns_;
 };

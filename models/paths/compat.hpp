@@ -26,6 +26,7 @@ public:
     IOWALL_PARAM(Time, copy_launch_cost, "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu");
   };
   CompatPath(const Params& p, PathEnv& env) : PathBase(env), config_(p) {}
+  bool takes_gpu_buffers() const override { return true; }
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);

@@ -7,14 +7,18 @@
 // (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
 // copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
 // (fio's buffered reads, iowall measure -x cpu_cached). Writes run the other way and
-// return once the data is in the page cache; writeback follows, and past the dirty limit
-// the writer waits for it.
+// return once the data is copied into the page cache and balance_dirty_pages lets the
+// writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp, thresholds from
+// vm.dirty_*) are written back by the device's flusher (models/host/storage_writeback.hpp),
+// and fsync (sync) writes back what is dirty and flushes the drive.
 #include <map>
 
 #include <fmt/format.h>
 
 #include "models/paths/host_copy.hpp"
+#include "models/host/dirty_pages.hpp"
 #include "models/host/page_cache.hpp"
+#include "models/host/storage_writeback.hpp"
 #include "sim/config/registry.hpp"
 #include "models/paths/path_base.hpp"
 
@@ -28,8 +32,30 @@ public:
                  "order of magnitude of Linux buffered I/O per call; calibrate with `iowall calibrate`");
     IOWALL_PARAM(Time, copy_launch_cost, "3 us", "CPU time to launch and synchronize one cudaMemcpy", "as cpu_gpu");
     IOWALL_PARAM(Bytes, page_cache, "256 GiB", "memory the page cache may use", "assumed: a share of host DRAM");
-    IOWALL_PARAM(Bytes, dirty_limit, "20 GiB", "dirty data buffered writes may leave before writers wait",
-                 "Linux vm.dirty_ratio 20% of a ~100 GiB budget (assumption)");
+    // Dirty page-cache data (Documentation/admin-guide/sysctl/vm.rst gives each default).
+    IOWALL_PARAM_NUMBER(dirty_ratio, 20, 0, 100, "vm.dirty_ratio: percent of dirtyable memory at which writers "
+                        "wait for writeback", "Linux Documentation/admin-guide/sysctl/vm.rst (default 20)");
+    IOWALL_PARAM_NUMBER(dirty_background_ratio, 10, 0, 100, "vm.dirty_background_ratio: percent of dirtyable "
+                        "memory past which the flusher writes back", "Linux Documentation/admin-guide/sysctl/vm.rst "
+                        "(default 10)");
+    IOWALL_PARAM(Bytes, dirty_bytes, "0 B", "vm.dirty_bytes: the hard threshold in bytes; wins over dirty_ratio when "
+                 "set", "Linux Documentation/admin-guide/sysctl/vm.rst (default 0: unset)");
+    IOWALL_PARAM(Bytes, dirty_background_bytes, "0 B", "vm.dirty_background_bytes: the background threshold in bytes; "
+                 "wins over dirty_background_ratio when set", "Linux Documentation/admin-guide/sysctl/vm.rst (default 0)");
+    IOWALL_PARAM(Time, dirty_expire, "30 s", "vm.dirty_expire_centisecs: dirty data older than this is written back",
+                 "Linux Documentation/admin-guide/sysctl/vm.rst (default 3000 centisecs)");
+    IOWALL_PARAM(Time, dirty_writeback_interval, "5 s", "vm.dirty_writeback_centisecs: the flusher's wake-up period",
+                 "Linux Documentation/admin-guide/sysctl/vm.rst (default 500 centisecs)");
+    IOWALL_PARAM(Bytes, dirtyable_memory, "0 B", "free and reclaimable memory the ratios apply to; 0: the host "
+                 "memory's capacity", "mm/page-writeback.c global_dirtyable_memory(); MemAvailable in /proc/meminfo");
+    IOWALL_PARAM(Bytes, writeback_request, "1 MiB", "one writeback request (the block queue's max_sectors_kb)",
+                 "Linux block layer: max_sectors_kb (1280 KiB on many NVMe drives, 4 MiB on virtio-blk)");
+    IOWALL_PARAM_INT(writeback_depth, 32, 1, 4096, "writeback requests in flight per device",
+                     "assumed: the block queue's nr_requests bounds them");
+    IOWALL_PARAM(Bandwidth, flusher_bandwidth, "10 GB/s", "the flusher thread's rate of turning dirty pages into "
+                 "writeback requests (page lookup, block mapping, bio building; one thread per device)",
+                 "assumed (about 0.4 us per 4 KiB page); `iowall calibrate` fits it from buffered writes until "
+                 "durable");
     IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
@@ -58,7 +84,7 @@ public:
     f.first = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     if (gpu) f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
-    if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr), waiting_.resize(id + 1, false);
+    if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr);
     copy_of_[id] = copy.get();
     if (r.write) {
       write_from_gpu(id);
@@ -99,6 +125,13 @@ private:
     return {start, Bytes(((r.offset.n + r.size.n + b - 1) / b) * b - start.n)};
   }
   void copy_to_user(std::uint32_t id) {
+    // A user buffer never touched before faults its pages in on the way (read() copies
+    // into it in the caller).
+    const Time touch = io(id).io.user_pages_cost;
+    if (touch.ps > 0) return thread_spend(id, touch, [this, id] { copy_to_mapped_user(id); });
+    copy_to_mapped_user(id);
+  }
+  void copy_to_mapped_user(std::uint32_t id) {
     thread_send(id, *copy_of_[id], io(id).io.size, [this, id] {
       if (!io(id).second) return finish(id);  // a host-memory target: the data is there
       thread_spend(id, config_.copy_launch_cost, [this, id] {
@@ -126,35 +159,56 @@ private:
       thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
     });
   }
+  // The copy is in the page cache: the pages are dirty, and balance_dirty_pages decides
+  // when the writer goes on.
   void write_back(std::uint32_t id) {
-    const Bytes size = io(id).io.size;
-    dirty_ += size;
-    const bool over = dirty_ > config_.dirty_limit;
-    waiting_[id] = over;  // past the dirty limit the writer completes with its writeback
-    // Writeback runs on its own; the writer returns unless the dirty limit is passed.
-    storage_step(id, *io(id).first, [this, id, size] {
-      dirty_ -= size;
-      if (waiting_[id]) {
-        waiting_[id] = false;
-        finish(id);
-      } else {
-        finish_writeback(id);
-      }
-    });
-    if (!over) {
-      const Done done = io(id).done;
-      io(id).done = [] {};
-      done();
-    }
+    const IoRequest& r = io(id).io;
+    writeback_of(*r.storage, *io(id).cpu).dirtied(sink_of(*r.storage), r.size, [this, id] { finish(id); });
   }
-  void finish_writeback(std::uint32_t id) { finish(id); }
+
+public:
+  void sync(BlockStorage& storage, Done done) override {
+    auto it = sinks_.find(&storage);
+    if (it == sinks_.end()) return storage.flush(done);  // nothing written through this cache
+    pages_->sync(*it->second, done);
+  }
+
+private:
+  // The host's dirty-page accounting, made on the first write (a read-only run registers
+  // no writeback statistics).
+  DirtyPages& writeback_of(BlockStorage& storage, CpuSocket&) {
+    if (!pages_) {
+      Dram& dram = dram_near(storage.device());
+      DirtyPagesConfig c;
+      c.dirtyable_memory = config_.dirtyable_memory.n > 0 ? config_.dirtyable_memory : dram.capacity;
+      c.ratio = config_.dirty_ratio / 100;
+      c.background_ratio = config_.dirty_background_ratio / 100;
+      c.bytes = config_.dirty_bytes;
+      c.background_bytes = config_.dirty_background_bytes;
+      c.expire = config_.dirty_expire;
+      c.writeback_interval = config_.dirty_writeback_interval;
+      c.request = config_.writeback_request;
+      c.depth = config_.writeback_depth;
+      pages_ = std::make_unique<DirtyPages>(env_.ctx, dram.name() + "/dirty_pages", c);
+    }
+    return *pages_;
+  }
+  StorageWriteback& sink_of(BlockStorage& storage) {
+    auto& slot = sinks_[&storage];
+    if (!slot) {
+      Dram& dram = dram_near(storage.device());
+      slot = std::make_unique<StorageWriteback>(env_.ctx, storage, env_.route(dram, storage.device()), env_.mover,
+                                                host_queues(storage.device()), config_.flusher_bandwidth);
+    }
+    return *slot;
+  }
 
   Config config_;
   PageCache cache_;
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
-  Bytes dirty_;
-  std::vector<bool> waiting_;
+  std::unique_ptr<DirtyPages> pages_;
+  std::map<const BlockStorage*, std::unique_ptr<StorageWriteback>> sinks_;
 };
 
 IOWALL_REGISTER_PATH(CpuCachedPath, "cpu_cached",

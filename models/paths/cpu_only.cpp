@@ -21,7 +21,8 @@ public:
     CpuSocket* cpu = &cpu_near(dram);
     const Route* route = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     const std::uint32_t id = begin({r, done, cpu, route, nullptr});
-    thread_spend(id, stack_.submit_cost, [this, id] {
+    // O_DIRECT pins the user pages at submission: new memory faults in first.
+    thread_spend(id, stack_.submit_cost + r.user_pages_cost, [this, id] {
       storage_step(id, *io(id).first,
                    [this, id] { thread_spend(id, stack_.complete_cost, [this, id] { finish(id); }); });
     });

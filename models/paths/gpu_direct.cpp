@@ -3,7 +3,9 @@
 // straight into GPU memory through the switch. When the route from the drive to the
 // target GPU would cross a root complex, cuFile stages the data instead through a
 // bounce buffer in a GPU that shares the drive's switch (64 x 1 MiB per GPU) and then
-// copies it GPU to GPU (over NVLink where the topology has it). An I/O whose offset or
+// copies it to the target: by default as a peer copy without peer access, which the CUDA
+// driver stages through host memory (device to host, then host to device, each a
+// synchronous call), the bounce GPU's copies one at a time. An I/O whose offset or
 // size is not 4 KiB aligned goes to compatibility mode. cuFile hands nvidia-fs at most
 // max_direct_io_size per request: a larger I/O becomes pieces, each with its own control
 // cost, up to max_request_parallelism at a time. With registration per I/O (a buffer
@@ -28,12 +30,25 @@ public:
     using ParamSet::ParamSet;
     IOWALL_PARAM(Time, control_cost, "8 us", "CPU time cuFile spends per I/O (submit, completion, bookkeeping)",
                  "order of magnitude from GDS design notes; calibrate with `iowall calibrate`");
-    IOWALL_PARAM(Time, peer_copy_cost, "4 us", "CPU time to launch one staged GPU-to-GPU copy",
-                 "order of magnitude of CUDA API overhead (assumption)");
     IOWALL_PARAM_CHOICE(staging, "auto", (std::vector<std::string>{"auto", "never"}),
                         "auto: stage through a GPU on the drive's switch when the direct route crosses a root "
                         "complex; never: always DMA directly",
                         "NVIDIA GDS configuration guide: cross-switch traffic is staged through a GPU near the drives");
+    IOWALL_PARAM_CHOICE(staging_copy, "host", (std::vector<std::string>{"host", "peer"}),
+                        "how a staged piece reaches the target GPU: host (the CUDA driver copies device to host "
+                        "into its pinned staging memory, then host to device: a peer copy without peer access "
+                        "enabled) or peer (cudaMemcpyPeer with peer access: NVLink or PCIe peer-to-peer)",
+                        "CUDA programming guide: a peer copy between devices without peer access is staged "
+                        "through host memory; NVIDIA GDS guide, DGX-2 cross-switch run: dcgmi shows the staged "
+                        "data as PCIe traffic on both GPUs, not NVLink");
+    IOWALL_PARAM_INT(staging_streams, 1, 1, 64, "staged copies in flight at a time per bounce GPU",
+                     "assumption: cuFile issues the staged copies of a bounce GPU on one stream; in the GDS "
+                     "guide's DGX-2 cross-switch runs the bounce buffers fill (63 of 64 in use) while the drives "
+                     "idle, so I/Os wait for their copy, not for the drives");
+    IOWALL_PARAM(Time, copy_call_cost, "6.6 us",
+                 "time one synchronous cudaMemcpy call adds to its transfer (launch, copy-engine start, completion)",
+                 "reports/calibration/gpu-machine/checkpoint-h200/copies: a 4 KiB pinned cudaMemcpy takes 6.6 us "
+                 "(H200, CUDA 13)");
     IOWALL_PARAM_INT(bounce_buffers, 64, 1, 4096, "GDS bounce buffers per GPU",
                      "GDS buffer pool: 64 x 1 MiB per GPU (figures.md)");
     IOWALL_PARAM(Bytes, bounce_size, "1 MiB", "size of one GDS bounce buffer", "figures.md");
@@ -54,6 +69,8 @@ public:
   };
   GpuDirectPath(const Params& p, PathEnv& env)
       : PathBase(env), config_(p), compat_(Params(Json::object(), p.where()), env) {}
+
+  bool takes_gpu_buffers() const override { return true; }
 
   void submit(const IoRequest& r, Done done) override {
     // GDS needs the file offset, the size and the GPU buffer 4 KiB aligned; otherwise
@@ -178,15 +195,64 @@ private:
   void stage_piece(std::uint32_t piece) {
     const Piece& p = pieces_[piece];
     const IoRequest& r = io(p.io).io;
-    // The drive DMAs into the near GPU's bounce buffer, through its host-driven queues.
+    // The drive DMAs into the near GPU's bounce buffer, through its host-driven queues;
+    // then the piece waits for the bounce GPU's copy stream.
     storage_part(r, p.offset, p.size, env_.route(r.storage->device(), *p.near), [this, piece] {
-      io(pieces_[piece].io).cpu->spend(config_.peer_copy_cost, [this, piece] {
-        const Piece& q = pieces_[piece];
-        auto* near = static_cast<Gpu*>(q.near);
-        const Route& copy = env_.route(*near, *io(q.io).io.target, {near->copy_engine_hop()});
-        env_.mover.send(copy, q.size, [this, piece] { piece_done(piece); });
+      stream_of(*pieces_[piece].near).pool.acquire([this, piece] {
+        Stream& st = stream_of(*pieces_[piece].near);
+        st.busy.add(env_.ctx.now(), 1);
+        copy_piece(piece);
       });
     });
+  }
+  // One staged copy: a call on the bounce GPU's stream, then the transfer; through host
+  // memory it is two calls (device to host into the driver's pinned staging memory near
+  // the bounce GPU, then host to device).
+  void copy_piece(std::uint32_t piece) {
+    const Piece& q = pieces_[piece];
+    auto* near = static_cast<Gpu*>(q.near);
+    Device& target = *io(q.io).io.target;
+    if (config_.staging_copy == "peer") {
+      const Route& copy = env_.route(*near, target, {near->copy_engine_hop()});
+      env_.ctx.in(config_.copy_call_cost, [this, piece, &copy] {
+        env_.mover.send(copy, pieces_[piece].size, [this, piece] { copied(piece); });
+      });
+      return;
+    }
+    Dram& host = dram_near(*near);
+    const Route& down = env_.route(*near, host, {near->copy_engine_hop()});
+    env_.ctx.in(config_.copy_call_cost, [this, piece, &down] {
+      env_.mover.send(down, pieces_[piece].size, [this, piece] {
+        const Piece& c = pieces_[piece];
+        auto* to = static_cast<Gpu*>(io(c.io).io.target);
+        const Route& up = env_.route(dram_near(*c.near), *to, {to->copy_engine_hop()});
+        env_.ctx.in(config_.copy_call_cost, [this, piece, &up] {
+          env_.mover.send(up, pieces_[piece].size, [this, piece] { copied(piece); });
+        });
+      });
+    });
+  }
+  void copied(std::uint32_t piece) {
+    Stream& st = stream_of(*pieces_[piece].near);
+    st.busy.add(env_.ctx.now(), -1);
+    st.pool.release();
+    piece_done(piece);
+  }
+  // A bounce GPU's staged copies: the stream they take turns on, and how busy it is (a
+  // staged run is bound by it when the drives wait).
+  struct Stream {
+    explicit Stream(int n) : pool(n) {}
+    TokenPool pool;
+    TimeWeighted busy;
+  };
+  Stream& stream_of(const Device& near) {
+    auto& st = streams_[&near];
+    if (!st) {
+      st = std::make_unique<Stream>(static_cast<int>(config_.staging_streams));
+      env_.ctx.stats().add(near.name() + "/staged_copies/busy", "units",
+                           "cuFile's staged copies from this bounce GPU in flight", st->busy, config_.staging_streams);
+    }
+    return *st;
   }
   void piece_done(std::uint32_t piece) {
     const std::uint32_t id = pieces_[piece].io;
@@ -202,6 +268,7 @@ private:
   static constexpr i64 kGpuPage = 64 * 1024;  // GPU pages registration pins
   std::uint64_t unaligned_ = 0, staged_ = 0, split_ = 0;
   std::map<const Device*, std::unique_ptr<TokenPool>> bounce_;
+  std::map<const Device*, std::unique_ptr<Stream>> streams_;
   SlotPool<Piece> pieces_;
   std::vector<i64> left_, next_;  // by I/O: pieces not yet done, the next piece to issue
 };

@@ -59,6 +59,8 @@ public:
                                                       : CqLookup::reap_all),
         global_atomic_(config_.cid_allocation == "global_atomic") {}
 
+  bool takes_gpu_buffers() const override { return true; }
+
   void submit(const IoRequest& r, Done done) override {
     Gpu* gpu = as_gpu(r.target);
     if (!gpu)

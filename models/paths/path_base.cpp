@@ -2,6 +2,8 @@
 
 #include "models/host/cpu_socket.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace iowall {
@@ -33,11 +35,37 @@ void PathBase::enqueue(std::uint32_t id, Step step) {
   if (threads_.size() <= t) threads_.resize(t + 1);
   if (!threads_[t].busy_gauge) register_thread(t, ios_[id].cpu);
   threads_[t].waiting.push_back(std::move(step));
-  if (!threads_[t].busy) run_next(static_cast<int>(t));
+  if (!threads_[t].busy) wake(static_cast<int>(t));
+}
+
+// An idle thread's next step waits for its core to leave the C-state the governor chose
+// when it went idle (interrupt-driven stacks: a polling thread never sleeps).
+void PathBase::wake(int thread) {
+  ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
+  const Time now = env_.ctx.now();
+  const IdleState* st = nullptr;
+  // A step that arrives as the last one ends (the next I/O submitted on completion) finds
+  // the core still running: no idle period.
+  if (!stack_polls_ && th.cpu && th.idle_since.ps > 0 && now > th.idle_since) {
+    st = th.cpu->idle_state(th.predicted_idle);
+    const Time idle = now - th.idle_since;
+    th.predicted_idle = th.predicted_idle.ps == 0 ? idle : (th.predicted_idle * 3 + idle) / 4;
+  }
+  th.busy = true;  // waking: later steps queue behind this one
+  if (!st || st->exit_latency.ps == 0) {
+    th.busy = false;
+    run_next(thread);
+    return;
+  }
+  env_.ctx.in(st->exit_latency, [this, thread] {
+    threads_[static_cast<std::size_t>(thread)].busy = false;
+    run_next(thread);
+  });
 }
 
 void PathBase::register_thread(std::size_t thread, const CpuSocket* cpu) {
   ThreadCpu& th = threads_[thread];
+  th.cpu = cpu;
   th.busy_gauge = std::make_unique<TimeWeighted>();
   SimContext& ctx = env_.ctx;
   if (ctx.series_period().ps > 0) th.busy_gauge->enable_series(ctx.series_period());
@@ -50,6 +78,7 @@ void PathBase::run_next(int thread) {
   if (th.waiting.empty()) {
     th.busy = false;
     th.busy_gauge->set(env_.ctx.now(), 0);
+    th.idle_since = env_.ctx.now();
     return;
   }
   if (!th.busy) th.busy_gauge->set(env_.ctx.now(), 1);
@@ -61,6 +90,14 @@ void PathBase::run_next(int thread) {
     env_.mover.send(*step.copy, step.size, [this, thread] { step_done(thread); });
   else
     step.cpu->spend(step.cost, [this, thread] { step_done(thread); });
+}
+
+Time PathBase::thread_cpu(int thread) const {
+  if (thread < 0 || static_cast<std::size_t>(thread) >= threads_.size()) return {};
+  const ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
+  if (!th.busy_gauge) return {};
+  const Time now = env_.ctx.now();
+  return Time(static_cast<i64>(std::llround(th.busy_gauge->mean(Time(0), now) * static_cast<double>(now.ps))));
 }
 
 void PathBase::step_done(int thread) {

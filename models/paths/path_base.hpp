@@ -68,6 +68,8 @@ protected:
   // the user buffer in the caller; cudaMemcpy stages pageable memory in the caller): the
   // thread is taken until `size` bytes have crossed `route`, whose first hop holds a core.
   void thread_send(std::uint32_t id, const Route& route, Bytes size, InlineFunction<void()> then);
+  // The thread's time on its core so far: the integral of its busy gauge.
+  Time thread_cpu(int thread) const override;
   void finish(std::uint32_t id) {
     const Done done = ios_[id].done;
     ios_.release(id);
@@ -96,8 +98,14 @@ private:
     // The thread on its core (1 while it has a step to run): a run whose thread is busy
     // all the time is bound by that thread's CPU, whatever the devices do.
     std::unique_ptr<TimeWeighted> busy_gauge;
+    // Its core's idleness: when it went idle and the idle time the governor predicts
+    // (a running mean of the last idle periods, as the menu governor's), to wake it
+    // from the C-state it chose.
+    Time idle_since{}, predicted_idle{};
+    const CpuSocket* cpu = nullptr;
   };
   void register_thread(std::size_t thread, const CpuSocket* cpu);
+  void wake(int thread);
   void run_next(int thread);
 
   SlotPool<InFlight> ios_;

@@ -103,6 +103,20 @@ void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done,
   start(size, true, from, mover, done, io);
 }
 
+void NvmeSsd::flush(Done done) {
+  // Without power-loss protection a Flush programs the cache's contents first.
+  if (!power_loss_protection && flash_ && cache_used_ > 0) {
+    flush_waiters_.push_back(done);
+    return;
+  }
+  const std::uint32_t id = flushes_.acquire(done);
+  ctx().in(flush_cost, [this, id] {
+    const Done d = flushes_[id];
+    flushes_.release(id);
+    d();
+  });
+}
+
 void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io) {
   const i64 n = (size.n + mdts.n - 1) / mdts.n;
   const std::uint32_t id = ios_.acquire({static_cast<int>(n), done, &route, &mover});
@@ -204,6 +218,11 @@ void NvmeSsd::cache_admit(std::uint32_t cmd) {
       cache_waiters_.pop_front();
       cache_admit(next);
     }
+    while (cache_used_ == 0 && !flush_waiters_.empty()) {
+      const Done d = flush_waiters_.front();
+      flush_waiters_.pop_front();
+      flush(d);
+    }
   });
 }
 
@@ -219,6 +238,8 @@ void NvmeSsd::reaped(std::uint32_t cmd) {
 
 std::string NvmeSsd::pending_work() const {
   const std::size_t n = ios_.live();
+  if (n == 0 && (flushes_.live() > 0 || !flush_waiters_.empty()))
+    return fmt::format("{} flushes in flight", flushes_.live() + flush_waiters_.size());
   return n ? fmt::format("{} I/Os in flight ({} commands, {} in the write cache wait)", n, commands_.live(),
                          cache_waiters_.size())
            : std::string{};

@@ -3,7 +3,8 @@
 // the controller's command-processing rate (the IOPS ceiling) with
 // arbitration among submission queues, how it serves reads (a named read service:
 // overlapped, serial or batched), MDTS splitting, the internal data path's
-// bandwidth, a power-loss-protected write cache, and the media: channels x dies x
+// bandwidth, a write cache (power-loss protected, or volatile: a Flush then drains it),
+// and the media: channels x dies x
 // planes of NAND (or a lumped latency, what `iowall calibrate` fits). Data moves by
 // DMA over the route the caller gives (to host memory, or peer-to-peer to a GPU).
 #pragma once
@@ -35,6 +36,10 @@ public:
   void read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
   // DMAs `size` from the host along `from`, then commits it (write cache or media).
   void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
+  // NVMe Flush: with power-loss protection the cache is already durable and the command
+  // completes after flush_cost; without it the drive first programs everything its write
+  // cache holds (NAND media; a lumped drive has no cache modelled and pays flush_cost).
+  void flush(Done done) override;
   BlockStorage* as_block_storage() override { return this; }
   std::string pending_work() const override;
   ~NvmeSsd() override;
@@ -95,8 +100,15 @@ public:
                       "assumed until calibrated");
   IOWALL_PARAM_NUMBER(read_retry_probability, 1e-4, 0.0, 0.99, "probability a page read needs another sensing pass",
                       "assumed (grows with wear and retention); drives the p99.99 tail");
-  IOWALL_PARAM(Bytes, write_cache, "1 GiB", "power-loss-protected write cache; 0: writes go through to media",
+  IOWALL_PARAM(Bytes, write_cache, "1 GiB", "write cache (DRAM); 0: writes go through to media",
                "assumed: a fraction of the drive DRAM (1 GB per TB)");
+  IOWALL_PARAM_BOOL(power_loss_protection, true,
+                    "capacitors make the write cache durable (PLP): a Flush does not wait for the cache to drain",
+                    "Micron 9550 product brief: power loss protection (datacenter drives have it; consumer ones "
+                    "such as the Samsung 980 Pro do not)");
+  IOWALL_PARAM(Time, flush_cost, "5 us", "an NVMe Flush command once nothing volatile is left: its processing and "
+               "completion (for a virtual disk: the backend's flush of its host file, fitted by `iowall calibrate`)",
+               "assumed: a command round trip (NVMe base spec 2.0, 7.1 Flush)");
   IOWALL_PARAM(Time, write_latency, "15 us", "a write accepted into the write cache (or the lumped write latency)",
                "Micron 9550 spec (figures.md): typical write latency 15 us");
   IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
@@ -143,6 +155,8 @@ private:
   SlotPool<Command> commands_;
   i64 cache_used_ = 0;
   std::deque<std::uint32_t> cache_waiters_;
+  std::deque<Done> flush_waiters_;  // volatile cache: flushes waiting for it to drain
+  SlotPool<Done> flushes_;          // flushes in their final flush_cost
   int next_queue_ = 0;
   i64 next_offset_ = 0;
   Counter bytes_read_, bytes_written_, completed_;

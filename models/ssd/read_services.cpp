@@ -193,7 +193,8 @@ ReadServiceRegistrar::ReadServiceRegistrar(const char* name, const char* descrip
     const ModelEntry* drive = ModelRegistry::instance().find("device", "nvme_ssd");
     if (!drive) return doc;
     const ModelDoc d = drive->describe();
-    for (const auto& [key, role] : uses) {
+    for (const auto& [name, role] : uses) {
+      const std::string key = name;  // a lambda may not capture a structured binding (clang 14)
       const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const ParamInfo& q) { return q.name == key; });
       if (p == d.params.end())
         throw std::logic_error("a read service uses \"" + key + "\", which nvme_ssd does not declare");

@@ -17,6 +17,7 @@
 #include "sim/core/quote.hpp"
 #include "sim/plan/checkpoint_planner.hpp"
 #include "sim/plan/plan_request.hpp"
+#include "sim/report/progress.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/run/study_runner.hpp"
 
@@ -159,7 +160,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-CheckResult run_check(const Corpus& corpus, int jobs) {
+CheckResult run_check(const Corpus& corpus, int jobs, bool quiet) {
   // The distinct reproductions, in corpus order.
   std::vector<const Reproduction*> runs;
   std::map<std::string, std::size_t> index;
@@ -170,6 +171,7 @@ CheckResult run_check(const Corpus& corpus, int jobs) {
   std::vector<Outcome> outcomes(runs.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
+  Progress progress("reproductions", runs.size(), quiet);
   const auto worker = [&] {
     for (std::size_t i; !failed && (i = next++) < runs.size();) {
       try {
@@ -179,6 +181,7 @@ CheckResult run_check(const Corpus& corpus, int jobs) {
         failed = true;
       }
       if (stop_requested()) failed = true;
+      progress.advance();
     }
   };
   std::vector<std::thread> threads;

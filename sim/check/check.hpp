@@ -34,7 +34,8 @@ struct CheckResult {
   double median_abs_error = 0, max_abs_error = 0;
 };
 
-CheckResult run_check(const Corpus& corpus, int jobs);
+// `quiet`: no progress line (one is shown on a terminal otherwise).
+CheckResult run_check(const Corpus& corpus, int jobs, bool quiet = true);
 
 // Median and largest |error| of the points, per source and overall.
 void summarize(CheckResult& r, const Corpus& corpus);

@@ -11,6 +11,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/interrupt.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace {
 
@@ -52,8 +53,33 @@ std::string subcommand_error(const CLI::App& app, int argc, char** argv) {
   for (const auto& n : names) choices += (choices.empty() ? "" : ", ") + n;
   const std::string who = cur == &app ? std::string("iowall") : cur->get_name();
   if (at + 1 < argc)
-    return fmt::format("{}: \"{}\" is not a command of {} (expected one of: {})", argv[at + 1], argv[at + 1], who, choices);
+    return fmt::format("{}: \"{}\" is not a command of {} (expected one of: {}){}", argv[at + 1], argv[at + 1], who,
+                       choices, iowall::did_you_mean(argv[at + 1], names));
   return fmt::format("{}: a command is required (one of: {})", who, choices);
+}
+
+// CLI11 says "The following arguments were not expected: --mtbf": add the options of the
+// command that are close to each unexpected one ("did you mean --mttf?").
+std::string extras_error(const CLI::App& app, const std::string& what) {
+  const CLI::App* cur = &app;
+  for (;;) {
+    const auto subs = cur->get_subcommands();
+    if (subs.empty()) break;
+    cur = subs.front();
+  }
+  std::vector<std::string> options;
+  for (const CLI::Option* o : cur->get_options()) {
+    for (const std::string& n : o->get_lnames()) options.push_back("--" + n);
+    for (const std::string& n : o->get_snames()) options.push_back("-" + n);
+  }
+  std::string out = what;
+  for (std::string extra : cur->remaining()) {
+    if (extra.size() < 2 || extra[0] != '-') continue;
+    extra = extra.substr(0, extra.find('='));
+    if (const std::string hint = iowall::did_you_mean(extra, options, false); !hint.empty())
+      out += fmt::format(" ({}: {}", extra, hint.substr(2));  // " (did you mean ...?)" without its " ("
+  }
+  return out;
 }
 
 }  // namespace
@@ -78,6 +104,9 @@ int main(int argc, char** argv) {
     const std::string what = e.what();
     const bool subcommand = what.find("subcommand") != std::string::npos;
     fmt::print(stderr, "iowall: {}\n", one_line(subcommand ? subcommand_error(app, argc, argv) : what));
+    return 2;
+  } catch (const CLI::ExtrasError& e) {
+    fmt::print(stderr, "iowall: {}\n", one_line(extras_error(app, e.what())));
     return 2;
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "iowall: {}\n", one_line(e.what()));

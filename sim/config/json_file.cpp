@@ -9,6 +9,7 @@
 
 #include "sim/config/embedded.hpp"
 #include "sim/config/json_limits.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace iowall {
 
@@ -71,6 +72,10 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
   const fs::path p(path);
   if (p.is_relative() && !relative_to.empty()) candidates.push_back(fs::path(relative_to) / p);
   candidates.push_back(p);
+  // A name without an extension is also looked for as NAME.json ("dgx-h100").
+  const bool bare = !p.has_extension() && !path.empty() && path.back() != '/';
+  if (bare)
+    for (std::size_t i = 0, n = candidates.size(); i < n; ++i) candidates.push_back(fs::path(candidates[i]) += ".json");
   for (const fs::path& c : candidates) {
     std::error_code ec;
     if (fs::is_directory(c, ec)) throw InputError(path, "", "is a directory, expected a JSON file");
@@ -84,7 +89,12 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
     return doc;
   }
   if (const EmbeddedFile* e = find_embedded(path)) return parse_json_text(e->content, path);
-  throw InputError(path, "", "no such file");
+  if (bare)
+    if (const EmbeddedFile* e = find_embedded(path + ".json")) return parse_json_text(e->content, path);
+  // A misspelled shipped name: the close ones, as `topo list` names them.
+  std::vector<std::string> shipped;
+  for (const EmbeddedFile& f : embedded_files()) shipped.push_back(fs::path(f.path).stem().string());
+  throw InputError(path, "", "no such file" + did_you_mean(fs::path(path).stem().string(), shipped));
 }
 
 void apply_override(Json& doc, const std::string& assignment, const std::string& where) {

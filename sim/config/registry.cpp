@@ -119,6 +119,18 @@ PathRegistrar::PathRegistrar(const char* name, const char* description, const ch
   ModelRegistry::instance().add(std::move(e));
 }
 
+WorkloadRegistrar::WorkloadRegistrar(const char* name, const char* description, const char* header,
+                                     WorkloadFactory f, std::function<void(const Params&)> describe) {
+  ModelEntry e;
+  e.domain = "workload";
+  e.name = name;
+  e.description = description;
+  e.header = header;
+  e.workload = f;
+  e.describe = describe_by_reading(std::move(describe));
+  ModelRegistry::instance().add(std::move(e));
+}
+
 PresetRegistrar::PresetRegistrar(const char* domain, const char* model, const char* name, const char* description,
                                  const char* source, const char* json_values) {
   ModelRegistry::instance().add_preset(domain, model,

@@ -19,6 +19,8 @@ class Device;
 class SimContext;
 class DataPath;
 struct PathEnv;
+class Workload;
+struct WorkloadEnv;
 
 struct Preset {
   std::string name;
@@ -45,6 +47,8 @@ using DeviceFactory = std::function<std::unique_ptr<Device>(const Params&, SimCo
 using LinkFactory = std::function<LinkSpec(const Params&)>;
 // A data path (gpu_direct, cpu_gpu, ...) built for one simulation.
 using PathFactory = std::function<std::unique_ptr<DataPath>(const Params&, PathEnv&)>;
+// A workload (one of its kinds: sequential_read, checkpoint_save, ...) built for one simulation.
+using WorkloadFactory = std::function<std::unique_ptr<Workload>(const Params&, WorkloadEnv&)>;
 
 struct ModelEntry {
   std::string domain;  // "device", "link", "workload", "path", or a child component's ("driver", ...)
@@ -54,6 +58,7 @@ struct ModelEntry {
   DeviceFactory device;
   LinkFactory link;
   PathFactory path;
+  WorkloadFactory workload;
   std::function<ModelDoc()> describe;  // runs the constructor on Params::describe()
   std::map<std::string, Preset> presets;
 };
@@ -96,6 +101,11 @@ struct PathRegistrar {
   PathRegistrar(const char* name, const char* description, const char* header, PathFactory f,
                 std::function<void(const Params&)> describe);
 };
+struct WorkloadRegistrar {
+  // `describe`: reads (and so declares) every parameter the workload may read.
+  WorkloadRegistrar(const char* name, const char* description, const char* header, WorkloadFactory f,
+                    std::function<void(const Params&)> describe);
+};
 struct PresetRegistrar {
   PresetRegistrar(const char* domain, const char* model, const char* name, const char* description,
                   const char* source, const char* json_values);
@@ -127,6 +137,17 @@ struct PresetRegistrar {
         return std::make_unique<Class>(p, env);                                                  \
       },                                                                                         \
       [](const ::iowall::Params& p) { const Class::Config config(p); (void)config; }}
+
+// Registers a Workload subclass for the scenario's workload "kind" NAME, constructed from
+// (const Params&, WorkloadEnv&); `DESCRIBE(params)` reads every parameter it may read.
+// A class serving several kinds registers once per kind.
+#define IOWALL_REGISTER_WORKLOAD(Class, NAME, DESCRIPTION, DESCRIBE)                               \
+  static const ::iowall::detail::WorkloadRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){           \
+      NAME, DESCRIPTION, __FILE__,                                                                 \
+      [](const ::iowall::Params& p, ::iowall::WorkloadEnv& env) -> std::unique_ptr<::iowall::Workload> { \
+        return std::make_unique<Class>(p, env);                                                    \
+      },                                                                                           \
+      DESCRIBE}
 
 // A named set of parameter values for a model, with its source.
 #define IOWALL_PRESET(DOMAIN, MODEL, NAME, DESCRIPTION, SOURCE, JSON)                        \

@@ -1,6 +1,7 @@
 #include "sim/config/schema.hpp"
 
 #include "sim/config/json_limits.hpp"
+#include "sim/core/suggest.hpp"
 
 #include <fmt/format.h>
 
@@ -28,9 +29,25 @@ std::string context_to_pointer(const std::vector<std::string>& context) {
   return out;
 }
 
+// The JSON type of a value as JSON Schema names it.
+std::string json_type(const Json& v) {
+  if (v.is_number_integer()) return "integer";
+  if (v.is_number()) return "number";
+  if (v.is_string()) return "string";
+  if (v.is_boolean()) return "boolean";
+  if (v.is_array()) return "array";
+  if (v.is_object()) return "object";
+  return "null";
+}
+
 // The branch of an allOf of if/then schemas that applies to `instance` (the device
 // model's own schema), or `node` itself when it has no such branches.
+// A oneOf of branches of different types (a path by name or as an object) narrows to
+// the branch of the instance's type.
 const Json* effective(const Json* node, const Json& instance) {
+  if (node->contains("oneOf"))
+    for (const Json& branch : (*node)["oneOf"])
+      if (branch.value("type", "") == json_type(instance)) return effective(&branch, instance);
   if (!node->contains("allOf") || !instance.is_object()) return node;
   for (const Json& branch : (*node)["allOf"]) {
     // Branches chosen by a model name (a device's, a child component's); the others
@@ -69,16 +86,6 @@ const Json* schema_at(const Json& schema, const Json& root, const std::string& p
   return effective(node, *inst);
 }
 
-// The JSON type of a value as JSON Schema names it.
-std::string json_type(const Json& v) {
-  if (v.is_number_integer()) return "integer";
-  if (v.is_number()) return "number";
-  if (v.is_string()) return "string";
-  if (v.is_boolean()) return "boolean";
-  if (v.is_array()) return "array";
-  if (v.is_object()) return "object";
-  return "null";
-}
 
 // What is wrong with `v` against a node with a "type": the type, or a bound.
 std::string shape_message(const Json& node, const Json& v, const std::string& fallback) {
@@ -96,6 +103,15 @@ std::string shape_message(const Json& node, const Json& v, const std::string& fa
   if (node.contains("minItems") && v.is_array() && v.size() < node["minItems"].get<std::size_t>())
     return fmt::format("has {} items, expected at least {}", v.size(), node["minItems"].dump());
   return fallback;
+}
+
+// `v` is not among the node's "enum" strings: name them, and the close ones.
+std::string enum_message(const Json& node, const Json& v) {
+  std::vector<std::string> names;
+  for (const Json& e : node["enum"])
+    if (e.is_string()) names.push_back(e);
+  return fmt::format("{} is not one of: {}{}", quote_json(v), fmt::join(names, ", "),
+                     v.is_string() ? did_you_mean(v.get<std::string>(), names) : std::string());
 }
 
 }  // namespace
@@ -192,9 +208,10 @@ Json topology_schema() {
           {"required", {"name", "devices", "links"}},
           {"additionalProperties", false},
           {"properties",
-           {{"name", {{"type", "string"}}},
-            {"description", {{"type", "string"}}},
-            {"sources", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+           {{"$schema", {{"type", "string"}, {"description", "the URL of a JSON Schema, for editors; ignored"}}},
+            {"name", {{"type", "string"}, {"description", "the machine's name"}}},
+            {"description", {{"type", "string"}, {"description", "what the machine is, for people"}}},
+            {"sources", {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", "where the figures come from"}}},
             {"devices",
              {{"type", "array"},
               {"items",
@@ -271,17 +288,29 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
                               : fmt::format("{} is not a {} with its unit (expected e.g. {}): a bare number is ambiguous",
                                             quote_json(v), unit, example);
     } else if (node && node->contains("x-iowall-models") && v.is_string()) {
-      message = fmt::format("{} is not one of: {}", quote_json(v),
-                            fmt::join((*node)["x-iowall-models"].get<std::vector<std::string>>(), ", "));
+      const auto names = (*node)["x-iowall-models"].get<std::vector<std::string>>();
+      message = fmt::format("{} is not one of: {}{}", quote_json(v), fmt::join(names, ", "), did_you_mean(v.get<std::string>(), names));
     } else if (node && node->contains("enum")) {
-      message = fmt::format("{} is not one of: {}", quote_json(v), fmt::join((*node)["enum"].get<std::vector<std::string>>(), ", "));
+      message = enum_message(*node, v);
+    } else if (node && node->contains("oneOf")) {
+      // A string or an object (a path by name, or with parameters): the branch of the
+      // value's type says what is wrong, not "no child schema matched".
+      std::vector<std::string> types;
+      for (const Json& branch : (*node)["oneOf"]) types.push_back(branch.value("type", "?"));
+      message = fmt::format("{} is not of the right type (expected {})", quote_json(v), fmt::join(types, " or "));
+      for (const Json& branch : (*node)["oneOf"])
+        if (branch.value("type", "") == json_type(v)) {
+          if (branch.contains("enum")) message = enum_message(branch, v);
+          break;
+        }
     } else if (node && v.is_object() && node->contains("properties") && node->value("additionalProperties", true) == false) {
       // An unknown key: name it and what the object takes.
       std::vector<std::string> known;
       for (const auto& [k, unused] : (*node)["properties"].items()) known.push_back(k);
       for (const auto& [k, unused] : v.items())
         if (!(*node)["properties"].contains(k)) {
-          message = fmt::format("unknown key \"{}\" (expected one of: {})", k, fmt::join(known, ", "));
+          message = fmt::format("unknown key \"{}\" (expected one of: {}){}", quote_text(k, 60), fmt::join(known, ", "),
+                                did_you_mean(k, known));
           break;
         }
     } else if (node && node->contains("type")) {

@@ -1,5 +1,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/core/interrupt.hpp"
+#include "sim/core/quote.hpp"
+#include "sim/core/suggest.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
@@ -46,7 +48,8 @@ void Topology::build_devices(SimContext& ctx, const Json& devices) {
     const ModelEntry* entry = registry.find("device", model);
     if (!entry)
       throw InputError(file_, ptr + "/model",
-                       fmt::format("unknown model \"{}\" (known: {})", model, fmt::join(registry.names("device"), ", ")));
+                       fmt::format("unknown model \"{}\" (known: {}){}", quote_text(model, 60), fmt::join(registry.names("device"), ", "),
+                                   did_you_mean(model, registry.names("device"))));
     // A preset supplies parameter values; the device's own keys override them.
     Json merged = Json::object();
     if (d.contains("preset")) {
@@ -56,7 +59,8 @@ void Topology::build_devices(SimContext& ctx, const Json& devices) {
         std::vector<std::string> names;
         for (const auto& [n, p] : entry->presets) names.push_back(n);
         throw InputError(file_, ptr + "/preset",
-                         fmt::format("unknown {} preset \"{}\" (known: {})", model, preset, fmt::join(names, ", ")));
+                         fmt::format("unknown {} preset \"{}\" (known: {}){}", model, quote_text(preset, 60),
+                                     fmt::join(names, ", "), did_you_mean(preset, names)));
       }
       merged = it->second.values;
     }

@@ -7,7 +7,9 @@
 // block size, largest transfer per command, I/Os one queue holds) are data the store
 // sets once, so a path reads them without a call. A device says it is block storage by
 // Device::as_block_storage(); workloads and paths see only this interface (an NVMe
-// drive, models/ssd/nvme_ssd.hpp, implements it).
+// drive, models/ssd/nvme_ssd.hpp, implements it). A flush makes every write completed
+// before it durable (NVMe Flush, a SCSI SYNCHRONIZE CACHE): a store with nothing volatile
+// acknowledges it at once.
 #pragma once
 #include "sim/core/inline_function.hpp"
 #include "sim/core/route.hpp"
@@ -73,6 +75,9 @@ public:
   virtual void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
   // Moves `size` from the host along `from`, then commits it.
   virtual void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
+  // Makes every write completed so far durable; `done` then. The default: nothing is
+  // volatile, so the flush is done at once (`done` runs before flush returns).
+  virtual void flush(Done done) { done(); }
 
   // The topology device the data enters and leaves by (routes start and end there).
   Device& device() const { return device_; }

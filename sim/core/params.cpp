@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/quote.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace iowall {
 
@@ -248,7 +249,8 @@ void Params::check_all_used(const std::set<std::string>& framework_keys) const {
     if (framework_keys.count(key) || used_->count(key)) continue;
     std::vector<std::string> known;
     for (const auto& d : *declared_) known.push_back(d.name);
-    fail(key, fmt::format("unknown key \"{}\" (this model takes: {})", quote_text(key, 60), quote_text(fmt::format("{}", fmt::join(known, ", ")), 160)));
+    fail(key, fmt::format("unknown key \"{}\" (this model takes: {}){}", quote_text(key, 60),
+                          quote_text(fmt::format("{}", fmt::join(known, ", ")), 160), did_you_mean(key, known)));
   }
 }
 

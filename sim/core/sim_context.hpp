@@ -2,6 +2,7 @@
 // registry, the optional trace and the list of components (for the watchdog).
 // Passed by reference to every component; there are no singletons.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,8 @@ public:
   // watchdog asks every component for unfinished work: if any has some while
   // nothing is scheduled, it throws RunError naming the stuck components.
   void run(Time limit = Time::max());
+  // Called every 64 Ki events while run() runs (a progress display); none by default.
+  void set_progress(std::function<void()> fn) { progress_ = std::move(fn); }
 
 private:
   std::uint64_t seed_;
@@ -58,6 +61,7 @@ private:
   Time series_period_{};
   Fidelity fidelity_ = Fidelity::chunk;
   std::vector<Component*> components_;
+  std::function<void()> progress_;
 };
 
 }  // namespace iowall

@@ -137,6 +137,19 @@ PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const
                                      bytes_text(r.training_state_per_gpu), bytes_text(in.node.hbm_capacity)));
   if (in.storage.capacity > 0 && 2 * r.total_bytes > in.storage.capacity)
     r.warnings.push_back("only one checkpoint fits in the storage: the next cannot be written before the last is deleted");
+  // Failures faster than recovery: the cluster spends most of its time restoring, and the
+  // first-order waste (a sum of ratios to the MTBF) runs past 100%, where it means nothing.
+  if (r.recovery >= r.mtbf)
+    r.warnings.push_back(fmt::format(
+        "failures outpace recovery: the cluster fails every {} on average (MTBF), recovering takes {} (restore {}, "
+        "restart {}{}); availability {:.1f}%: fewer GPUs per job, a faster restore or a longer MTTF is needed",
+        secs_text(r.mtbf), secs_text(r.recovery), secs_text(r.restore.last_done), secs_text(in.restart),
+        in.async ? fmt::format(", flush {}", secs_text(r.flush.last_done)) : std::string(), 100.0 * r.availability));
+  if (r.waste_first_order > 1.0)
+    r.warnings.push_back(fmt::format(
+        "the first-order waste delta/T + (T/2+R)/M is {:.0f}%, past 100% where the first-order model does not hold; "
+        "the availability ({:.1f}%, exponential failures) is the figure to read",
+        100.0 * r.waste_first_order, 100.0 * r.availability));
   return r;
 }
 

@@ -57,6 +57,7 @@ const std::map<std::string, std::string>& setting_keys() {
       {"interval", "training time between checkpoints (default: Daly's optimum)"},
       {"barrier", "barrier time before a save"},
       {"mttf", "mean time to failure of one accelerator"},
+      {"cluster_mtbf", "mean time between failures of the whole job instead of --mttf (MTTF = this x GPUs), e.g. \"14.7 min\""},
       {"restart", "time to restart after a failure, beside the restore"},
       {"cluster_power", "power drawn by the cluster"},
       {"target_overhead", "inverse query: storage bandwidth for this overhead, e.g. 5%"},
@@ -296,9 +297,17 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (in.interval <= 0) rd.fail("interval", "must be positive (or \"optimal\")");
   }
   if (rd.has("barrier")) in.barrier = rd.time("barrier");
+  if (rd.has("mttf") && rd.has("cluster_mtbf"))
+    rd.fail("cluster_mtbf", "give --mttf (per GPU) or --cluster-mtbf (the whole job), not both");
   if (rd.has("mttf")) {
     in.mttf = rd.time("mttf");
     if (!(in.mttf > 0)) rd.fail("mttf", "the MTTF must be positive (an MTTF of zero means the job never runs)");
+  }
+  if (rd.has("cluster_mtbf")) {
+    // Independent failures: the job fails when any of its GPUs does, so MTBF = MTTF / GPUs.
+    const double mtbf = rd.time("cluster_mtbf");
+    if (!(mtbf > 0)) rd.fail("cluster_mtbf", "the MTBF must be positive (an MTBF of zero means the job never runs)");
+    in.mttf = mtbf * in.par.gpus;
   }
   if (rd.has("restart")) in.restart = rd.time("restart");
   if (rd.has("cluster_power")) {

@@ -80,7 +80,7 @@ std::string plan_section(const ResultDoc& doc, Charts& charts) {
   const PlanPerDayResult& day = r.per_day;
   s += "<h3>Availability and cost</h3>\n";
   s += html::table({"quantity", "value"},
-                   {{"checkpoint overhead", percent(r.overhead) + " of wall time"},
+                   {{"overhead (checkpoints, failures and recovery)", percent(r.overhead) + " of wall time"},
                     {"availability", percent(r.availability)},
                     {"availability without failures", percent(r.availability_no_failures)},
                     {"stall per checkpoint", seconds(r.stall_s)},

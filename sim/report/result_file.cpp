@@ -64,7 +64,7 @@ ResultDoc result_from_json(nlohmann::json j, const std::string& file) {
 ResultDoc result_doc(RunResult r, const std::string& file) { return {file, "run", std::move(r), {}, {}, {}, {}}; }
 ResultDoc result_doc(SweepResult r, const std::string& file) { return {file, "sweep", {}, std::move(r), {}, {}, {}}; }
 ResultDoc result_doc(PlanCheckpointResult r, const std::string& file) {
-  return {file, "plan_checkpoint", {}, {}, std::move(r), {}};
+  return {file, "plan_checkpoint", {}, {}, std::move(r), {}, {}};
 }
 ResultDoc result_doc(ValidateResult r, const std::string& file) { return {file, "validate", {}, {}, {}, std::move(r), {}}; }
 

@@ -32,6 +32,17 @@ struct JobSummary {
   bool operator==(const JobSummary&) const = default;
 };
 
+// One phase of a workload's jobs (a checkpoint's d2h, serialize_write, fsync; read,
+// h2d): the slowest job's time in it, when the phase ran (first start, last end), and
+// what bound it over that span.
+struct PhaseMetrics {
+  std::string name;
+  double seconds = 0;            // the longest job's time in the phase
+  double start_s = 0, end_s = 0;  // the earliest start and latest end over jobs
+  std::optional<LimitedBy> limited_by;
+  bool operator==(const PhaseMetrics&) const = default;
+};
+
 // A data path's figures, aggregated over jobs: total bytes over the slowest job's time.
 // Rounded as written (GB/s to 4 decimals, latencies to 3, seconds to 9).
 struct PathMetrics {
@@ -47,6 +58,11 @@ struct PathMetrics {
   std::optional<LimitedBy> limited_by;
   std::vector<JobSummary> jobs;
   std::string note;  // the data path's remark on how it ran; empty: none
+  // Writes whose workload says how durable they must be: when the last write completed,
+  // and when the last job's writes were durable (last_done then; none: never made durable).
+  std::optional<double> write_phase_s;
+  std::optional<double> durable_s;
+  std::vector<PhaseMetrics> phases;  // empty for a workload of one phase
   bool operator==(const PathMetrics&) const = default;
 };
 

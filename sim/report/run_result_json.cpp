@@ -43,6 +43,20 @@ json metrics_json(const PathMetrics& m) {
               {"jobs", jobs}};
   if (m.iops_per_cpu_core) out["iops_per_cpu_core"] = *m.iops_per_cpu_core;
   if (!m.note.empty()) out["note"] = m.note;
+  if (m.write_phase_s) {
+    out["write_phase_s"] = *m.write_phase_s;
+    out["durable_s"] = m.durable_s ? json(*m.durable_s) : json(nullptr);
+  }
+  if (!m.phases.empty()) {
+    json phases = json::array();
+    for (const PhaseMetrics& p : m.phases)
+      phases.push_back({{"name", p.name},
+                        {"seconds", p.seconds},
+                        {"start_s", p.start_s},
+                        {"end_s", p.end_s},
+                        {"limited_by", limited_by_json(p.limited_by)}});
+    out["phases"] = phases;
+  }
   return out;
 }
 
@@ -87,6 +101,17 @@ PathMetrics metrics_from(const JsonFields& f) {
     }
   }
   m.note = f.text("note");
+  m.write_phase_s = f.optional_number("write_phase_s");
+  if (f.has("durable_s") && !f.at("durable_s").is_null()) m.durable_s = f.number("durable_s");
+  if (f.has("phases")) {
+    const json& phases = f.at("phases");
+    if (!phases.is_array()) f.fail("phases", "not an array of phases");
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      const JsonFields p(phases[i], f.file(), f.pointer("phases", i));
+      m.phases.push_back({p.text("name"), p.number("seconds"), p.number("start_s"), p.number("end_s"),
+                          limited_by_from(p)});
+    }
+  }
   if (!f.has("throughput_GBps")) f.fail("throughput_GBps", "missing");
   return m;
 }

@@ -25,6 +25,10 @@ struct IoRequest {
   // A remote read whose data already sits in the storage server's memory (its page
   // cache): the server sends it without reading the drive. Local paths ignore it.
   bool cached = false;
+  // A read into host memory never touched before: CPU time the I/O's thread spends
+  // faulting in (and the kernel zeroing) its pages before data lands there
+  // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.
+  Time user_pages_cost{};
 };
 
 // What a path needs from the simulation it runs in.
@@ -79,6 +83,17 @@ public:
   using Done = InlineFunction<void()>;
   virtual ~DataPath() = default;
   virtual void submit(const IoRequest& io, Done done) = 0;
+  // fsync()/fdatasync() of the file this path wrote on `storage`: `done` once every write
+  // submitted to it before is durable. The default suits paths that write around the page
+  // cache (O_DIRECT, cuFile): the device's volatile cache is flushed. A buffered path
+  // writes back its dirty pages first.
+  virtual void sync(BlockStorage& storage, Done done) { storage.flush(done); }
+  // The path moves bytes between storage and GPU memory itself (cuFile): a checkpoint
+  // hands it the GPU's buffers and makes no host copy of its own.
+  virtual bool takes_gpu_buffers() const { return false; }
+  // CPU time the workload thread `thread` has spent inside the path so far (its system
+  // calls, its copies); zero for paths that do not keep it.
+  virtual Time thread_cpu(int thread) const { return {}; }
   // A remark for the output ("took the compat path: I/O size not 4 KiB aligned").
   virtual std::string note() const { return {}; }
 };

@@ -2,7 +2,37 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/registry.hpp"
+#include "sim/run/workload_targets.hpp"
+
 namespace iowall {
+
+namespace {
+
+// "durability" and "fsync_every": declared on every workload (so documented), allowed on
+// writes only.
+void read_durability(const Params& p, WorkloadConfig& c) {
+  const bool given = !p.describing() && p.json().contains("durability");
+  const std::string d = p.get_choice("durability", "none", {"none", "fsync_end", "fsync_each", "o_dsync"},
+                                     "when writes are made durable: none (left in the page cache or the drive's "
+                                     "cache), fsync_end (each thread fsyncs after its last write), fsync_each (an "
+                                     "fsync after every fsync_every writes), o_dsync (every write returns durable)",
+                                     "fio end_fsync, fsync=N, sync=dsync");
+  const bool every_given = !p.describing() && p.json().contains("fsync_every");
+  c.fsync_every = p.get_int("fsync_every", 1, 1, i64{1} << 40, "fsync_each: writes between fsyncs (fio's fsync=N)",
+                            "fio fsync=N");
+  if (p.describing()) return;
+  if (given && !c.write())
+    p.fail("durability", fmt::format("\"{}\" makes writes durable, and a {} workload only reads", d, c.kind));
+  if (every_given && d != "fsync_each") p.fail("fsync_every", "applies with \"durability\": \"fsync_each\" only");
+  c.durability_given = given;
+  c.durability = d == "fsync_end"    ? WorkloadConfig::Durability::fsync_end
+                 : d == "fsync_each" ? WorkloadConfig::Durability::fsync_each
+                 : d == "o_dsync"    ? WorkloadConfig::Durability::o_dsync
+                                     : WorkloadConfig::Durability::none;
+}
+
+}  // namespace
 
 WorkloadConfig read_workload(const Params& p) {
   WorkloadConfig c;
@@ -25,6 +55,7 @@ WorkloadConfig read_workload(const Params& p) {
                                          "(the nearest SSDs of each target), all (every SSD, striped), or paired "
                                          "(target i reads SSD i, in declaration order)",
                                          "");
+  read_durability(p, c);
   if (p.describing()) return c;
   if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
   if (c.size.n <= 0) p.fail("size", "the size must be positive");
@@ -39,73 +70,21 @@ WorkloadConfig read_workload(const Params& p) {
   return c;
 }
 
+IoWorkload::IoWorkload(const Params& p, WorkloadEnv& env)
+    : IoWorkload(read_workload(p), env.topology, env.path, env.ctx, env.file, env.pointer) {}
+
 IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPath& path, SimContext& ctx,
                        const std::string& file, const std::string& pointer)
     : config_(config), path_(path), ctx_(ctx), rng_(ctx.seed(), "workload") {
-  if (config.targets.empty()) {
-    targets_ = topology.devices_of("gpu");
-    if (targets_.empty()) throw InputError(file, pointer + "/targets", "the topology has no GPU to target");
-  } else {
-    for (const auto& id : config.targets) {
-      Device& d = topology.device(id, file, pointer + "/targets");
-      // GPUs, or host memory for cpu_only.
-      if (d.model() != "gpu" && d.model() != "dram")
-        throw InputError(file, pointer + "/targets", fmt::format("{} is a {}, not a gpu (or dram)", id, d.model()));
-      targets_.push_back(&d);
-    }
-  }
-  // The drives are the topology's block storage devices (sim/core/block_storage.hpp).
-  const std::vector<BlockStorage*> ssds = topology.block_storage();
-  if (ssds.empty()) throw InputError(file, pointer + "/storage", "the topology has no block storage (nvme_ssd) to read from");
-  for (Device* t : targets_) {
-    std::vector<BlockStorage*> list;
-    const bool local = config.storage.size() == 1 && config.storage[0] == "local";
-    const bool all = config.storage.size() == 1 && config.storage[0] == "all";
-    const bool paired = config.storage.size() == 1 && config.storage[0] == "paired";
-    if (paired) {
-      list.push_back(ssds[storage_.size() % ssds.size()]);
-    } else if (local) {
-      // The drives with the shortest route to this target (those under its switch); drives
-      // of another node (an NVMe-oF target) are not local to it.
-      std::size_t best = SIZE_MAX;
-      for (BlockStorage* s : ssds)
-        if (topology.connected(s->device(), *t)) best = std::min(best, topology.route(s->device(), *t).devices.size());
-      for (BlockStorage* s : ssds)
-        if (topology.connected(s->device(), *t) && topology.route(s->device(), *t).devices.size() == best)
-          list.push_back(s);
-      if (list.empty())
-        throw InputError(file, pointer + "/storage",
-                         fmt::format("no SSD is local to {}: name the storage devices", t->name()));
-    } else if (all) {
-      list = ssds;
-    } else {
-      for (const auto& id : config.storage) list.push_back(&topology.block_storage(id, file, pointer + "/storage"));
-    }
-    // The data each target moves must fit on the drives it uses.
-    i64 capacity = 0;
-    for (BlockStorage* s : list) capacity += s->limits().capacity.n;
-    if (config.size.n > capacity)
-      throw InputError(file, pointer + "/size",
-                       fmt::format("{} does not fit on the {} drive(s) of {} ({} in all)", to_string(config.size),
-                                   list.size(), t->name(), to_string(Bytes(capacity))));
-    for (BlockStorage* s : list) {
-      const BlockLimits& limits = s->limits();
-      if (config.qd > limits.queue_depth)
-        throw InputError(file, pointer + "/qd",
-                         fmt::format("queue depth {} is above {}'s limit of {} per queue pair (queue entries - 1, or "
-                                     "CIDs)",
-                                     config.qd, s->device().name(), limits.queue_depth));
-      if (config.io_size.n % limits.lba_size.n != 0)
-        throw InputError(file, pointer + "/io_size",
-                         fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(config.io_size),
-                                     s->device().name(), to_string(limits.lba_size)));
-    }
-    storage_.push_back(std::move(list));
-  }
+  targets_ = workload_targets(topology, config.targets, true, file, pointer);
+  storage_ = workload_storage(topology, targets_, config.storage, {config.size, config.io_size, config.qd}, file,
+                              pointer);
   const i64 region = config.size.n / config.threads / config.io_size.n * config.io_size.n;
   for (std::size_t j = 0; j < targets_.size(); ++j) {
-    results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}});
+    results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
     threads_left_.push_back(static_cast<int>(config.threads));
+    busy_at_writes_.emplace_back();
+    busy_at_done_.emplace_back();
     for (i64 t = 0; t < config.threads; ++t)
       // Each target reads its own data (its shard): regions do not overlap across jobs.
       threads_.push_back(Thread{static_cast<int>(j), Bytes((static_cast<i64>(j) * config.threads + t) * region),
@@ -115,19 +94,26 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
 
 void IoWorkload::start() {
   for (std::uint32_t t = 0; t < threads_.size(); ++t) {
-    if (config_.qd_per_device) {
-      threads_[t].next_on_device.assign(storage_[threads_[t].job].size(), 0);
-      for (std::size_t d = 0; d < storage_[threads_[t].job].size(); ++d)
-        for (i64 q = 0; q < config_.qd; ++q) issue_on(t, d);
-    } else {
-      for (i64 q = 0; q < config_.qd; ++q) issue(t);
-    }
+    if (config_.qd_per_device) threads_[t].next_on_device.assign(storage_[threads_[t].job].size(), 0);
+    refill(t);
   }
 }
 
+void IoWorkload::refill(std::uint32_t t) {
+  Thread& th = threads_[t];
+  if (config_.qd_per_device) {
+    for (std::size_t d = 0; d < storage_[th.job].size(); ++d)
+      for (i64 q = 0; q < config_.qd; ++q) issue_on(t, d);
+  } else {
+    for (i64 q = 0; q < config_.qd; ++q) issue(t);
+  }
+}
+
+// fsync_each: a thread stops issuing once fsync_every writes wait for their fsync.
 void IoWorkload::issue(std::uint32_t t) {
   Thread& th = threads_[t];
-  if (th.issued >= th.region_size) return;
+  if (th.issued >= th.region_size || th.syncing) return;
+  if (config_.durability == WorkloadConfig::Durability::fsync_each && th.unsynced >= config_.fsync_every) return;
   const i64 ios_in_region = th.region_size.n / config_.io_size.n;
   Bytes offset = th.region_start + th.next_offset;
   if (config_.random()) offset = th.region_start + config_.io_size * static_cast<i64>(rng_.below(ios_in_region));
@@ -139,7 +125,8 @@ void IoWorkload::issue(std::uint32_t t) {
 
 void IoWorkload::issue_on(std::uint32_t t, std::size_t d) {
   Thread& th = threads_[t];
-  if (th.issued >= th.region_size) return;
+  if (th.issued >= th.region_size || th.syncing) return;
+  if (config_.durability == WorkloadConfig::Durability::fsync_each && th.unsynced >= config_.fsync_every) return;
   // The region's I/O slots that stripe onto device d are d, d + n, d + 2n, ...
   const auto n = static_cast<i64>(storage_[th.job].size());
   const i64 slots = std::max<i64>(1, th.region_size.n / config_.io_size.n / n);
@@ -152,10 +139,19 @@ void IoWorkload::submit(std::uint32_t t, Bytes offset, std::size_t d) {
   Thread& th = threads_[t];
   th.issued += config_.io_size;
   ++th.outstanding;
-  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), storage_[th.job][d], targets_[th.job],
+  ++th.unsynced;
+  BlockStorage* storage = storage_[th.job][d];
+  IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), storage, targets_[th.job],
                static_cast<int>(t)};
   const Time started = ctx_.now();
   const auto device = static_cast<std::uint32_t>(d);  // the capture fits the inline callback
+  if (config_.durability == WorkloadConfig::Durability::o_dsync) {
+    // O_DSYNC: the write returns once it is durable (a sync of what it wrote).
+    path_.submit(io, [this, t, device, started] {
+      path_.sync(*storage_[threads_[t].job][device], [this, t, device, started] { completed(t, device, started); });
+    });
+    return;
+  }
   path_.submit(io, [this, t, device, started] { completed(t, device, started); });
 }
 
@@ -167,15 +163,74 @@ void IoWorkload::completed(std::uint32_t t, std::size_t d, Time started) {
   r.bytes += config_.io_size;
   ++r.ios;
   r.latency_ns.add(static_cast<std::uint64_t>((ctx_.now() - started).ps / 1000));
-  if (th.completed >= th.region_size) {
-    const Time now = ctx_.now();
-    if (r.first_done == Time(0) || now < r.first_done) r.first_done = now;
-    r.last_done = std::max(r.last_done, now);
-    --threads_left_[th.job];
-    return;
+  const bool last = th.completed >= th.region_size;
+  if (last && ctx_.now() >= r.writes_done) {
+    r.writes_done = ctx_.now();
+    if (reports_durability()) busy_at_writes_[th.job] = busy_snapshot(ctx_.stats(), ctx_.now());
   }
+  const auto durability = config_.durability;
+  if (config_.write() && (durability == WorkloadConfig::Durability::fsync_end ||
+                          durability == WorkloadConfig::Durability::fsync_each)) {
+    // fsync_each waits for the writes in flight, then syncs (fio with an asynchronous
+    // engine); both sync once more after the last write, so every write ends durable.
+    const bool group = durability == WorkloadConfig::Durability::fsync_each && th.unsynced >= config_.fsync_every;
+    if (last || group) {
+      if (th.outstanding == 0 && !th.syncing) {
+        th.syncing = true;
+        sync_from(t, 0, last);
+      }
+      return;
+    }
+  }
+  if (last) return thread_done(t);
   if (config_.qd_per_device) issue_on(t, d);
   else issue(t);
+}
+
+void IoWorkload::sync_from(std::uint32_t t, std::size_t d, bool then_done) {
+  Thread& th = threads_[t];
+  if (d >= storage_[th.job].size()) {
+    th.syncing = false;
+    th.unsynced = 0;
+    if (then_done) return thread_done(t);
+    return refill(t);
+  }
+  const auto device = static_cast<std::uint32_t>(d);
+  path_.sync(*storage_[th.job][d], [this, t, device, then_done] { sync_from(t, device + 1, then_done); });
+}
+
+void IoWorkload::thread_done(std::uint32_t t) {
+  JobResult& r = results_[threads_[t].job];
+  const Time now = ctx_.now();
+  if (r.first_done == Time(0) || now < r.first_done) r.first_done = now;
+  r.last_done = std::max(r.last_done, now);
+  if (--threads_left_[threads_[t].job] == 0 && reports_durability())
+    busy_at_done_[threads_[t].job] = busy_snapshot(ctx_.stats(), now);
+}
+
+std::vector<std::vector<PhaseSpan>> IoWorkload::phases() const {
+  std::vector<std::vector<PhaseSpan>> out;
+  const auto d = config_.durability;
+  if (!reports_durability() || (d != WorkloadConfig::Durability::fsync_end && d != WorkloadConfig::Durability::fsync_each))
+    return out;
+  for (std::size_t j = 0; j < results_.size(); ++j) {
+    const JobResult& r = results_[j];
+    out.push_back({PhaseSpan{"write", Time(0), r.writes_done, {}, {}, {}, busy_at_writes_[j]},
+                   PhaseSpan{"fsync", r.writes_done, r.last_done, {}, {}, busy_at_writes_[j], busy_at_done_[j]}});
+  }
+  return out;
+}
+
+std::int64_t IoWorkload::total_bytes() const {
+  std::int64_t n = 0;
+  for (const Thread& t : threads_) n += t.region_size.n;
+  return n;
+}
+
+std::int64_t IoWorkload::done_bytes() const {
+  std::int64_t n = 0;
+  for (const JobResult& r : results_) n += r.bytes.n;
+  return n;
 }
 
 std::string IoWorkload::pending() const {
@@ -184,4 +239,15 @@ std::string IoWorkload::pending() const {
   return left ? fmt::format("{} threads not finished", left) : std::string{};
 }
 
+}  // namespace iowall
+
+namespace iowall {
+namespace {
+void describe_io(const Params& p) { read_workload(p); }
+}  // namespace
+IOWALL_REGISTER_WORKLOAD(IoWorkload, "sequential_read", "gdsio-style sequential reads", describe_io);
+IOWALL_REGISTER_WORKLOAD(IoWorkload, "random_read", "gdsio-style random reads", describe_io);
+IOWALL_REGISTER_WORKLOAD(IoWorkload, "sequential_write", "gdsio-style sequential writes, durable as asked",
+                         describe_io);
+IOWALL_REGISTER_WORKLOAD(IoWorkload, "random_write", "gdsio-style random writes, durable as asked", describe_io);
 }  // namespace iowall

@@ -24,9 +24,15 @@ PathSimulation::PathSimulation(const Scenario& sc, const PathChoice& choice, Tim
   ModelRegistry::instance().built(*entry, path_params);
   path_params.check_all_used({});
   const Params workload_params(sc.workload, JsonLocation{sc.file, "/workload"});
-  const WorkloadConfig config = read_workload(workload_params);
+  // The kind picks the workload class; each reads (and checks) the rest.
+  const std::string kind =
+      workload_params.get_choice("kind", "sequential_read", ModelRegistry::instance().names("workload"),
+                                 "what the workload does: an access pattern and direction, or a checkpoint", "");
+  const ModelEntry* w = ModelRegistry::instance().find("workload", kind);
+  workload_env = std::make_unique<WorkloadEnv>(WorkloadEnv{ctx, *topology, *path, *env, sc.file, "/workload"});
+  workload = w->workload(workload_params, *workload_env);
+  ModelRegistry::instance().built(*w, workload_params);
   workload_params.check_all_used({});
-  workload = std::make_unique<IoWorkload>(config, *topology, *path, ctx, sc.file, "/workload");
 }
 
 PathSimulation::~PathSimulation() = default;

@@ -8,13 +8,13 @@
 #include "sim/config/topology.hpp"
 #include "sim/core/sim_context.hpp"
 #include "sim/run/data_path.hpp"
-#include "sim/run/io_workload.hpp"
+#include "sim/run/workload.hpp"
 
 namespace iowall {
 
 class PathSimulation {
 public:
-  // Builds the topology, the path and the workload; InputError for anything wrong.
+  // Builds the topology, the path and the workload (its class chosen by "kind"); InputError for anything wrong.
   // `trace` (optional) records the run; it must outlive this object.
   PathSimulation(const Scenario& sc, const PathChoice& choice, Time series_period = {}, Trace* trace = nullptr);
   ~PathSimulation();
@@ -25,7 +25,8 @@ public:
   std::unique_ptr<RouteMover> mover;
   std::unique_ptr<PathEnv> env;
   std::unique_ptr<DataPath> path;
-  std::unique_ptr<IoWorkload> workload;
+  std::unique_ptr<WorkloadEnv> workload_env;
+  std::unique_ptr<Workload> workload;  // chosen by the workload's kind
 };
 
 }  // namespace iowall

@@ -5,8 +5,8 @@
 #include "sim/config/topology.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/run/data_path.hpp"
-#include "sim/run/io_workload.hpp"
 #include "sim/run/path_simulation.hpp"
+#include "sim/report/progress.hpp"
 
 namespace iowall {
 namespace {
@@ -33,16 +33,73 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end) 
   return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to(best_util, 4)};
 }
 
+std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
+                                           const std::vector<double>& at_end, Time start, Time end) {
+  const StatEntry* best = nullptr;
+  double best_util = -1;
+  const double span = static_cast<double>((end - start).ps);
+  if (span <= 0) return std::nullopt;
+  for (std::size_t i = 0; i < stats.entries().size() && i < at_end.size(); ++i) {
+    const StatEntry& e = stats.entries()[i];
+    if (e.kind != StatKind::gauge || e.path.size() < 5 || e.path.compare(e.path.size() - 5, 5, "/busy") != 0) continue;
+    const double from = i < at_start.size() ? at_start[i] : 0.0;
+    const double util = (at_end[i] - from) / span / static_cast<double>(e.capacity);
+    if (util > best_util + 1e-12) {
+      best = &e;
+      best_util = util;
+    }
+  }
+  if (!best) return std::nullopt;
+  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to(best_util, 4)};
+}
+
 namespace {
+
+// Each phase over the jobs: the longest job's time in it, its span, and what bound it:
+// the busiest resource over the span of the job that took longest, or that job's own
+// thread when it was busier still (one thread is one core's worth of work).
+std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>>& jobs, const StatRegistry& stats) {
+  std::vector<PhaseMetrics> out;
+  if (jobs.empty()) return out;
+  for (std::size_t i = 0; i < jobs.front().size(); ++i) {
+    PhaseMetrics p;
+    p.name = jobs.front()[i].name;
+    const PhaseSpan* longest = nullptr;
+    Time start = Time::max(), end{};
+    for (const auto& job : jobs) {
+      if (i >= job.size()) continue;
+      const PhaseSpan& s = job[i];
+      start = std::min(start, s.start);
+      end = std::max(end, s.end);
+      if (!longest || s.end - s.start > longest->end - longest->start) longest = &s;
+    }
+    p.seconds = round_to((longest->end - longest->start).seconds(), 9);
+    p.start_s = round_to(start.seconds(), 9);
+    p.end_s = round_to(end.seconds(), 9);
+    if (longest->end > longest->start) {
+      p.limited_by = limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end);
+      const double thread = longest->thread_busy.seconds() / (longest->end - longest->start).seconds();
+      if (!longest->thread.empty() && (!p.limited_by || thread > p.limited_by->utilization))
+        p.limited_by = LimitedBy{longest->thread, round_to(std::min(1.0, thread), 4)};
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, bool trace_this) {
   Trace trace;
   PathSimulation sim(sc, choice, options.series_period, trace_this ? &trace : nullptr);
   SimContext& ctx = sim.ctx;
   DataPath* path = sim.path.get();
-  IoWorkload& workload = *sim.workload;
+  Workload& workload = *sim.workload;
+  Progress progress(choice.label, static_cast<std::uint64_t>(workload.total_bytes()), !options.progress,
+                    Progress::Unit::bytes, /*only_if_slow=*/true);
+  if (progress.enabled()) ctx.set_progress([&] { progress.set(static_cast<std::uint64_t>(workload.done_bytes())); });
   workload.start();
   ctx.run();
+  ctx.set_progress({});
+  progress.finish();
   if (const std::string left = workload.pending(); !left.empty())
     throw RunError(fmt::format("{}: the workload did not finish ({})", choice.name, left));
 
@@ -84,6 +141,13 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   // The host stack's efficiency (figures.md: 10 M IOPS per core, polled io_uring).
   if (cpu_busy > 0) m.iops_per_cpu_core = round_to(iops / cpu_busy, 1);
   m.note = path->note();
+  if (workload.reports_durability()) {
+    Time writes_done{};
+    for (const JobResult& r : workload.results()) writes_done = std::max(writes_done, r.writes_done);
+    m.write_phase_s = round_to(writes_done.seconds(), 9);
+    if (workload.durable()) m.durable_s = m.last_done_s;
+  }
+  m.phases = phase_metrics(workload.phases(), ctx.stats());
   if (trace_this) write_file_atomically(options.trace_file, trace.to_json());
   out.stats = collect_stats(ctx.stats(), last_done);
   return out;

@@ -13,6 +13,7 @@ namespace iowall {
 struct RunOptions {
   std::string trace_file;  // Chrome trace-event JSON of the first path, when set
   Time series_period{};    // when set, utilization time series of every resource
+  bool progress = false;   // a progress line per path on stderr (when it is a terminal)
 };
 
 // The typed result (sim/report/run_result.hpp): a PathResult per data path, in the
@@ -22,5 +23,9 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {})
 // The busiest resource over [0, end]: the "/busy" gauge with the highest time-weighted
 // utilization (rounded to 4 decimals); none when there is no such gauge.
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end);
+// The same over [start, end] (a phase of the workload), from busy snapshots taken then
+// (sim/run/workload.hpp).
+std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
+                                           const std::vector<double>& at_end, Time start, Time end);
 
 }  // namespace iowall

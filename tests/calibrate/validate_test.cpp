@@ -2,12 +2,17 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "measure/calibrate.hpp"
 #include "measure/calibrate_topology.hpp"
 #include "measure/validate.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support/run_iowall.hpp"
 
 using namespace iowall;
 using namespace iowall::calib;
@@ -257,3 +262,26 @@ TEST_CASE("validate simulates gpu_direct measured in cuFile's compatibility mode
   for (const PredictedPoint& r : v.rows)
     if (r.group->xfer == "gpu_direct") CHECK(r.predicted_bw == 0);
 }
+
+#ifdef IOWALL_BINARY
+TEST_CASE("a profile's topology is relative to the profile: validate finds it from any folder", "[calibrate][cli]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("iowall-relpath-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "made" / "out");
+  // A copy under a name no shipped topology has, so only the recorded path can find it.
+  fs::copy_file(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json", dir / "made" / "machine.json");
+  const std::string sweep = IOWALL_SOURCE_DIR "/reports/calibration/cpu-machine/sweep/";
+  const std::string m = sweep + "cpu_only-4K-qd1-t1-r1.json " + sweep + "cpu_only-4K-qd1-t2-r1.json";
+  const auto made = iowall::testing::run_iowall("calibrate " + m + " -o out/p.json --topology machine.json -q",
+                                                "cd " + (dir / "made").string() + " && ");
+  INFO(made.err);
+  REQUIRE(made.code == 0);
+  std::ifstream in(dir / "made" / "out" / "p.json");
+  CHECK(nlohmann::json::parse(in)["topology"] == "../machine.json");
+  const auto v = iowall::testing::run_iowall("validate " + (dir / "made" / "out" / "p.json").string() + " " + m + " -q",
+                                             "cd / && ");
+  INFO(v.err);
+  CHECK(v.code == 0);
+  fs::remove_all(dir);
+}
+#endif

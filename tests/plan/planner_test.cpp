@@ -145,3 +145,33 @@ TEST_CASE("fidelities answer through one interface", "[plan]") {
   CHECK(solve(in, "analytical").total_bytes == plan_checkpoint(in).total_bytes);
   CHECK_THROWS_AS(solve(in, "no-such-fidelity"), iowall::InputError);
 }
+
+TEST_CASE("a cluster MTBF (--cluster-mtbf) is the per-GPU MTTF divided by the GPUs, refused beside --mttf", "[plan][failures]") {
+  json s = seed002("gds");
+  s["cluster_mtbf"] = "14.7 min";
+  const PlanRequest q = req(s);
+  CHECK(q.input.mttf == Approx(14.7 * 60 * 1024));
+  CHECK(plan_checkpoint(q.input).mtbf == Approx(14.7 * 60));
+  s["mttf"] = "50000 h";
+  CHECK_THROWS_AS(req(s), iowall::InputError);
+}
+
+TEST_CASE("warnings when failures outpace recovery and first-order waste passes 100%", "[plan][failures]") {
+  json s = seed002("gds");
+  const PlanResult calm = plan_checkpoint(req(s).input);
+  for (const auto& w : calm.warnings) CHECK(w.find("outpace") == std::string::npos);
+  // A 2,048-GPU job failing every 10 min while its restore takes longer.
+  s["storage_bw"] = "10 GB/s";
+  s["storage_read_bw"] = "10 GB/s";
+  s["cluster_mtbf"] = "10 min";
+  const PlanResult r = plan_checkpoint(req(s).input);
+  REQUIRE(r.recovery >= r.mtbf);
+  REQUIRE(r.waste_first_order > 1.0);
+  int outpace = 0, waste = 0;
+  for (const auto& w : r.warnings) {
+    outpace += w.find("failures outpace recovery") != std::string::npos;
+    waste += w.find("past 100%") != std::string::npos;
+  }
+  CHECK(outpace == 1);
+  CHECK(waste == 1);
+}

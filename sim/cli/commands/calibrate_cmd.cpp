@@ -1,6 +1,7 @@
 // `iowall calibrate MEASUREMENTS... -o PROFILE.json`: fits model parameters to measured
 // points; with --emit-topology, also writes a topology that takes its values from the profile.
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,6 +46,20 @@ std::string summary(const calib::Profile& p) {
   return s;
 }
 
+// The topology as the profile records it: a file on disk relative to the profile's
+// folder (as a scenario names its topology relative to itself), so that validate finds
+// it from any folder; a shipped name or an absolute path as given.
+std::string path_from_profile(const std::string& topology, const std::string& profile) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path t(topology);
+  if (t.empty() || t.is_absolute() || !fs::is_regular_file(t, ec)) return topology;
+  const fs::path from = fs::absolute(fs::path(profile), ec).parent_path();
+  if (ec) return topology;
+  const fs::path rel = fs::absolute(t, ec).lexically_normal().lexically_relative(from.lexically_normal());
+  return ec || rel.empty() ? topology : rel.generic_string();
+}
+
 void setup(CLI::App& root, CliState&) {
   auto a = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = root.add_subcommand("calibrate", "fit model parameters to `iowall measure` results: a profile JSON");
@@ -55,27 +70,29 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--fit-subset", a->subset, "fit only these points: e.g. \"qd=1,io_size<=64KiB\" (default all)");
   cmd->add_option("--topology", a->topology, "the measured machine's topology, recorded in the profile");
   cmd->add_option("--emit-topology", a->emit_topology, "also write --topology with the fitted parameters filled in")->check(writable_output());
-  a->out.add_to(*cmd, false);
+  a->out.add_to(*cmd, false, "no summary (the profile file is the result; JSON only with --output-format json)");
   cmd->callback([a] {
     if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
     if (!a->emit_topology.empty() && a->topology.empty())
       throw InputError("", "--emit-topology", "needs --topology, the base topology to fill in");
     const calib::Subset subset(a->subset);
+    // The base topology is read before the fit: a bad file is refused before any work.
+    std::optional<JsonDocument> base;
+    if (!a->topology.empty()) base = load_json(a->topology);
     calib::Profile p = calib::calibrate(calib::load_points(a->files), subset);
     p.name = a->name.empty() ? std::filesystem::path(a->profile).stem().string() : a->name;
     p.machine = a->machine;
     p.files = a->files;
-    p.topology = a->topology;
+    p.topology = path_from_profile(a->topology, a->profile);
     const nlohmann::json j = calib::profile_to_json(p);
-    if (!a->topology.empty()) {
-      const JsonDocument base = load_json(a->topology);  // checks the file before anything is written
-      if (!a->emit_topology.empty()) {
-        const nlohmann::json t = calib::apply_profile(base.json, p, a->topology, a->profile);
-        write_file_atomically(a->emit_topology, t.dump(2) + "\n");
-      }
+    if (base && !a->emit_topology.empty()) {
+      const nlohmann::json t = calib::apply_profile(base->json, p, a->topology, a->profile);
+      write_file_atomically(a->emit_topology, t.dump(2) + "\n");
     }
     write_file_atomically(a->profile, j.dump(2) + "\n");
-    emit(a->out, [&] { return summary(p); }, j);
+    // -q: the profile file is the answer; the summary is left out (JSON only if asked for).
+    if (a->out.quiet && !a->out.wants("json")) return;
+    emit(a->out, [&] { return a->out.quiet ? std::string() : summary(p); }, j);
   });
 }
 

@@ -56,7 +56,7 @@ void setup(CLI::App& root, CliState& state) {
     if (!args->baseline.empty()) baseline = check::check_from_json(load_json(args->baseline).json, args->baseline);
     const check::Corpus corpus = check::load_corpus(args->corpus, args->source);
     const int jobs = args->jobs > 0 ? args->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const check::CheckResult r = check::run_check(corpus, jobs);
+    const check::CheckResult r = check::run_check(corpus, jobs, args->out.quiet);
     const Json result = check::check_json(r);
     std::string command = "iowall check";
     if (!args->source.empty()) command += " --source " + args->source;

@@ -39,6 +39,7 @@ struct RawOptions {
   int threads = 1, gpu = 0, qd = 1, repeat = 1;
   int rwmixread = -1;
   std::uint64_t seed = 1;
+  bool group_reporting = false;
   bool quiet = false, keep = false, allow_write = false, invalidate = false, pageable = false;
 };
 
@@ -57,7 +58,8 @@ std::int64_t write_count(const std::string& text, const char* option) {
 void check_applicable(const CLI::App& cmd, bool copy) {
   static const char* const io_only[] = {"-f", "-x", "-I", "--rwmixread", "--engine",
                                         "--qd", "--runtime", "--keep", "--invalidate", "--pageable", "--allow-write",
-                                        "--destroy-data-on", "--end-fsync", "--fsync", "--fdatasync", "--sync"};
+                                        "--destroy-data-on", "--end-fsync", "--fsync", "--fdatasync", "--sync",
+                                        "--group-reporting"};
   static const char* const copy_only[] = {"--host-memory", "--thp", "--pass"};
   if (copy) {
     for (const char* name : io_only)
@@ -101,6 +103,7 @@ MeasureOptions convert(const RawOptions& r, const CLI::App& cmd) {
   o.output = r.output;
   o.repeat = r.repeat;
   o.quiet = r.quiet;
+  o.group_reporting = r.group_reporting;
   o.keep = r.keep;
   o.invalidate = r.invalidate;
   o.pageable = r.pageable;
@@ -175,11 +178,13 @@ void setup_measure_command(CLI::App& root, CliState& state) {
   cmd->add_option("--engine", raw->engine, "Host I/O engine: psync or io_uring")->capture_default_str();
   cmd->add_option("--qd", raw->qd, "Queue depth per thread (io_uring, gpu_batch)")->capture_default_str();
   cmd->add_option("-T,--runtime", raw->runtime, "Run for this long instead of once over -s: \"10 s\"");
-  cmd->add_option("--output-format", raw->format, "normal, json or normal,json")->capture_default_str();
+  cmd->add_option("--output-format", raw->format, "normal, json, or both (= normal,json)")->capture_default_str();
   cmd->add_option("--output", raw->output, "Write the results to this file (atomically)")->check(writable_output());
   cmd->add_option("--repeat", raw->repeat, "Repeat the whole measurement this many times")->capture_default_str();
   add_seed_option(*cmd, raw->seed, "Seed for random offsets, mixed choices and file contents (default 1)");
   cmd->add_flag("--quiet", raw->quiet, "No summary or notes on the terminal");
+  cmd->add_flag("--group-reporting,--group_reporting", raw->group_reporting,
+                "fio's group_reporting: one job per repeat in the JSON with all threads' totals, instead of one per thread");
   cmd->add_flag("--keep", raw->keep, "Keep the file that iowall created");
   cmd->add_flag("--invalidate", raw->invalidate,
                 "Drop the target's pages from the page cache before each repeat (as fio's --invalidate=1), "

@@ -47,6 +47,7 @@ void setup(CLI::App& root, CliState&) {
     const Scenario sc = load_scenario(args->scenario, sets);
     RunOptions options;
     options.trace_file = args->trace;
+    options.progress = !args->out.quiet;
     if (!args->series.empty()) {
       const ParseResult r = parse_time(args->series, options.series_period);
       if (!r.ok || options.series_period.ps <= 0)

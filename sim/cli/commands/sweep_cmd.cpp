@@ -13,6 +13,7 @@
 #include "sim/config/json_limits.hpp"
 #include "sim/run/mpi_ranks.hpp"
 #include "sim/report/run_result_json.hpp"
+#include "sim/report/run_table.hpp"
 #include "sim/run/sweep.hpp"
 
 namespace iowall {
@@ -55,7 +56,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--merge", args->merge, "join shard outputs (JSON files) into the serial run's output")
       ->check(CLI::ExistingFile);
   args->report.add_to(*cmd);
-  args->out.add_to(*cmd, false);
+  args->out.add_to(*cmd);
   cmd->callback([args] {
     args->report.check();
     if (!args->merge.empty()) {
@@ -63,7 +64,7 @@ void setup(CLI::App& root, CliState&) {
       for (const auto& f : args->merge) parts.push_back(load_json(f).json);
       const SweepResult r = merge_sweeps(parts, args->merge);
       args->report.write(r, "iowall sweep --merge");
-      emit(args->out, [&] { return sweep_table(r); }, to_json(r));
+      emit(args->out, [&] { return sweep_table(r); }, to_json(r), [&] { return sweep_csv(r); });
       return;
     }
     // Under mpirun every rank runs one shard and rank 0 writes the joined result.
@@ -123,7 +124,7 @@ void setup(CLI::App& root, CliState&) {
       if (world.rank != 0) return;
     }
     args->report.write(r, "iowall sweep " + args->scenario);
-    emit(args->out, [&] { return sweep_table(r); }, to_json(r));
+    emit(args->out, [&] { return sweep_table(r); }, to_json(r), [&] { return sweep_csv(r); });
   });
 }
 

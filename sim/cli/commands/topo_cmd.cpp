@@ -1,11 +1,15 @@
 // `iowall topo show FILE [--dot]`: devices, links, and for every GPU<->storage pair
-// the route and its narrowest hop (what bounds that pair's bandwidth).
+// the route and its narrowest hop (what bounds that pair's bandwidth). `iowall topo list`:
+// the topologies shipped in the binary, by the names `topo show` and scenarios take.
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/output.hpp"
+#include "sim/config/embedded.hpp"
+#include "sim/config/json_file.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/interrupt.hpp"
 
@@ -73,6 +77,36 @@ std::string topology_text(const Json& t) {
   return out;
 }
 
+// The shipped topologies: name (the file's stem), file, devices and GPUs, description.
+Json shipped_topologies() {
+  Json list = Json::array();
+  for (const EmbeddedFile& f : embedded_files()) {
+    const std::string path = f.path;
+    if (path.rfind("topologies/", 0) != 0) continue;
+    const JsonDocument doc = parse_json_text(f.content, path);
+    int gpus = 0;
+    for (const Json& d : doc.json.value("devices", Json::array())) gpus += d.value("model", "") == "gpu";
+    list.push_back({{"name", std::filesystem::path(path).stem().string()},
+                    {"file", path},
+                    {"devices", doc.json.value("devices", Json::array()).size()},
+                    {"gpus", gpus},
+                    {"description", doc.json.value("description", doc.json.value("name", ""))}});
+  }
+  std::sort(list.begin(), list.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
+  return list;
+}
+
+std::string topology_list_text(const Json& list) {
+  std::string out = fmt::format("{:<26} {:>7} {:>4}  {}\n", "name", "devices", "gpus", "description");
+  for (const Json& t : list) {
+    std::string d = t["description"].get<std::string>();
+    if (d.size() > 90) d = d.substr(0, 87) + "...";
+    out += fmt::format("{:<26} {:>7} {:>4}  {}\n", t["name"].get<std::string>(), t["devices"].get<std::size_t>(),
+                       t["gpus"].get<int>(), d);
+  }
+  return out;
+}
+
 void setup(CLI::App& root, CliState&) {
   CLI::App* topo = root.add_subcommand("topo", "inspect a topology, discover this machine's, or derive a variant");
   topo->require_subcommand(1);
@@ -80,7 +114,7 @@ void setup(CLI::App& root, CliState&) {
   auto dot = std::make_shared<bool>(false);
   auto out = std::make_shared<OutputOptions>();
   CLI::App* show = topo->add_subcommand("show", "devices, links, routes and the narrowest link of each GPU<->storage route");
-  show->add_option("file", *file, "topology JSON file (or the name of an embedded one)")->required();
+  show->add_option("file", *file, "topology JSON file, or a shipped one by name (`iowall topo list`): dgx-h100")->required();
   show->add_flag("--dot", *dot, "print Graphviz text instead");
   out->add_to(*show, false);
   show->callback([file, dot, out] {
@@ -93,6 +127,13 @@ void setup(CLI::App& root, CliState&) {
     }
     const Json t = describe_topology(topology);
     emit(*out, [&] { return topology_text(t); }, t);
+  });
+  auto list_out = std::make_shared<OutputOptions>();
+  CLI::App* list = topo->add_subcommand("list", "the topologies shipped in iowall, by the names topo show and scenarios take");
+  list_out->add_to(*list, false);
+  list->callback([list_out] {
+    const Json l = shipped_topologies();
+    emit(*list_out, [&] { return topology_list_text(l); }, l);
   });
 }
 

@@ -1,5 +1,7 @@
 // `iowall validate PROFILE MEASUREMENTS... --fit-subset SPEC`: fits on the subset,
 // predicts the other points by simulation, prints the errors and writes a report.
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "measure/validate_report.hpp"
@@ -8,6 +10,7 @@
 #include "sim/cli/report_option.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/progress.hpp"
 #include "sim/report/validate_result_json.hpp"
 
 namespace iowall {
@@ -43,10 +46,16 @@ void setup(CLI::App& root, CliState&) {
     if (a->files.empty()) throw InputError("", "MEASUREMENTS", "no measurement file given");
     const std::string topo_file = a->topology.empty() ? full.topology : a->topology;
     if (topo_file.empty()) throw InputError(a->profile, "/topology", "names no topology: give --topology");
-    const JsonDocument base = load_json(topo_file);
+    // The profile's topology is relative to the profile's folder (an older profile's, to
+    // where it was made: tried second); --topology is relative to here.
+    const std::string profile_dir = std::filesystem::path(a->profile).parent_path().string();
+    const JsonDocument base = a->topology.empty() ? load_json(topo_file, profile_dir.empty() ? "." : profile_dir)
+                                                  : load_json(topo_file);
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
-    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file);
+    Progress progress("measured points", groups.size(), a->out.quiet);
+    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); });
+    progress.finish();
     if (!a->report.empty() && !html) {
       calib::ReportContext ctx;
       ctx.dir = a->report;

@@ -1,0 +1,44 @@
+#include "models/host/storage_writeback.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/device.hpp"
+
+namespace iowall {
+
+StorageWriteback::StorageWriteback(SimContext& ctx, BlockStorage& storage, const Route& to_storage, RouteMover& mover,
+                                   const QueueRoutes& queues, Bandwidth flusher_rate)
+    : Component(ctx, storage.device().name() + "/writeback"),
+      storage_(storage),
+      route_(to_storage),
+      mover_(mover),
+      queues_(queues),
+      rate_(flusher_rate),
+      flusher_(std::make_unique<Server>(*this, "flusher")) {
+  register_stat("requests", "requests", "writeback requests sent to the store", requests_done_);
+}
+
+void StorageWriteback::write_back(Bytes bytes, Done done) {
+  const std::uint32_t id = requests_.acquire({bytes, Bytes(next_offset_), done});
+  next_offset_ = (next_offset_ + bytes.n) % std::max<i64>(1, storage_.limits().capacity.n);
+  // The flusher prepares the request (one thread: requests queue for it), then the
+  // store takes it; the flusher goes on with the next meanwhile.
+  flusher_->submit(transfer_time(bytes, rate_), Time(0), {}, [this, id] { submit(id); });
+}
+
+void StorageWriteback::submit(std::uint32_t id) {
+  const Request& r = requests_[id];
+  const BlockIo io{r.offset, -1, queues_};
+  storage_.write(r.bytes, route_, mover_, [this, id] {
+    const Done d = requests_[id].done;
+    requests_.release(id);
+    requests_done_.add();
+    d();
+  }, io);
+}
+
+std::string StorageWriteback::pending_work() const {
+  return requests_.live() ? fmt::format("{} writeback requests in flight", requests_.live()) : std::string{};
+}
+
+}  // namespace iowall

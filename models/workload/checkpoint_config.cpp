@@ -1,0 +1,99 @@
+// The checkpoint workloads' parameters (models/workload/checkpoint_workload.hpp), read
+// the same way for both kinds so both document every key; those of the other kind are
+// refused with the key's pointer.
+#include <fmt/format.h>
+
+#include "models/workload/checkpoint_workload.hpp"
+
+namespace iowall {
+
+namespace {
+
+bool given(const Params& p, const char* key) { return !p.describing() && p.json().contains(key); }
+
+}  // namespace
+
+CheckpointConfig read_checkpoint(const Params& p, bool save) {
+  CheckpointConfig c;
+  c.save = save;
+  c.size = p.get_bytes("size", "1 GiB", "bytes of training state each rank (target GPU) saves or restores", "");
+  c.tensors = p.get_int("tensors", 128, 1, i64{1} << 30, "tensors the state is held in: one copy call each",
+                        "scripts/checkpoint-frameworks.py default (--tensors 128)");
+  c.io_size = p.get_bytes("io_size", "1 MiB", "one write (read) the file is written (read) in",
+                          "assumed: a framework hands the kernel whole tensors, which the page cache takes a "
+                          "page batch at a time");
+  c.qd = p.get_int("qd", 1, 1, 65536,
+                   "writes (reads) a rank keeps in flight: 1 for a blocking write()/read(); more for asynchronous "
+                   "I/O (io_uring, FastPersist) or the kernel's asynchronous readahead of a buffered read",
+                   "Linux mm/readahead.c: the next window is read while the reader copies the current one");
+  const std::string memory = p.get_choice(
+      "host_memory", "pageable_fresh", {"pinned", "pageable", "pageable_fresh"},
+      "host memory the state is copied into (save) or read into (load): pinned (page-locked), pageable (reused, "
+      "already mapped) or pageable_fresh (new memory: a page fault per page on first touch)",
+      "torch.save copies each tensor with .cpu() into newly allocated memory; torch.load allocates its storages");
+  c.host_memory = memory == "pinned"     ? HostMemoryKind::pinned
+                  : memory == "pageable" ? HostMemoryKind::pageable
+                                         : HostMemoryKind::pageable_fresh;
+  c.huge_pages = p.get_choice("thp", "off", {"off", "on"},
+                              "transparent huge pages for pageable memory: on (one fault per 2 MiB) or off (per 4 KiB)",
+                              "/sys/kernel/mm/transparent_hugepage/enabled = madvise, and torch does not madvise: "
+                              "off") == "on";
+  const std::string serialize =
+      p.get_choice("serialize", "none", {"none", "crc32"},
+                   "save: a CPU pass over each piece before it is written: none (safetensors, raw bytes) or crc32 "
+                   "(the zip CRC-32 torch.save and DCP keep per record)",
+                   "PyTorch serialization: zip archive records with CRC-32 (torch.save compute_crc32)");
+  const std::string deserialize = p.get_choice(
+      "deserialize", "none", {"none", "crc32"}, "load: a CPU pass over each piece after it is read (none: torch.load "
+      "and safetensors do not verify a checksum by default)", "");
+  const Bandwidth crc = p.get_bandwidth(
+      "crc32_bandwidth", "3.98 GB/s", "one thread's CRC-32 pass",
+      "torch.save of 1 GiB to /dev/shm on the H200 machine: 0.62 s with compute_crc32, 0.35 s without: 0.27 s/GiB "
+      "(measure/README.md); iowall's own table-driven pass ran at 2.12 GB/s (copies/cpu_pass-crc32-r*.json)");
+  const std::string pipeline = p.get_choice(
+      "pipeline", "sequential", {"sequential", "overlapped"},
+      "save: sequential (every tensor copied to host memory, then serialized and written: torch.save) or overlapped "
+      "(double-buffered host buffers: one written while the next is copied: FastPersist, DeepNVMe)",
+      "FastPersist (arXiv 2406.13768); DeepSpeed DeepNVMe");
+  c.buffer = p.get_bytes("buffer", "64 MiB", "overlapped: one host buffer", "assumed (FastPersist uses a few tens of MB)");
+  c.buffers = p.get_int("buffers", 2, 1, 1024, "overlapped: host buffers (2: double buffering)", "FastPersist");
+  const std::string durability = p.get_choice(
+      "durability", "fsync_end", {"none", "fsync_end", "fsync_each", "o_dsync"},
+      "save: when the file is made durable: none, fsync_end (fsync of the file after its last write), fsync_each "
+      "(every fsync_every writes), o_dsync (every write returns durable)",
+      "torch.save leaves durability to the caller; scripts/checkpoint-frameworks.py fsyncs at the end");
+  c.fsync_every = p.get_int("fsync_every", 1, 1, i64{1} << 40, "fsync_each: writes between fsyncs", "fio fsync=N");
+  const std::string targets = p.get_text("targets", "all_gpus", "the ranks' GPUs, comma-separated ids, or all_gpus", "");
+  const std::string storage = p.get_text("storage", "local",
+                                         "each rank's drives (its file striped over them): SSD ids, local, all or paired",
+                                         "");
+  if (p.describing()) return c;
+  if (c.size.n <= 0) p.fail("size", "the size must be positive");
+  if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
+  if (c.tensors > c.size.n) p.fail("tensors", fmt::format("{} tensors hold more than {} bytes", c.tensors, c.size.n));
+  if (c.buffer.n <= 0) p.fail("buffer", "the buffer must be positive");
+  // Keys of the other kind: a restore writes nothing, so it has no durability.
+  for (const char* k : save ? std::vector<const char*>{"deserialize"}
+                            : std::vector<const char*>{"serialize", "pipeline", "buffer", "buffers", "durability",
+                                                       "fsync_every"})
+    if (given(p, k))
+      p.fail(k, save ? "applies to checkpoint_load only" : "applies to checkpoint_save only (a restore only reads)");
+  if (given(p, "fsync_every") && durability != "fsync_each")
+    p.fail("fsync_every", "applies with \"durability\": \"fsync_each\" only");
+  c.overlapped = pipeline == "overlapped";
+  if (c.overlapped && c.buffer.n < c.io_size.n)
+    p.fail("buffer", fmt::format("{} is smaller than one {} write", to_string(c.buffer), to_string(c.io_size)));
+  c.pass_rate = (save ? serialize : deserialize) == "crc32" ? crc : Bandwidth{};
+  c.durability = durability == "none"         ? CheckpointConfig::Durability::none
+                 : durability == "fsync_each" ? CheckpointConfig::Durability::fsync_each
+                 : durability == "o_dsync"    ? CheckpointConfig::Durability::o_dsync
+                                              : CheckpointConfig::Durability::fsync_end;
+  if (targets != "all_gpus") c.targets = split_list(targets);
+  if (targets != "all_gpus" && c.targets.empty())
+    p.fail("targets", "names no target (expected GPU ids, comma-separated, or all_gpus)");
+  c.storage = split_list(storage);
+  if (c.storage.empty()) p.fail("storage", "names no storage (expected SSD ids, comma-separated, or local, all or paired)");
+  return c;
+}
+
+}  // namespace iowall

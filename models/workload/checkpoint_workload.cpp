@@ -1,0 +1,358 @@
+#include "models/workload/checkpoint_workload.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/config/registry.hpp"
+#include "sim/core/slot_pool.hpp"
+#include "sim/run/workload_targets.hpp"
+
+namespace iowall {
+
+// One rank: its GPU, host memory and thread, its file's drives, and its progress.
+struct CheckpointWorkload::Rank {
+  Rank(int i, Gpu& g, Dram& d, CpuSocket& cpu, PathEnv& paths)
+      : index(i), gpu(&g), dram(&d), thread(cpu, g.name() + " thread"), copies(paths, g, d, thread) {}
+  int index;
+  Gpu* gpu;
+  Dram* dram;
+  RankThread thread;
+  HostCopies copies;
+  std::vector<BlockStorage*> storage;
+  Bytes base;  // the rank's file starts here on its drives
+  std::vector<PhaseSpan> phases;
+  Time busy_at_start{};
+  // Progress.
+  i64 tensor = 0;
+  Bytes ready, issued, done;  // on the host ready to write (save); handed out; completed (and passed over)
+  std::uint64_t pieces = 0;
+  int inflight = 0;
+  bool passing = false, syncing = false, copying = false;
+  i64 unsynced = 0;
+  i64 buffer_next = 0;  // overlapped: the next buffer to copy
+  int free_buffers = 0;
+  Bytes freed;  // overlapped: bytes whose buffers are free again
+  Bytes pass_pending;  // load: bytes read, waiting for the thread's pass
+  Bytes passed;        // save: the piece under the serializer's pass
+};
+
+CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadEnv& env)
+    : config_(config), env_(env), gpu_buffers_(env.path.takes_gpu_buffers()) {
+  const std::vector<Device*> targets = workload_targets(env.topology, config.targets, false, env.file, env.pointer);
+  const auto storage = workload_storage(env.topology, targets, config.storage, {config.size, config.io_size, config.qd},
+                                        env.file, env.pointer);
+  const i64 region = (config.size.n + config.io_size.n - 1) / config.io_size.n * config.io_size.n;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    auto& gpu = static_cast<Gpu&>(*targets[i]);
+    auto& dram = static_cast<Dram&>(env.paths.nearest(gpu, "dram"));
+    auto& cpu = static_cast<CpuSocket&>(env.paths.nearest(dram, "cpu_socket"));
+    ranks_.push_back(std::make_unique<Rank>(static_cast<int>(i), gpu, dram, cpu, env.paths));
+    ranks_.back()->storage = storage[i];
+    ranks_.back()->base = Bytes(region * static_cast<i64>(i));
+    results_.push_back(JobResult{gpu.name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
+  }
+  left_ = static_cast<int>(ranks_.size());
+}
+
+CheckpointWorkload::~CheckpointWorkload() = default;
+
+void CheckpointWorkload::start() {
+  for (auto& r : ranks_) {
+    if (config_.save) save_start(r->index);
+    else load_start(r->index);
+  }
+}
+
+std::string CheckpointWorkload::pending() const {
+  return left_ > 0 ? fmt::format("{} ranks not finished", left_) : std::string{};
+}
+
+std::vector<std::vector<PhaseSpan>> CheckpointWorkload::phases() const {
+  std::vector<std::vector<PhaseSpan>> out;
+  for (const auto& r : ranks_) out.push_back(r->phases);
+  return out;
+}
+
+Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
+  const i64 each = config_.size.n / config_.tensors;
+  return Bytes(t + 1 < config_.tensors ? each : config_.size.n - each * (config_.tensors - 1));
+}
+
+void CheckpointWorkload::begin_phase(Rank& r, const char* name) {
+  r.phases.push_back({name, env_.ctx.now(), env_.ctx.now(), r.thread.name(), Time{},
+                      busy_snapshot(env_.ctx.stats(), env_.ctx.now()), {}});
+  r.busy_at_start = r.thread.busy() + env_.path.thread_cpu(r.index);
+}
+
+void CheckpointWorkload::end_phase(Rank& r) {
+  PhaseSpan& p = r.phases.back();
+  p.end = env_.ctx.now();
+  p.thread_busy = r.thread.busy() + env_.path.thread_cpu(r.index) - r.busy_at_start;
+  p.busy_end = busy_snapshot(env_.ctx.stats(), env_.ctx.now());
+}
+
+// The next piece of the rank's file: up to io_size, whole logical blocks (the last piece
+// is padded to the drive's block, as O_DIRECT needs).
+IoRequest CheckpointWorkload::request(Rank& r, Bytes offset, Bytes bytes, bool write) {
+  BlockStorage* s = r.storage[r.pieces % r.storage.size()];
+  const i64 lba = std::max<i64>(1, s->limits().lba_size.n);
+  const Bytes size((bytes.n + lba - 1) / lba * lba);
+  IoRequest io{size, r.base + offset, write, s, gpu_buffers_ ? static_cast<Device*>(r.gpu) : r.dram, r.index};
+  ++r.pieces;
+  return io;
+}
+
+// --- saving ---
+
+void CheckpointWorkload::save_start(int rank) {
+  Rank& r = *ranks_[rank];
+  if (gpu_buffers_) {  // cuFile writes from GPU memory: no host copy
+    begin_phase(r, "d2h");
+    end_phase(r);
+    r.ready = config_.size;
+    begin_phase(r, "serialize_write");
+    return write_pump(rank);
+  }
+  if (config_.overlapped) {
+    begin_phase(r, "d2h_write");
+    r.free_buffers = static_cast<int>(config_.buffers);
+    return copy_next_buffer(rank);
+  }
+  begin_phase(r, "d2h");
+  copy_next_tensor(rank);
+}
+
+void CheckpointWorkload::copy_next_tensor(int rank) {
+  Rank& r = *ranks_[rank];
+  if (r.tensor == config_.tensors) {
+    end_phase(r);
+    r.ready = config_.size;
+    begin_phase(r, "serialize_write");
+    return write_pump(rank);
+  }
+  const Bytes bytes = tensor_bytes(r.tensor++);
+  r.copies.copy(bytes, false, config_.host_memory, config_.huge_pages, [this, rank] { copy_next_tensor(rank); });
+}
+
+void CheckpointWorkload::copy_next_buffer(int rank) {
+  Rank& r = *ranks_[rank];
+  const i64 offset = r.buffer_next * config_.buffer.n;
+  if (r.copying || r.free_buffers == 0 || offset >= config_.size.n) return;
+  r.copying = true;
+  --r.free_buffers;
+  ++r.buffer_next;
+  const Bytes bytes(std::min(config_.buffer.n, config_.size.n - offset));
+  r.copies.copy(bytes, false, config_.host_memory, config_.huge_pages, [this, rank, bytes] {
+    Rank& q = *ranks_[rank];
+    q.copying = false;
+    q.ready += bytes;
+    write_pump(rank);
+    copy_next_buffer(rank);
+  });
+}
+
+void CheckpointWorkload::write_pump(int rank) {
+  Rank& r = *ranks_[rank];
+  const bool each = config_.durability == CheckpointConfig::Durability::fsync_each;
+  while (!r.passing && !r.syncing && r.inflight < config_.qd && r.issued < r.ready &&
+         !(each && r.unsynced >= config_.fsync_every)) {
+    const Bytes bytes(std::min(config_.io_size.n, r.ready.n - r.issued.n));
+    const Bytes offset = r.issued;
+    r.issued += bytes;
+    ++r.inflight;
+    ++r.unsynced;
+    if (config_.pass_rate.bps > 0) {
+      // The serializer's pass over the piece, on the rank's thread, before its write.
+      r.passing = true;
+      r.passed = bytes;
+      r.copies.cpu_pass(bytes, config_.pass_rate, [this, rank, offset] {
+        Rank& q = *ranks_[rank];
+        q.passing = false;
+        write_piece(rank, offset, q.passed);
+        write_pump(rank);
+      });
+      return;
+    }
+    write_piece(rank, offset, bytes);
+  }
+}
+
+void CheckpointWorkload::write_piece(int rank, Bytes offset, Bytes bytes) {
+  Rank& r = *ranks_[rank];
+  const IoRequest io = request(r, offset, bytes, true);
+  const std::uint32_t id = pieces_.acquire({rank, bytes, env_.ctx.now(), io.storage});
+  if (config_.durability == CheckpointConfig::Durability::o_dsync) {
+    // O_DSYNC: the write returns once what it wrote is durable.
+    env_.path.submit(io, [this, id] {
+      env_.path.sync(*pieces_[id].storage, [this, id] { piece_written(id); });
+    });
+    return;
+  }
+  env_.path.submit(io, [this, id] { piece_written(id); });
+}
+
+void CheckpointWorkload::piece_written(std::uint32_t id) {
+  const Piece p = pieces_[id];
+  pieces_.release(id);
+  Rank& r = *ranks_[p.rank];
+  JobResult& res = results_[p.rank];
+  --r.inflight;
+  r.done += p.bytes;
+  res.bytes += p.bytes;
+  ++res.ios;
+  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).ps / 1000));
+  if (config_.overlapped) {
+    // A buffer is free once every byte copied into it is written.
+    while (r.freed.n + config_.buffer.n <= r.done.n ||
+           (r.done >= config_.size && r.freed < config_.size)) {
+      r.freed += config_.buffer;
+      ++r.free_buffers;
+    }
+    copy_next_buffer(p.rank);
+  }
+  const bool sync_end = config_.durability == CheckpointConfig::Durability::fsync_end ||
+                        config_.durability == CheckpointConfig::Durability::fsync_each;
+  if (r.done >= config_.size) {
+    res.writes_done = env_.ctx.now();
+    end_phase(r);
+    begin_phase(r, "fsync");
+    if (!sync_end) {
+      end_phase(r);
+      return save_done(p.rank);
+    }
+    r.syncing = true;
+    return sync_all(p.rank, 0, true);
+  }
+  if (config_.durability == CheckpointConfig::Durability::fsync_each && r.unsynced >= config_.fsync_every &&
+      r.inflight == 0) {
+    r.syncing = true;
+    return sync_all(p.rank, 0, false);
+  }
+  write_pump(p.rank);
+}
+
+void CheckpointWorkload::sync_all(int rank, std::uint32_t device, bool last) {
+  Rank& r = *ranks_[rank];
+  if (device >= r.storage.size()) {
+    r.syncing = false;
+    r.unsynced = 0;
+    if (!last) return write_pump(rank);
+    end_phase(r);
+    return save_done(rank);
+  }
+  env_.path.sync(*r.storage[device], [this, rank, device, last] { sync_all(rank, device + 1, last); });
+}
+
+void CheckpointWorkload::save_done(int rank) {
+  JobResult& res = results_[rank];
+  res.first_done = res.last_done = env_.ctx.now();
+  --left_;
+}
+
+// --- loading ---
+
+void CheckpointWorkload::load_start(int rank) {
+  begin_phase(*ranks_[rank], "read");
+  ranks_[rank]->ready = config_.size;
+  read_pump(rank);
+}
+
+void CheckpointWorkload::read_pump(int rank) {
+  Rank& r = *ranks_[rank];
+  while (r.inflight < config_.qd && r.issued < config_.size) {
+    const Bytes bytes(std::min(config_.io_size.n, config_.size.n - r.issued.n));
+    IoRequest io = request(r, r.issued, bytes, false);
+    // New host memory faults in as the data is copied into it.
+    if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)
+      io.user_pages_cost = first_touch_time(r.thread.cpu(), bytes, config_.huge_pages);
+    r.issued += bytes;
+    ++r.inflight;
+    const std::uint32_t id = pieces_.acquire({rank, bytes, env_.ctx.now(), io.storage});
+    env_.path.submit(io, [this, id] { piece_read(id); });
+  }
+}
+
+void CheckpointWorkload::piece_read(std::uint32_t id) {
+  const Piece p = pieces_[id];
+  pieces_.release(id);
+  Rank& r = *ranks_[p.rank];
+  JobResult& res = results_[p.rank];
+  --r.inflight;
+  res.bytes += p.bytes;
+  ++res.ios;
+  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).ps / 1000));
+  r.pass_pending += p.bytes;
+  read_pump(p.rank);
+  pass_read(p.rank);
+}
+
+// The deserializer's pass over what was read, one piece at a time on the rank's thread;
+// the read phase ends when every byte is read and passed over.
+void CheckpointWorkload::pass_read(int rank) {
+  Rank& r = *ranks_[rank];
+  if (r.passing) return;
+  if (config_.pass_rate.bps > 0 && r.pass_pending.n > 0) {
+    const Bytes bytes = r.pass_pending;
+    r.pass_pending = Bytes(0);
+    r.passing = true;
+    return r.copies.cpu_pass(bytes, config_.pass_rate, [this, rank, bytes] {
+      ranks_[rank]->passing = false;
+      ranks_[rank]->done += bytes;
+      pass_read(rank);
+    });
+  }
+  if (config_.pass_rate.bps == 0) {
+    r.done += r.pass_pending;
+    r.pass_pending = Bytes(0);
+  }
+  if (r.done < config_.size || r.inflight > 0) return;
+  end_phase(r);
+  begin_phase(r, "h2d");
+  if (gpu_buffers_) {  // cuFile read into GPU memory: nothing to copy
+    end_phase(r);
+    return load_done(rank);
+  }
+  h2d_next_tensor(rank);
+}
+
+void CheckpointWorkload::h2d_next_tensor(int rank) {
+  Rank& r = *ranks_[rank];
+  if (r.tensor == config_.tensors) {
+    end_phase(r);
+    return load_done(rank);
+  }
+  const Bytes bytes = tensor_bytes(r.tensor++);
+  // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one.
+  const HostMemoryKind kind =
+      config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
+  r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); });
+}
+
+void CheckpointWorkload::load_done(int rank) {
+  JobResult& res = results_[rank];
+  res.first_done = res.last_done = env_.ctx.now();
+  --left_;
+}
+
+namespace {
+
+class CheckpointSave final : public CheckpointWorkload {
+public:
+  CheckpointSave(const Params& p, WorkloadEnv& env) : CheckpointWorkload(read_checkpoint(p, true), env) {}
+};
+class CheckpointLoad final : public CheckpointWorkload {
+public:
+  CheckpointLoad(const Params& p, WorkloadEnv& env) : CheckpointWorkload(read_checkpoint(p, false), env) {}
+};
+
+}  // namespace
+
+IOWALL_REGISTER_WORKLOAD(CheckpointSave, "checkpoint_save",
+                         "each GPU's training state copied to host memory, serialized, written and made durable",
+                         [](const Params& p) { read_checkpoint(p, true); });
+IOWALL_REGISTER_WORKLOAD(CheckpointLoad, "checkpoint_load",
+                         "each GPU's checkpoint read (page cache cold or warm), deserialized and copied to the GPU",
+                         [](const Params& p) { read_checkpoint(p, false); });
+
+}  // namespace iowall

@@ -1,0 +1,99 @@
+// A checkpoint of a training state, saved or restored by every target GPU (a rank) at
+// once through the scenario's data path. Each rank holds `size` bytes in `tensors` tensors.
+//   checkpoint_save  d2h: each tensor copied into host memory of a kind (models/host/
+//                    host_memory.hpp: pinned, pageable, or pageable touched for the first
+//                    time, with or without transparent huge pages); serialize_write: a CPU
+//                    pass over each piece (a checksum; none) then its write through the
+//                    path (cpu_cached: buffered into the page cache; cpu_only: O_DIRECT;
+//                    gpu_direct: cuFileWrite from GPU memory, no d2h); fsync: made durable
+//                    as "durability" asks. "pipeline": sequential (torch.save: every copy,
+//                    then serialize and write) or overlapped (FastPersist/DeepNVMe: double-
+//                    buffered host buffers, a piece written while the next is copied).
+//   checkpoint_load  read: the rank's file read through the path (the page cache cold or
+//                    warm as the path starts), each piece passed over (deserialize), into
+//                    host memory; h2d: each tensor copied to the GPU (gpu_direct reads
+//                    straight into GPU memory).
+// Each rank runs on one CPU thread; every phase records that thread's busy time, so a
+// phase says whether the thread, the disk or the copy engine bound it.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/host/host_memory.hpp"
+#include "sim/core/params.hpp"
+#include "sim/core/slot_pool.hpp"
+#include "sim/run/workload.hpp"
+
+namespace iowall {
+
+struct CheckpointConfig {
+  bool save = true;
+  Bytes size, io_size, buffer;
+  i64 tensors = 1, qd = 1, buffers = 2, fsync_every = 1;
+  HostMemoryKind host_memory = HostMemoryKind::pageable;
+  bool huge_pages = false;
+  bool overlapped = false;
+  Bandwidth pass_rate;  // serialize (save) or deserialize (load); zero: no pass
+  enum class Durability { none, fsync_end, fsync_each, o_dsync };
+  Durability durability = Durability::fsync_end;
+  std::vector<std::string> targets, storage;
+};
+
+// Reads the workload's parameters; `save`: checkpoint_save, else checkpoint_load.
+CheckpointConfig read_checkpoint(const Params& p, bool save);
+
+class CheckpointWorkload : public Workload {
+public:
+  CheckpointWorkload(const CheckpointConfig& config, WorkloadEnv& env);
+  ~CheckpointWorkload() override;
+  void start() override;
+  std::string pending() const override;
+  const std::vector<JobResult>& results() const override { return results_; }
+  std::vector<std::vector<PhaseSpan>> phases() const override;
+  bool reports_durability() const override { return config_.save; }
+  bool durable() const override { return config_.save && config_.durability != CheckpointConfig::Durability::none; }
+
+private:
+  struct Rank;
+  // Phases.
+  void begin_phase(Rank& r, const char* name);
+  void end_phase(Rank& r);
+  // Saving.
+  void save_start(int rank);
+  void copy_next_tensor(int rank);
+  void copy_next_buffer(int rank);  // overlapped: the next buffer's d2h
+  void write_pump(int rank);
+  void write_piece(int rank, Bytes offset, Bytes bytes);
+  void piece_written(std::uint32_t piece);
+  // fsync of the rank's drives from `device` on; then the save ends (`last`) or goes on.
+  void sync_all(int rank, std::uint32_t device, bool last);
+  void save_done(int rank);
+  // Loading.
+  void load_start(int rank);
+  void read_pump(int rank);
+  void piece_read(std::uint32_t piece);
+  void pass_read(int rank);
+  void h2d_next_tensor(int rank);
+  void load_done(int rank);
+
+  Bytes tensor_bytes(i64 t) const;
+  IoRequest request(Rank& r, Bytes offset, Bytes bytes, bool write);
+
+  CheckpointConfig config_;
+  WorkloadEnv& env_;
+  bool gpu_buffers_;  // the path takes GPU memory itself (cuFile): no host copy
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  // A piece of I/O in flight: whose, how large, since when, on which drive.
+  struct Piece {
+    int rank;
+    Bytes bytes;
+    Time started;
+    BlockStorage* storage;
+  };
+  SlotPool<Piece> pieces_;
+  std::vector<JobResult> results_;
+  int left_ = 0;
+};
+
+}  // namespace iowall

@@ -1,0 +1,115 @@
+// Durable writes and checkpoint workloads against the bounds their mechanisms imply, on
+// the GPU machine's topology (topologies/gpu-machine-h200.json: disk writes at 4.31 GB/s,
+// flush 1 ms, one H200 on Gen5 x16, 125 GiB of host memory).
+#include <catch2/catch.hpp>
+
+#include "sim/config/json_file.hpp"
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/run_result_json.hpp"
+#include "sim/run/runner.hpp"
+
+using namespace iowall;
+
+namespace {
+Json run(const Json& workload, const Json& paths) {
+  const Json doc = {{"name", "c"}, {"topology", "topologies/gpu-machine-h200.json"}, {"workload", workload}, {"paths", paths}};
+  return to_json(run_scenario(scenario_from_json(doc, "c.json", IOWALL_SOURCE_DIR)));
+}
+const Json kWrite = {{"kind", "sequential_write"}, {"size", "1 GiB"}, {"io_size", "1 MiB"},
+                     {"targets", "dram0"}, {"storage", "disk0"}, {"durability", "fsync_end"}};
+constexpr double kDiskWrite = 4.31e9, kGiB = 1073741824.0;
+const Json& phase(const Json& m, const char* name) {
+  for (const Json& p : m["phases"])
+    if (p["name"] == name) return p;
+  FAIL("no phase " << name);
+  return m;
+}
+}  // namespace
+
+TEST_CASE("buffered writes are durable only after writeback: fsync takes what the disk needs", "[workload][durability]") {
+  const Json r = run(kWrite, {"cpu_cached", "cpu_only"});
+  const Json& b = r["metrics"]["cpu_cached"];
+  // 1 GiB stays under the background threshold (10% of 125 GiB): nothing is written back
+  // while writing, so the final fsync writes all of it back at no more than the disk's
+  // write rate, then flushes (1 ms).
+  const double writes = b["write_phase_s"], durable = b["durable_s"];
+  CHECK(durable - writes >= kGiB / kDiskWrite + 0.001 - 1e-6);
+  CHECK(durable - writes < 1.1 * (kGiB / kDiskWrite) + 0.002);
+  CHECK(phase(b, "fsync")["limited_by"]["resource"] == "disk0/media_write");
+  CHECK(phase(b, "write")["limited_by"]["resource"] == "cpu0/thread0");
+  // The write phase is the copy into the page cache: faster than the disk.
+  CHECK(writes < kGiB / kDiskWrite);
+  // O_DIRECT writes are durable as they complete (the virtio disk keeps no volatile
+  // cache): one flush after the last write.
+  const Json& d = r["metrics"]["cpu_only"];
+  CHECK(double(d["durable_s"]) - double(d["write_phase_s"]) == Approx(0.001).margin(1e-5));
+  CHECK(double(d["durable_s"]) >= kGiB / kDiskWrite);
+}
+
+TEST_CASE("durability none leaves the data dirty; fsync_each and o_dsync pay per write", "[workload][durability]") {
+  Json none = kWrite;
+  none["durability"] = "none";
+  const Json n = run(none, {"cpu_cached"})["metrics"]["cpu_cached"];
+  CHECK(n["durable_s"].is_null());
+  CHECK(double(n["last_done_s"]) < kGiB / kDiskWrite);  // done when copied into the page cache
+  Json each = kWrite;
+  each["durability"] = "fsync_each";
+  each["fsync_every"] = 64;
+  const Json e = run(each, {"cpu_cached"})["metrics"]["cpu_cached"];
+  // 16 fsyncs of 64 MiB each: write-back of each group is in series with the writing,
+  // so the total is at least the disk's time plus 16 flushes.
+  CHECK(double(e["durable_s"]) >= kGiB / kDiskWrite + 16 * 0.001);
+  Json dsync = kWrite;
+  dsync["durability"] = "o_dsync";
+  const Json o = run(dsync, {"cpu_only"})["metrics"]["cpu_only"];
+  // Every 1 MiB write waits for its flush: 1024 flushes of 1 ms at QD1.
+  CHECK(double(o["durable_s"]) >= 1024 * 0.001 + kGiB / kDiskWrite);
+}
+
+TEST_CASE("a bad durability is an input error with its pointer", "[workload][durability]") {
+  Json bad = kWrite;
+  bad["durability"] = "sometimes";
+  CHECK_THROWS_WITH(run(bad, {"cpu_cached"}), Catch::Contains("/workload/durability"));
+  Json read = kWrite;
+  read["kind"] = "sequential_read";
+  CHECK_THROWS_AS(run(read, {"cpu_cached"}), InputError);
+}
+
+TEST_CASE("checkpoint save: d2h into new memory is bound by page faults, pinned by the link", "[workload][checkpoint]") {
+  const Json save = {{"kind", "checkpoint_save"}, {"size", "2 GiB"}, {"tensors", 8}, {"host_memory", "pageable_fresh"},
+                     {"durability", "fsync_end"}, {"targets", "gpu0"}, {"storage", "disk0"}};
+  const Json m = run(save, {"cpu_cached"})["metrics"]["cpu_cached"];
+  // New 4 KiB pages: 1.27 us per fault + 4 KiB zeroed at 5.77 GB/s = 1.98 us per page
+  // before the staged copy (17.3 GB/s) of the same chunk: 2 GiB take at least
+  // 524,288 x 1.98 us = 1.04 s, and the copy's CPU part 2 GiB / 17.3 GB/s = 0.124 s more.
+  const double pages = 2 * kGiB / 4096, fault = 1.27e-6 + 4096 / 5.77e9;
+  const double d2h = phase(m, "d2h")["seconds"];
+  CHECK(d2h >= pages * fault + 2 * kGiB / 17.3e9 - 1e-3);
+  CHECK(d2h < 1.05 * (pages * fault + 2 * kGiB / 17.3e9) + 1e-3);
+  CHECK(phase(m, "fsync")["limited_by"]["resource"] == "disk0/media_write");
+  CHECK(m["durable_s"] == m["last_done_s"]);
+  // Pinned memory: one call per tensor, then the copy engine over Gen5 x16 (at most
+  // ~55 GB/s of data after TLP overhead).
+  Json pinned = save;
+  pinned["host_memory"] = "pinned";
+  const Json p = run(pinned, {"cpu_cached"})["metrics"]["cpu_cached"];
+  const double pinned_d2h = phase(p, "d2h")["seconds"];
+  CHECK(pinned_d2h >= 2 * kGiB / 64e9);
+  CHECK(pinned_d2h < 2 * kGiB / 40e9);
+}
+
+TEST_CASE("checkpoint load reads the file cold, then copies it to the GPU", "[workload][checkpoint]") {
+  const Json load = {{"kind", "checkpoint_load"}, {"size", "1 GiB"}, {"tensors", 8}, {"host_memory", "pageable"},
+                     {"qd", 2}, {"targets", "gpu0"}, {"storage", "disk0"}};
+  const Json m = run(load, {"cpu_cached"})["metrics"]["cpu_cached"];
+  // A cold read is no faster than the disk (3.54 GB/s); h2d from pageable memory no faster
+  // than the driver's staging copy (9.7 GB/s).
+  CHECK(double(phase(m, "read")["seconds"]) >= kGiB / 3.54e9);
+  CHECK(double(phase(m, "h2d")["seconds"]) >= kGiB / 9.7e9);
+  CHECK(!m.contains("durable_s"));  // a restore writes nothing
+  // Restore keys of a save are refused.
+  Json bad = load;
+  bad["durability"] = "fsync_end";
+  CHECK_THROWS_WITH(run(bad, {"cpu_cached"}), Catch::Contains("/workload/durability"));
+}
