@@ -12,6 +12,7 @@
 namespace iowall::cxl {
 
 constexpr i64 kLineBytes = 64;         // CXL.mem moves whole 64 B cache lines
+constexpr Bytes kLine{kLineBytes};     // ...as a size
 constexpr i64 kSlotBytes = 16;         // a generic slot (G-slot)
 constexpr i64 kDataSlotsPerLine = kLineBytes / kSlotBytes;
 

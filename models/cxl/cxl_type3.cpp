@@ -8,7 +8,7 @@
 namespace iowall {
 
 CxlType3::CxlType3(const Params& p, SimContext& ctx) : Device(p, ctx) {
-  if (media_bandwidth.bps <= 0 && !p.describing()) p.fail("media_bandwidth", "must be positive");
+  if (!media_bandwidth.is_positive() && !p.describing()) p.fail("media_bandwidth", "must be positive");
   media_ = std::make_unique<Server>(*this, "media");
   register_stat("accesses", "lines", "64 B accesses served", accesses_);
   register_stat("waited_for_slot", "requests", "requests that found every request slot taken", waited_);
@@ -39,7 +39,7 @@ void CxlType3::access(Done done) {
   accesses_.add();
   const std::uint32_t id = jobs_.acquire(done);
   ctx().in(controller_latency, [this, id] {
-    media_->submit(transfer_time(Bytes(cxl::kLineBytes), media_bandwidth), Time(0), {}, [this, id] {
+    media_->submit(transfer_time(cxl::kLine, media_bandwidth), Time(0), {}, [this, id] {
       ctx().in(media_latency + controller_latency, [this, id] {
         const Done finished = jobs_[id];
         jobs_.release(id);

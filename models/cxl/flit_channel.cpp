@@ -39,7 +39,7 @@ void FlitChannel::deliver(std::uint32_t tag) {
 
 void FlitChannel::end_flit() {
   for (const std::uint32_t tag : in_flit_) {
-    if (pending_[tag].after.ps == 0)
+    if (pending_[tag].after.is_zero())
       deliver(tag);
     else
       owner_.ctx().in(pending_[tag].after, [this, tag] { deliver(tag); });

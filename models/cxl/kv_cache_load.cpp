@@ -31,7 +31,7 @@ LoadResult KvCacheRun::run() {
 void KvCacheRun::start_block(std::uint32_t r) {
   Requester& q = requesters_[r];
   ++q.started;
-  const i64 lines = (load_.block.n + kLineBytes - 1) / kLineBytes;
+  const i64 lines = ceil_div(load_.block, kLine);
   // A random block of a large region: decides which device each line falls on.
   const i64 first_line = static_cast<i64>(rng_.below(1u << 24)) * lines;
   const bool write = load_.write_fraction > 0 && rng_.uniform() < load_.write_fraction;
@@ -47,7 +47,7 @@ void KvCacheRun::pump(std::uint32_t r) {
     const i64 line = blk.first_line + blk.issued;
     if (++blk.issued == blk.lines) q.active.pop_front();
     ++q.outstanding;
-    CxlType3& device = *devices_[static_cast<std::size_t>(line * kLineBytes / load_.interleave.n) % devices_.size()];
+    CxlType3& device = *devices_[static_cast<std::size_t>(kLine * line / load_.interleave) % devices_.size()];
     if (blk.write) {
       fabric_.store(*q.host, device, [this, b] { line_done(b); });
       continue;
@@ -64,10 +64,10 @@ void KvCacheRun::line_done(std::uint32_t b) {
   const std::uint32_t r = blk.requester;
   Requester& q = requesters_[r];
   --q.outstanding;
-  result_.moved += Bytes(kLineBytes);
+  result_.moved += kLine;
   if (++blk.done == blk.lines) {
     const Time now = q.host->now();
-    result_.block_latency_ns.add(static_cast<std::uint64_t>((now - blk.start).ps / 1000));
+    result_.block_latency_ns.add(static_cast<std::uint64_t>((now - blk.start).whole_ns()));
     q.useful += load_.block;
     q.last_done = now;
     blocks_.release(b);

@@ -15,7 +15,7 @@ namespace {
 
 // Enough blocks that each requester moves 32 MiB or runs 512 blocks, at least 4 per slot.
 i64 auto_blocks(Bytes block, i64 qd) {
-  const i64 by_bytes = std::max<i64>(1, (i64{32} << 20) / std::max<i64>(block.n, kLineBytes));
+  const i64 by_bytes = std::max<i64>(1, Bytes(i64{32} << 20) / std::max(block, kLine));
   return std::max(4 * qd, std::min<i64>(512, by_bytes));
 }
 
@@ -75,7 +75,7 @@ KvCacheStudy::Config KvCacheStudy::read_config(const Params& p) {
   for (std::string item; std::getline(ss, item, ',');) {
     Bytes b;
     if (const ParseResult r = parse_bytes(item, b); !r.ok) p.fail("sizes", r.error);
-    if (b.n <= 0) p.fail("sizes", "must be positive");
+    if (!b.is_positive()) p.fail("sizes", "must be positive");
     c.blocks.push_back(b);
   }
   if (c.blocks.empty() && !p.describing()) p.fail("sizes", "no block size given (expected e.g. \"4 KiB,64 KiB\")");
@@ -124,7 +124,7 @@ KvCacheStudy::Result KvCacheStudy::run(const Config& c, const StudyEnv& env) {
   single.blocks_per_requester = 64;
   single.load.shared_fraction = 0;
   single.load.write_fraction = 0;
-  const KvCacheLoad line = load_for(single, Bytes(kLineBytes), 1);
+  const KvCacheLoad line = load_for(single, kLine, 1);
   r.idle_cxl = run_cxl_tier(runner, doc, file, line, env.seed, 1);
   KvCacheLoad shared = line;
   shared.shared_fraction = 1;
@@ -163,7 +163,7 @@ Json KvCacheStudy::Result::to_json() const {
     idle["nvme_read_p99_us"] = idle_nvme->latency_p99_us;
     idle["nvme_over_cxl"] = idle_nvme->latency_mean_us * 1e3 / (cxl.latency_mean_us * 1e3);
   }
-  Json summary = {{"cxl_min_access", to_string(Bytes(kLineBytes))},
+  Json summary = {{"cxl_min_access", to_string(kLine)},
                   {"cxl_min_efficient_block", min_efficient(points_json, "cxl")},
                   {"idle_latency", idle}};
   if (o.nvme) {

@@ -99,7 +99,7 @@ TierPoint run_cxl_tier(const ScenarioRunner& runner, const Json& doc, const std:
   p.local_dram = hosts.front()->local_dram_latency;
   p.idle_parts = load_parts(topology, *hosts.front(), *memories.front());
   p.block = load.block;
-  p.access = Bytes(std::max(load.block.n, kLineBytes));
+  p.access = std::max(load.block, kLine);
   p.useful_GBps = gb_per_s(r.useful, r.elapsed);
   p.moved_GBps = gb_per_s(r.moved, r.elapsed);
   p.latency_mean_us = r.block_latency_ns.mean() / 1e3;
@@ -140,11 +140,11 @@ TierPoint run_nvme_tier(const ScenarioRunner& runner, const TierSetup& s, const 
     links.push_back(link(fmt::format("sw0.dn{}", s.requesters + d), fmt::format("nvme{}.up", d), pcie(4)));
   }
   // Reads below one logical block still move a whole block.
-  const Bytes io(std::max(load.block.n, nvme_lba_size(s).n));
+  const Bytes io = std::max(load.block, nvme_lba_size(s));
   // cuFile's reads are synchronous: a depth of N per requester is N threads, each at QD1
   // (one thread at depth N would serialize N control-plane costs).
   const Json workload = {{"kind", "random_read"}, {"io_size", to_string(io)}, {"threads", load.qd}, {"qd", 1},
-                         {"size", to_string(Bytes(io.n * load.blocks))}, {"storage", "all"}};
+                         {"size", to_string(io * load.blocks)}, {"storage", "all"}};
   const Json doc = {{"name", "kv-cache-nvme"},
                     {"topology", {{"name", "kv-cache-nvme"}, {"devices", devices}, {"links", links}}},
                     {"workload", workload},
@@ -155,7 +155,7 @@ TierPoint run_nvme_tier(const ScenarioRunner& runner, const TierSetup& s, const 
   p.tier = "nvme";
   p.block = load.block;
   p.access = io;
-  const double useful = static_cast<double>(load.block.n) / static_cast<double>(io.n);
+  const double useful = ratio(load.block, io);
   p.moved_GBps = m["throughput_GBps"];
   p.useful_GBps = p.moved_GBps * useful;
   p.latency_mean_us = m["latency_mean_us"];

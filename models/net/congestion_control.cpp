@@ -15,8 +15,8 @@ public:
   void start(int fi) override { send(fi); }
   void resume(int fi) override { resume_sending(fi); }
   void on_delivered(int, const Packet&) override {}
-  bool admit(int, i64) { return true; }
-  Bandwidth sent(int fi, i64) { return core_.ports[core_.flows[fi].routes[0][0]].rate; }
+  bool admit(int, Bytes) { return true; }
+  Bandwidth sent(int fi, Bytes) { return core_.ports[core_.flows[fi].routes[0][0]].rate; }
 };
 
 }  // namespace

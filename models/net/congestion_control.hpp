@@ -50,8 +50,8 @@ public:
   void wake(int fi) final { send(fi); }
 
   void send(int fi) {
-    const i64 bytes = core_.next_frame(fi);
-    if (bytes == 0) return;
+    const Bytes bytes = core_.next_frame(fi);
+    if (bytes.is_zero()) return;
     Control& c = static_cast<Control&>(*this);
     if (!c.admit(fi, bytes)) return;
     core_.inject(fi, bytes);
@@ -59,7 +59,7 @@ public:
     core_.note_rate(fi, r);
     core_.flows[fi].pacing = true;
     Control* self = &c;
-    core_.ctx().in(transfer_time(Bytes(bytes + kWireOverhead), r), [self, fi] { self->send(fi); });
+    core_.ctx().in(transfer_time(bytes + kWireOverhead, r), [self, fi] { self->send(fi); });
   }
   // A message flow's sender picks up again unless a send is already on its way.
   void resume_sending(int fi) {

@@ -26,24 +26,25 @@ struct DcqcnConfig {
 class DcqcnRate {
 public:
   DcqcnRate() = default;
-  DcqcnRate(const DcqcnConfig& c, Bandwidth line_rate) : c_(&c), line_(line_rate.bps), rc_(line_rate.bps), rt_(line_rate.bps) {}
+  DcqcnRate(const DcqcnConfig& c, Bandwidth line_rate) : c_(&c), line_(line_rate), rc_(line_rate), rt_(line_rate) {}
   void on_cnp();
   void on_alpha_timer();     // one alpha period passed
   void on_increase_timer();  // one rate-increase period passed
   // Counts bytes sent; true when a byte-counter increase happened.
   bool on_sent(Bytes b);
-  Bandwidth rate() const { return Bandwidth(rc_); }
-  Bandwidth target() const { return Bandwidth(rt_); }
+  Bandwidth rate() const { return rc_; }
+  Bandwidth target() const { return rt_; }
   double alpha() const { return alpha_; }
   std::uint64_t cnps() const { return cnps_; }
 
 private:
   void increase();
   const DcqcnConfig* c_ = nullptr;
-  i64 line_ = 0, rc_ = 0, rt_ = 0;
+  Bandwidth line_, rc_, rt_;  // line rate, current rate, target rate
   double alpha_ = 1.0;
   bool cnp_in_period_ = false;
-  i64 timer_stage_ = 0, byte_stage_ = 0, bytes_ = 0;
+  i64 timer_stage_ = 0, byte_stage_ = 0;
+  Bytes bytes_;  // sent since the last byte-counter event
   std::uint64_t cnps_ = 0;
 };
 

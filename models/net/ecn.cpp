@@ -13,7 +13,7 @@ EcnConfig EcnConfig::read(const Params& p) {
   c.at_dequeue = p.get_choice("mark_at", "dequeue", {"enqueue", "dequeue"}, "where the queue is compared with kmin/kmax",
                               "dequeue: the mark carries the queue as it is now, not as it was one queueing delay ago") ==
                  "dequeue";
-  if (c.kmin.n < 0) p.fail("kmin", "kmin must not be negative");
+  if (c.kmin.is_negative()) p.fail("kmin", "kmin must not be negative");
   if (c.kmax <= c.kmin) p.fail("kmax", "kmax must exceed kmin");
   if (!(c.pmax > 0 && c.pmax <= 1)) p.fail("pmax", fmt::format("pmax {} is out of range (0, 1]", c.pmax));
   return c;
@@ -22,6 +22,7 @@ EcnConfig EcnConfig::read(const Params& p) {
 double EcnConfig::probability(Bytes q) const {
   if (!enabled || q <= kmin) return 0;
   if (q >= kmax) return 1;
+  // (pmax * excess) / span in double, in this order: raw byte counts.
   return pmax * static_cast<double>((q - kmin).n) / static_cast<double>((kmax - kmin).n);
 }
 

@@ -26,8 +26,8 @@ Common read_common(const Params& p, const char* default_rate, const char* rate_s
   if (c.mtu & (c.mtu - 1)) p.fail("mtu", "the path MTU must be a power of two");
   double meters = 0;
   if (!parse_length(cable, meters)) p.fail("cable", fmt::format("\"{}\" is not a length (expected e.g. \"2 m\")", cable));
-  c.latency = Time(static_cast<i64>(meters * static_cast<double>(per_m.ps))) + phy;
-  if (!p.describing() && c.rate.bps <= 0) p.fail("rate", "the rate must be positive");
+  c.latency = scale(per_m, meters) + phy;
+  if (!p.describing() && !c.rate.is_positive()) p.fail("rate", "the rate must be positive");
   return c;
 }
 

@@ -9,7 +9,7 @@ namespace iowall {
 EthernetSwitch::EthernetSwitch(const Params& p, SimContext& ctx)
     : Device(p, ctx), pfc(net::PfcConfig::read(p)), ecn(net::EcnConfig::read(p)) {
   for (i64 i = 0; i < ports_count; ++i) make_port("p" + std::to_string(i), "network port", PortRole::network);
-  if (buffer.n <= 0) p.fail("buffer", "the buffer must be positive");
+  if (!buffer.is_positive()) p.fail("buffer", "the buffer must be positive");
   // The headroom above XOFF depends on the links' rates and cables: checked where the
   // per-packet network is built.
   if (pfc.enabled && pfc.xoff > buffer)

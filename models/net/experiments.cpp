@@ -14,8 +14,8 @@ FabricConfig read_fabric_config(const Params& p, Bandwidth line) {
   c.dcqcn = DcqcnConfig::read(p, line);
   c.nscc = NsccConfig::read(p);
   if (c.nscc.enabled) c.dcqcn.enabled = false;  // one congestion control per sender
-  if (c.frame.n <= 0 || c.frame.n > 9216) p.fail("frame", "the frame must be 1 to 9216 B (jumbo MTU)");
-  if (c.buffer.n <= 0) p.fail("buffer", "the buffer must be positive");
+  if (!c.frame.is_positive() || c.frame > Bytes(9216)) p.fail("frame", "the frame must be 1 to 9216 B (jumbo MTU)");
+  if (!c.buffer.is_positive()) p.fail("buffer", "the buffer must be positive");
   return c;
 }
 
@@ -31,13 +31,9 @@ double jain_index(const std::vector<double>& x) {
 void check_fabric(const FabricConfig& c, Bandwidth rate, double cable_m, const std::string& where) {
   if (c.pfc.credit && c.pfc.credits > c.buffer)
     throw InputError(where, "/credits", "the credits of one ingress exceed the buffer size");
-  const Headroom h = pfc_headroom(c.pfc, rate, Bytes(c.frame.n + kWireOverhead), cable_m);
+  const Headroom h = pfc_headroom(c.pfc, rate, c.frame + kWireOverhead, cable_m);
   check_pfc(c.pfc, c.buffer, h.bytes(rate), where);
 }
-
-namespace {
-double gbps(Bytes b, Time t) { return t.ps > 0 ? static_cast<double>(b.n) * 8 / t.seconds() / 1e9 : 0; }
-}  // namespace
 
 SkidResult run_skid(SimContext& ctx, const FabricConfig& cfg, Bandwidth rate, double cable_m, Time duration,
                     int drain) {
@@ -54,7 +50,7 @@ SkidResult run_skid(SimContext& ctx, const FabricConfig& cfg, Bandwidth rate, do
   f.add_flow({rev, sw, up}, Bytes(0), Time(static_cast<i64>(f.rng().below(1'000'000))));
   ctx.run(duration);
   SkidResult r;
-  r.formula = pfc_headroom(c.pfc, rate, Bytes(c.frame.n + kWireOverhead), cable_m);
+  r.formula = pfc_headroom(c.pfc, rate, c.frame + kWireOverhead, cable_m);
   r.headroom = r.formula.bytes(rate);
   r.max_skid = f.port(in).max_skid;
   r.pauses = f.port(in).pauses_sent;
@@ -77,12 +73,13 @@ SpreadResult run_spread(SimContext& ctx, const FabricConfig& cfg, Bandwidth rate
   ctx.run(duration);
   SpreadResult r;
   auto window = [&](int fl) {
-    return gbps(f.delivered_before(fl, duration) - f.delivered_before(fl, measure_from), duration - measure_from);
+    return gbit_per_s(f.delivered_before(fl, duration) - f.delivered_before(fl, measure_from), duration - measure_from);
   };
   r.culprit_Gbps = window(culprit);
   r.innocent_Gbps = window(innocent);
-  r.innocent_alone_Gbps = rate.Gbps_value() * static_cast<double>(cfg.frame.n) /
-                          static_cast<double>(cfg.frame.n + kWireOverhead);
+  // (rate * frame) / wire bytes in double, in this order: raw byte counts.
+  r.innocent_alone_Gbps =
+      rate.Gbps_value() * static_cast<double>(cfg.frame.n) / static_cast<double>((cfg.frame + kWireOverhead).n);
   r.innocent_paused = f.port(h2p).paused_time;
   for (int p : {h1p + 1, h2p + 1, s1up + 1}) r.max_held = std::max(r.max_held, f.port(p).max_held);
   r.pauses_upstream = f.port(s1up).pauses_received + f.port(h1p).pauses_received + f.port(h2p).pauses_received;
@@ -107,7 +104,7 @@ IncastResult run_incast(SimContext& ctx, const FabricConfig& cfg, int senders, B
   const Time window = duration - measure_from;
   for (int fl : flows) {
     const Bytes b = f.delivered_before(fl, duration) - f.delivered_before(fl, measure_from);
-    r.flow_Gbps.push_back(gbps(b, window));
+    r.flow_Gbps.push_back(gbit_per_s(b, window));
     r.total_Gbps += r.flow_Gbps.back();
     r.cnps += f.flow(fl).cnps;
   }
@@ -126,7 +123,7 @@ IncastResult run_incast(SimContext& ctx, const FabricConfig& cfg, int senders, B
     std::vector<double> g;
     double fair = 0;
     for (int fl : flows) {
-      g.push_back(gbps(f.delivered_before(fl, t + step) - f.delivered_before(fl, t), step));
+      g.push_back(gbit_per_s(f.delivered_before(fl, t + step) - f.delivered_before(fl, t), step));
       fair += g.back() / senders;
     }
     bool ok = fair > 0;

@@ -21,18 +21,19 @@ FabricCore::~FabricCore() = default;
 
 void FabricCore::queue_changed(int p) {
   if (p != watch || now() < watch_from) return;
-  const i64 q = ports[p].out.queued();
-  watch_integral += static_cast<i128>(watch_value) * (now() - watch_last).ps;
+  const Bytes q = ports[p].out.queued();
+  // A time integral in byte-picoseconds, past the range of either unit: raw counts.
+  watch_integral += static_cast<i128>(watch_value.n) * (now() - watch_last).ps;
   watch_last = now();
   watch_value = q;
-  self.watch_min_ = std::min(self.watch_min_, Bytes(q));
-  self.watch_max_ = std::max(self.watch_max_, Bytes(q));
+  self.watch_min_ = std::min(self.watch_min_, q);
+  self.watch_max_ = std::max(self.watch_max_, q);
 }
 
 void FabricCore::enqueue(int p, int pkt) {
   Port& pt = ports[p];
   pt.out.push(pool, pkt);
-  pt.stats.max_queue = std::max(pt.stats.max_queue, Bytes(pt.out.queued()));
+  pt.stats.max_queue = std::max(pt.stats.max_queue, pt.out.queued());
   queue_changed(p);
   try_start(p);
 }
@@ -49,14 +50,14 @@ void FabricCore::try_start(int p) {
     if (pkt < 0) return;
     if (cfg.ecn.at_dequeue && nodes[pt.node].is_switch) {
       Packet& k = pool[pkt];
-      if (mark_ecn(cfg.ecn, k, Bytes(pt.out.bytes[k.prio]), self.rng())) ++flows[k.flow].stats.marked;
+      if (mark_ecn(cfg.ecn, k, pt.out.bytes[k.prio], self.rng())) ++flows[k.flow].stats.marked;
     }
     queue_changed(p);
     wake_blocked(p);
   }
   pt.out.busy = true;
-  const Time wire = pool[pkt].pause ? bit_times(cfg.pfc.pause_frame_bits, pt.rate)
-                                    : transfer_time(Bytes(pool[pkt].bytes + kWireOverhead), pt.rate);
+  const Time wire = pool[pkt].pause ? bit_time(cfg.pfc.pause_frame_bits, pt.rate)
+                                    : transfer_time(pool[pkt].bytes + kWireOverhead, pt.rate);
   FabricCore* core = this;
   ctx().in(wire, [core, p, pkt] { core->finish_tx(p, pkt); });
 }
@@ -74,7 +75,7 @@ void FabricCore::finish_tx(int p, int pkt) {
 // The switch forgets a departed frame: shared buffer and ingress counters, credits, XON.
 void FabricCore::release(int node, const Packet& k) {
   const int ingress = k.ingress, prio = k.prio;
-  const i64 bytes = k.bytes;
+  const Bytes bytes = k.bytes;
   nodes[node].buffer.used -= bytes;
   Port& in = ports[ingress];
   const bool xon = in.in.release(prio, bytes, cfg.pfc);
@@ -95,7 +96,7 @@ void FabricCore::send_pause(int p, int prio, bool on) {
   k.pause = true;
   k.pause_on = on;
   k.prio = prio;
-  k.bytes = 0;
+  k.bytes = Bytes(0);
   ports[p].out.control.push_back(pool.add(k));
   if (on) ++ports[p].stats.pauses_sent;
   try_start(p);
@@ -105,7 +106,7 @@ void FabricCore::arrive(int p, int pkt) {
   Port& pt = ports[p];
   if (pool[pkt].pause) {
     // The upstream MAC and PHY pass the frame up, then the sender reacts.
-    const Time react = bit_times(cfg.pfc.interface_bits + cfg.pfc.response_bits, pt.rate);
+    const Time react = bit_time(cfg.pfc.interface_bits + cfg.pfc.response_bits, pt.rate);
     const int prio = pool[pkt].prio;
     const bool on = pool[pkt].pause_on;
     pool.free(pkt);
@@ -117,7 +118,7 @@ void FabricCore::arrive(int p, int pkt) {
   Node& n = nodes[pt.node];
   if (!n.is_switch) return deliver(pkt);
   const int prio = pool[pkt].prio;
-  const i64 bytes = pool[pkt].bytes;
+  const Bytes bytes = pool[pkt].bytes;
   pt.in.arrived(prio, bytes, pt.stats);
   if (!n.buffer.admits(bytes, cfg.buffer)) {
     // Lossy priority, or PAUSE came too late: the frame is lost.
@@ -131,7 +132,7 @@ void FabricCore::arrive(int p, int pkt) {
   Packet& k = pool[pkt];
   ++k.hop;
   const int out = flows[k.flow].routes[k.path][k.hop];
-  if (!cfg.ecn.at_dequeue && mark_ecn(cfg.ecn, k, Bytes(ports[out].out.bytes[k.prio]), self.rng()))
+  if (!cfg.ecn.at_dequeue && mark_ecn(cfg.ecn, k, ports[out].out.bytes[k.prio], self.rng()))
     ++flows[k.flow].stats.marked;
   enqueue(out, pkt);
 }
@@ -155,7 +156,7 @@ void FabricCore::wake_blocked(int p) {
 
 Fabric::Fabric(SimContext& ctx, std::string name, FabricConfig cfg)
     : Component(ctx, std::move(name)), core_(std::make_unique<FabricCore>(*this, std::move(cfg))) {
-  if (core_->cfg.frame.n <= 0 || core_->cfg.buffer.n <= 0)
+  if (!core_->cfg.frame.is_positive() || !core_->cfg.buffer.is_positive())
     throw InputError(this->name(), "", "frame and buffer sizes must be positive");
 }
 Fabric::~Fabric() = default;
@@ -172,7 +173,7 @@ int Fabric::add_switch(const std::string& name) {
 int Fabric::connect(int a, int b, Bandwidth rate, double cable_m) {
   auto& ps = core_->ports;
   const int pa = static_cast<int>(ps.size());
-  const Time delay(static_cast<i64>(cable_m * static_cast<double>(core_->cfg.pfc.cable_per_meter.ps)));
+  const Time delay = scale(core_->cfg.pfc.cable_per_meter, cable_m);
   ps.emplace_back();
   ps.emplace_back();
   ps[pa].node = a;
@@ -184,7 +185,7 @@ int Fabric::connect(int a, int b, Bandwidth rate, double cable_m) {
     ps[p].delay = delay;
     // Credits bound what a port may send into a switch; hosts take all they receive.
     const bool to_switch = core_->nodes[ps[ps[p].peer].node].is_switch;
-    ps[p].out.credits.fill(core_->cfg.pfc.credit && to_switch ? core_->cfg.pfc.credits.n : INT64_MAX / 2);
+    ps[p].out.credits.fill(core_->cfg.pfc.credit && to_switch ? core_->cfg.pfc.credits : Bytes::max() / 2);
   }
   core_->nodes[a].ports.push_back(pa);
   core_->nodes[b].ports.push_back(pa + 1);
@@ -209,21 +210,22 @@ int Fabric::port_between(int a, int b) const {
 void Fabric::watch_queue(int port, Time from) {
   core_->watch = port;
   core_->watch_from = core_->watch_last = from;
-  watch_min_ = Bytes(INT64_MAX);
+  watch_min_ = Bytes::max();
   watch_max_ = Bytes(0);
 }
 
 double Fabric::mean_watched_queue(Time until) const {
-  const i128 total = core_->watch_integral + static_cast<i128>(core_->watch_value) * (until - core_->watch_last).ps;
-  const i64 span = (until - core_->watch_from).ps;
-  return span > 0 ? static_cast<double>(total) / static_cast<double>(span) : 0;
+  // The byte-picosecond integral (raw counts, as in queue_changed) over the span.
+  const i128 total = core_->watch_integral + static_cast<i128>(core_->watch_value.n) * (until - core_->watch_last).ps;
+  const Time span = until - core_->watch_from;
+  return span.is_positive() ? static_cast<double>(total) / static_cast<double>(span.ps) : 0;
 }
 
 const PortStats& Fabric::port(int p) const { return core_->ports.at(p).stats; }
 
 std::string Fabric::pending_work() const {
   int left = 0;
-  for (const auto& f : core_->flows) left += f.remaining > 0;
+  for (const auto& f : core_->flows) left += f.remaining.is_positive();
   return left ? fmt::format("{} flows unfinished", left) : std::string();
 }
 

@@ -37,14 +37,15 @@ struct FabricCore {
     SharedBuffer buffer;  // switch
   };
   struct Message {
-    i64 size = 0, left = 0;  // bytes, and bytes not yet sent
+    Bytes size, left;  // bytes, and bytes not yet sent
     Fabric::Delivered first, last;
   };
+  static constexpr Bytes kUnlimited{-1};
   struct Flow {
     std::vector<std::vector<int>> routes;  // egress port at each node from the source on, per route
     RouteChoice choice;
     i64 next_seq = 0;
-    i64 remaining = 0;       // bytes left to send; -1: unlimited
+    Bytes remaining;         // bytes left to send; kUnlimited: until the run ends
     int prio = 3;
     bool waiting = false;    // blocked on the NIC's queue
     bool pacing = false;     // a paced send is scheduled
@@ -66,14 +67,14 @@ struct FabricCore {
   std::unique_ptr<SenderControl> control;
   int watch = -1;
   Time watch_from, watch_last;
-  i64 watch_value = 0;
-  i128 watch_integral = 0;
+  Bytes watch_value;
+  i128 watch_integral = 0;  // of the watched queue over time, in byte-picoseconds
 
   FabricCore(Fabric& f, FabricConfig c);
   ~FabricCore();
   SimContext& ctx() { return self.ctx(); }
   Time now() { return self.ctx().now(); }
-  static bool active(const Flow& f) { return f.remaining != 0; }
+  static bool active(const Flow& f) { return !f.remaining.is_zero(); }
 
   // Links and switches (fabric.cpp).
   void enqueue(int p, int pkt);
@@ -89,9 +90,9 @@ struct FabricCore {
   // Senders and receivers (fabric_flows.cpp).
   // The bytes of the flow's next frame, or 0 when it may not send now: inactive,
   // blocked, or the NIC's queue is full (the flow then waits for room).
-  i64 next_frame(int fi);
+  Bytes next_frame(int fi);
   // Queues a frame of `bytes` of the flow at its NIC.
-  void inject(int fi, i64 bytes);
+  void inject(int fi, Bytes bytes);
   // Records the rate the sender paces its next frame at (final and lowest rates).
   void note_rate(int fi, Bandwidth r);
   void deliver(int pkt);

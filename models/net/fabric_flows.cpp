@@ -17,24 +17,24 @@ namespace {
 constexpr int kHostQueueFrames = 4;  // a NIC's send queue: flows wait when it is full
 }  // namespace
 
-i64 FabricCore::next_frame(int fi) {
+Bytes FabricCore::next_frame(int fi) {
   Flow& f = flows[fi];
   f.pacing = false;
-  if (!active(f) || f.waiting) return 0;
+  if (!active(f) || f.waiting) return Bytes(0);
   Port& pt = ports[f.routes[0][0]];  // every route leaves through the sender's one port
-  if (pt.out.queued() >= kHostQueueFrames * cfg.frame.n) {
+  if (pt.out.queued() >= cfg.frame * kHostQueueFrames) {
     f.waiting = true;
     pt.blocked.push_back(fi);
-    return 0;
+    return Bytes(0);
   }
-  i64 bytes = f.remaining < 0 ? cfg.frame.n : std::min(f.remaining, cfg.frame.n);
+  Bytes bytes = f.remaining.is_negative() ? cfg.frame : std::min(f.remaining, cfg.frame);
   if (f.messages) bytes = std::min(bytes, f.msgs[f.sending].left);  // a frame holds one message's bytes
   return bytes;
 }
 
-void FabricCore::inject(int fi, i64 bytes) {
+void FabricCore::inject(int fi, Bytes bytes) {
   Flow& f = flows[fi];
-  if (f.remaining > 0) f.remaining -= bytes;
+  if (f.remaining.is_positive()) f.remaining -= bytes;
   Packet k;
   k.flow = fi;
   k.bytes = bytes;
@@ -46,7 +46,7 @@ void FabricCore::inject(int fi, i64 bytes) {
     Message& m = f.msgs[f.sending];
     k.msg_first = m.left == m.size;
     m.left -= bytes;
-    k.msg_last = m.left == 0;
+    k.msg_last = m.left.is_zero();
     if (k.msg_last) ++f.sending;
   }
   enqueue(f.routes[0][0], pool.add(k));
@@ -55,15 +55,15 @@ void FabricCore::inject(int fi, i64 bytes) {
 void FabricCore::note_rate(int fi, Bandwidth r) {
   FlowStats& s = flows[fi].stats;
   s.final_rate = r;
-  if (s.min_rate.bps == 0 || r < s.min_rate) s.min_rate = r;
+  if (s.min_rate.is_zero() || r < s.min_rate) s.min_rate = r;
 }
 
 void FabricCore::deliver(int pkt) {
   const Packet k = pool[pkt];
   pool.free(pkt);
   Flow& f = flows[k.flow];
-  if (f.stats.delivered.n == 0) f.stats.first_byte = now();
-  f.stats.delivered += Bytes(k.bytes);
+  if (f.stats.delivered.is_zero()) f.stats.first_byte = now();
+  f.stats.delivered += k.bytes;
   f.stats.last_byte = now();
   f.log.add(now(), k.bytes);
   f.reorder.on_packet(k.seq, k.bytes, f.stats);
@@ -97,7 +97,7 @@ int Fabric::add_flow(const std::vector<std::vector<int>>& paths, Multipath mode,
 int Fabric::build_flow(const std::vector<std::vector<int>>& paths, Multipath mode, Bytes size, int priority) {
   if (paths.empty()) throw InputError(name(), "", "a flow needs a route");
   FabricCore::Flow f;
-  f.remaining = size.n > 0 ? size.n : -1;
+  f.remaining = size.is_positive() ? size : FabricCore::kUnlimited;
   f.prio = priority;
   for (const auto& nodes : paths) {
     if (nodes.size() < 2) throw InputError(name(), "", "a flow needs a source and a destination");
@@ -112,7 +112,7 @@ int Fabric::build_flow(const std::vector<std::vector<int>>& paths, Multipath mod
   // CNPs return on the idle reverse path of the first route: a minimum frame and the
   // cable per hop.
   for (int p : f.routes[0])
-    f.cnp_delay += transfer_time(Bytes(64 + kWireOverhead), core_->ports[p].rate) + core_->ports[p].delay;
+    f.cnp_delay += transfer_time(Bytes(64) + kWireOverhead, core_->ports[p].rate) + core_->ports[p].delay;
   const int fi = static_cast<int>(core_->flows.size());
   f.choice = RouteChoice::hashed(mode, f.routes.size(), ctx().seed(), fi);
   core_->flows.push_back(std::move(f));
@@ -124,17 +124,17 @@ int Fabric::open_flow(const std::vector<int>& nodes, int priority) {
   const int fi = build_flow({nodes}, Multipath::ecmp, Bytes(0), priority);
   FabricCore::Flow& f = core_->flows[fi];
   f.messages = true;
-  f.remaining = 0;  // idle until a message comes
+  f.remaining = Bytes(0);  // idle until a message comes
   return fi;
 }
 
 void Fabric::send_message(int fi, Bytes bytes, Delivered first, Delivered last) {
-  if (bytes.n <= 0) throw InputError(name(), "", "a message needs at least one byte");
+  if (!bytes.is_positive()) throw InputError(name(), "", "a message needs at least one byte");
   FabricCore::Flow& f = core_->flows.at(fi);
   if (!f.messages) throw InputError(name(), "", "send_message on a flow not opened with open_flow");
-  const bool idle = f.remaining == 0;
-  f.msgs.push_back({bytes.n, bytes.n, std::move(first), std::move(last)});
-  f.remaining += bytes.n;
+  const bool idle = f.remaining.is_zero();
+  f.msgs.push_back({bytes, bytes, std::move(first), std::move(last)});
+  f.remaining += bytes;
   if (!idle) return;  // the flow is sending: it reaches this message in turn
   core_->control->resume(fi);
 }

@@ -36,7 +36,7 @@ MultipathResult run_multipath(SimContext& ctx, const FabricConfig& cfg, const Mu
   const Time window = run.duration - run.measure_from;
   for (int fl : flows) {
     const Bytes b = f.delivered_before(fl, run.duration) - f.delivered_before(fl, run.measure_from);
-    r.flow_Gbps.push_back(static_cast<double>(b.n) * 8 / window.seconds() / 1e9);
+    r.flow_Gbps.push_back(gbit_per_s(b, window));  // window > 0: checked above
     r.total_Gbps += r.flow_Gbps.back();
     const FlowStats& st = f.flow(fl);
     r.out_of_order += st.out_of_order;

@@ -17,26 +17,27 @@ NsccConfig NsccConfig::read(const Params& p) {
                       "assumption, in the range of UEC's published defaults");
   c.pi_gain = p.get_number("nscc_pi_gain", 0.25, 0.0, 1e6, "proportional increase, frames per ACK at zero delay",
                            "assumption");
-  if (c.target_delay.ps <= 0) p.fail("nscc_target_delay", "must be positive");
+  if (!c.target_delay.is_positive()) p.fail("nscc_target_delay", "must be positive");
   if (!(c.md > 0 && c.md <= 1)) p.fail("nscc_md", fmt::format("{} is out of range (0, 1]", c.md));
   if (!(c.pi_gain >= 0 && c.pi_gain <= 16)) p.fail("nscc_pi_gain", fmt::format("{} is out of range [0, 16]", c.pi_gain));
   return c;
 }
 
 NsccWindow::NsccWindow(const NsccConfig& c, Bandwidth line, Bytes frame)
-    : c_(&c), frame_(static_cast<double>(frame.n)) {
+    : c_(&c), frame_(static_cast<double>(frame.n)) {  // the window's arithmetic is in double bytes
   // Start at one bandwidth-delay product of the target; never above four of them.
-  const double bdp = static_cast<double>(line.bps) / 8 * c.target_delay.seconds();
+  const double bdp = line.bytes_per_s_value() * c.target_delay.seconds();
   cwnd_ = std::max(bdp, frame_);
   max_ = 4 * cwnd_;
 }
 
 void NsccWindow::on_ack(Bytes bytes, bool marked, Time rtt, Time now) {
+  // The window's arithmetic is in double bytes and picoseconds: raw counts.
   const double target = static_cast<double>(c_->target_delay.ps), delay = static_cast<double>(rtt.ps);
   const double acked = static_cast<double>(bytes.n);
   if (marked && delay > target) {
     // At most one decrease per round trip: the marks of one window describe one queue.
-    if (last_decrease_.ps < 0 || now - last_decrease_ >= rtt) {
+    if (last_decrease_.is_negative() || now - last_decrease_ >= rtt) {
       cwnd_ -= cwnd_ * c_->md * (delay - target) / delay;
       last_decrease_ = now;
       ++decreases_;

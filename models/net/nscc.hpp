@@ -28,7 +28,7 @@ public:
   NsccWindow(const NsccConfig& c, Bandwidth line, Bytes frame);
   // An ACK of `bytes`, ECN-marked or not, whose round trip took `rtt`, at `now`.
   void on_ack(Bytes bytes, bool marked, Time rtt, Time now);
-  Bytes window() const { return Bytes(static_cast<i64>(cwnd_)); }
+  Bytes window() const { return whole_bytes(cwnd_); }
   std::uint64_t decreases() const { return decreases_; }
 
 private:

@@ -10,11 +10,11 @@
 namespace iowall::net {
 
 inline constexpr int kPriorities = 8;
-inline constexpr i64 kWireOverhead = 20;  // preamble, start delimiter and inter-frame gap
+inline constexpr Bytes kWireOverhead{20};  // preamble, start delimiter and inter-frame gap
 
 struct Packet {
   int flow = -1;
-  i64 bytes = 0;
+  Bytes bytes;
   int hop = 0;      // index into the packet's route of the egress port it is queued on
   int path = 0;     // which of the flow's routes
   i64 seq = 0;      // packet number within the flow

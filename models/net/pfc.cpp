@@ -14,7 +14,7 @@ PfcConfig PfcConfig::read(const Params& p) {
   if (c.credit) {
     if (p.json().contains("pfc") && c.enabled) p.fail("credit", "choose PFC or credits, not both");
     c.enabled = false;
-    if (c.credits.n <= 0) p.fail("credits", "credits must be positive");
+    if (!c.credits.is_positive()) p.fail("credits", "credits must be positive");
   }
   c.xoff = p.get_bytes("xoff", "1 MB", "ingress bytes of one priority that send PAUSE",
                        "assumption: a static threshold above an ingress's share of kmax, so ECN acts first");
@@ -28,22 +28,17 @@ PfcConfig PfcConfig::read(const Params& p) {
   c.cable_per_meter = p.get_time("cable_delay", "5 ns", "propagation per metre of cable",
                                  "about 5 ns/m in fibre and copper");
   if (c.xon > c.xoff) p.fail("xon", "xon must not exceed xoff");
-  if (c.xoff.n <= 0) p.fail("xoff", "xoff must be positive");
+  if (!c.xoff.is_positive()) p.fail("xoff", "xoff must be positive");
   return c;
-}
-
-Time bit_times(i64 bits, Bandwidth rate) {
-  const i128 num = static_cast<i128>(bits) * 1'000'000'000'000LL;
-  return Time(static_cast<i64>((num + rate.bps - 1) / rate.bps));
 }
 
 Headroom pfc_headroom(const PfcConfig& c, Bandwidth rate, Bytes max_frame, double cable_m) {
   Headroom h;
   h.wait_frame = transfer_time(max_frame, rate);
-  h.pause_frame = bit_times(c.pause_frame_bits, rate);
-  h.cable_round_trip = Time(static_cast<i64>(2 * cable_m * static_cast<double>(c.cable_per_meter.ps)));
-  h.interface = bit_times(c.interface_bits, rate);
-  h.response = bit_times(c.response_bits, rate);
+  h.pause_frame = bit_time(c.pause_frame_bits, rate);
+  h.cable_round_trip = scale(c.cable_per_meter, 2 * cable_m);
+  h.interface = bit_time(c.interface_bits, rate);
+  h.response = bit_time(c.response_bits, rate);
   h.finish_frame = h.wait_frame;
   return h;
 }

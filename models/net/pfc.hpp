@@ -24,9 +24,6 @@ struct PfcConfig {
   static PfcConfig read(const Params& p);
 };
 
-// Time of `bits` bit times at `rate`.
-Time bit_times(i64 bits, Bandwidth rate);
-
 struct Headroom {
   Time wait_frame;       // the switch finishes the frame it is sending before the PAUSE
   Time pause_frame;      // the PAUSE itself
@@ -35,7 +32,7 @@ struct Headroom {
   Time response;         // the upstream decides to stop
   Time finish_frame;     // ...and finishes the frame it has started
   Time total() const { return wait_frame + pause_frame + cable_round_trip + interface + response + finish_frame; }
-  Bytes bytes(Bandwidth rate) const { return Bytes((bytes_in(total(), rate).n)); }
+  Bytes bytes(Bandwidth rate) const { return bytes_in(total(), rate); }
 };
 
 // The worst case: a maximum frame (`max_frame`, on the wire) in service at both ends.

@@ -14,31 +14,31 @@
 namespace iowall::net {
 
 struct IngressPfc {
-  std::array<i64, kPriorities> held{};
+  std::array<Bytes, kPriorities> held{};
   std::array<bool, kPriorities> xoff_sent{};
-  std::array<i64, kPriorities> skid{};
+  std::array<Bytes, kPriorities> skid{};
 
   // A frame of `bytes` arrived: after an XOFF its wire bytes count as skid.
-  void arrived(int prio, i64 bytes, PortStats& s) {
+  void arrived(int prio, Bytes bytes, PortStats& s) {
     if (!xoff_sent[prio]) return;
     skid[prio] += bytes + kWireOverhead;  // on-wire bytes, as the headroom counts them
-    s.max_skid = std::max(s.max_skid, Bytes(skid[prio]));
+    s.max_skid = std::max(s.max_skid, skid[prio]);
   }
   // The switch admitted the frame: true when this priority now crosses XOFF on a
   // lossless fabric, so PAUSE must go upstream.
-  bool hold(int prio, i64 bytes, const PfcConfig& c, PortStats& s) {
+  bool hold(int prio, Bytes bytes, const PfcConfig& c, PortStats& s) {
     held[prio] += bytes;
-    s.max_held = std::max(s.max_held, Bytes(held[prio]));
-    if (!c.enabled || xoff_sent[prio] || held[prio] < c.xoff.n) return false;
+    s.max_held = std::max(s.max_held, held[prio]);
+    if (!c.enabled || xoff_sent[prio] || held[prio] < c.xoff) return false;
     xoff_sent[prio] = true;
-    skid[prio] = 0;
+    skid[prio] = Bytes(0);
     return true;
   }
   // The frame left the switch: true when this priority falls to XON after an XOFF, so
   // the resume must go upstream.
-  bool release(int prio, i64 bytes, const PfcConfig& c) {
+  bool release(int prio, Bytes bytes, const PfcConfig& c) {
     held[prio] -= bytes;
-    if (!xoff_sent[prio] || held[prio] > c.xon.n) return false;
+    if (!xoff_sent[prio] || held[prio] > c.xon) return false;
     xoff_sent[prio] = false;
     return true;
   }

@@ -12,15 +12,15 @@ namespace iowall::net {
 
 struct ReorderBuffer {
   i64 expected = 0;
-  std::map<i64, i64> early;  // packets past a gap (seq -> bytes)
-  i64 early_bytes = 0;
+  std::map<i64, Bytes> early;  // packets past a gap (seq -> bytes)
+  Bytes early_bytes;
 
-  void on_packet(i64 seq, i64 bytes, FlowStats& s) {
+  void on_packet(i64 seq, Bytes bytes, FlowStats& s) {
     if (seq != expected) {
       ++s.out_of_order;
       early[seq] = bytes;
       early_bytes += bytes;
-      s.max_reorder = std::max(s.max_reorder, Bytes(early_bytes));
+      s.max_reorder = std::max(s.max_reorder, early_bytes);
       return;
     }
     ++expected;
@@ -33,19 +33,19 @@ struct ReorderBuffer {
 
 struct DeliveryLog {
   static constexpr Time kBin = Time(10'000'000);
-  std::vector<i64> bins;
+  std::vector<Bytes> bins;
 
-  void add(Time now, i64 bytes) {
-    const auto bin = static_cast<std::size_t>(now.ps / kBin.ps);
-    if (bins.size() <= bin) bins.resize(bin + 1, 0);
+  void add(Time now, Bytes bytes) {
+    const auto bin = static_cast<std::size_t>(now / kBin);
+    if (bins.size() <= bin) bins.resize(bin + 1);
     bins[bin] += bytes;
   }
   // Bytes delivered before `t`, to the bin.
   Bytes before(Time t) const {
-    const auto n = std::min<std::size_t>(bins.size(), static_cast<std::size_t>(t.ps / kBin.ps));
-    i64 sum = 0;
+    const auto n = std::min<std::size_t>(bins.size(), static_cast<std::size_t>(t / kBin));
+    Bytes sum;
     for (std::size_t i = 0; i < n; ++i) sum += bins[i];
-    return Bytes(sum);
+    return sum;
   }
 };
 

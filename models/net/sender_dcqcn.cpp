@@ -34,7 +34,7 @@ public:
   void on_delivered(int fi, const Packet& k) override {
     State& s = flows_[fi];
     const Time now = core_.now();
-    if (!k.ecn || (s.last_cnp.ps >= 0 && now - s.last_cnp < core_.cfg.dcqcn.cnp_interval)) return;
+    if (!k.ecn || (!s.last_cnp.is_negative() && now - s.last_cnp < core_.cfg.dcqcn.cnp_interval)) return;
     s.last_cnp = now;
     ++core_.flows[fi].stats.cnps;
     Dcqcn* self = this;
@@ -42,10 +42,10 @@ public:
   }
   Bandwidth final_rate(int fi, Bandwidth) const override { return flows_[fi].rate.rate(); }
 
-  bool admit(int, i64) { return true; }
-  Bandwidth sent(int fi, i64 bytes) {
+  bool admit(int, Bytes) { return true; }
+  Bandwidth sent(int fi, Bytes bytes) {
     DcqcnRate& r = flows_[fi].rate;
-    r.on_sent(Bytes(bytes));
+    r.on_sent(bytes);
     return r.rate();
   }
 
@@ -101,7 +101,7 @@ private:
     const DcqcnConfig& c = core_.cfg.dcqcn;
     if (!s.increase_on) {
       // Past this many AI steps any cut has recovered to line rate.
-      const i64 missed = std::min<i64>((now - s.increase_off).ps / c.increase_timer.ps, 1'000'000);
+      const i64 missed = std::min<i64>((now - s.increase_off) / c.increase_timer, 1'000'000);
       for (i64 i = 0; i < missed; ++i) {
         const Bandwidth before = s.rate.rate();
         s.rate.on_increase_timer();
@@ -111,7 +111,7 @@ private:
     }
     if (!s.alpha_on) {
       // Alpha is below 1e-9 of itself after this many periods (g = 1/256): nothing left to decay.
-      const i64 missed = std::min<i64>((now - s.alpha_off).ps / c.alpha_timer.ps, 6000);
+      const i64 missed = std::min<i64>((now - s.alpha_off) / c.alpha_timer, 6000);
       for (i64 i = 0; i < missed; ++i) s.rate.on_alpha_timer();
       schedule_alpha(fi);
     }

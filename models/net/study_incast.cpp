@@ -7,10 +7,6 @@
 
 namespace iowall::net {
 
-namespace {
-double kb(Bytes b) { return static_cast<double>(b.n) / 1e3; }
-}  // namespace
-
 IncastStudy::Config IncastStudy::read_config(const Params& p) {
   Config c;
   c.setup = FabricSetup::read(p);
@@ -19,7 +15,7 @@ IncastStudy::Config IncastStudy::read_config(const Params& p) {
                                          "assumption: an 8:1 incast, as in the DCQCN paper's experiments"));
   c.window = p.get_time("window", "10 ms", "window of the convergence test",
                         "assumption: many DCQCN increase periods (300 us)");
-  if (c.window.ps <= 0) p.fail("window", "must be positive");
+  if (!c.window.is_positive()) p.fail("window", "must be positive");
   const auto it = p.json().find("window");
   c.window_text = it != p.json().end() && it->is_string() ? it->get<std::string>() : "10 ms";
   c.tolerance = p.get_number("tolerance", 0.25, 0.0, 1.0, "relative distance from an equal split that counts as fair",
@@ -35,7 +31,7 @@ IncastStudy::Result IncastStudy::run(const Config& c, const StudyEnv& env) {
   r.incast = run_incast(ctx, s.fabric, c.senders, s.rate, s.cable_m, c.span.duration, c.span.from, c.tolerance, c.window);
   // A static-threshold shared buffer is lossless only if every ingress can reach XOFF
   // and then absorb its headroom at once.
-  r.headroom = pfc_headroom(s.fabric.pfc, s.rate, Bytes(s.fabric.frame.n + kWireOverhead), s.cable_m).bytes(s.rate);
+  r.headroom = pfc_headroom(s.fabric.pfc, s.rate, s.fabric.frame + kWireOverhead, s.cable_m).bytes(s.rate);
   r.reserve = (s.fabric.pfc.xoff + r.headroom) * c.senders;
   r.guaranteed = s.fabric.pfc.credit || (s.fabric.pfc.enabled && r.reserve <= s.fabric.buffer);
   return r;
@@ -44,11 +40,12 @@ IncastStudy::Result IncastStudy::run(const Config& c, const StudyEnv& env) {
 Json IncastStudy::Result::to_json() const {
   const IncastResult& r = incast;
   const FabricConfig& c = config.setup.fabric;
+  // Sizes go out as byte counts (the raw field) or decimal KB.
   return {{"senders", config.senders}, {"flow_Gbps", r.flow_Gbps}, {"lossless_guaranteed", guaranteed},
           {"pfc_reserve_bytes", reserve.n}, {"buffer_bytes", c.buffer.n}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
           {"converged_ms", r.converged.ms()}, {"mean_queue_KB", r.mean_queue / 1e3},
-          {"min_queue_KB", kb(r.min_queue)}, {"max_queue_KB", kb(r.max_queue)},
-          {"kmin_KB", kb(c.ecn.kmin)}, {"kmax_KB", kb(c.ecn.kmax)}, {"pauses", r.pauses},
+          {"min_queue_KB", r.min_queue.kB()}, {"max_queue_KB", r.max_queue.kB()},
+          {"kmin_KB", c.ecn.kmin.kB()}, {"kmax_KB", c.ecn.kmax.kB()}, {"pauses", r.pauses},
           {"drops", r.drops}, {"cnps", r.cnps}};
 }
 
@@ -62,7 +59,7 @@ std::string IncastStudy::Result::to_text() const {
                               config.senders, r.total_Gbps, r.jain, config.window_text, 100 * config.tolerance, conv);
   s += fmt::format("bottleneck queue: mean {:.1f} KB, min {:.1f} KB, max {:.1f} KB (Kmin {:.0f}, Kmax {:.0f}); "
                    "{} CNPs, {} PAUSEs, {} drops\nper flow Gb/s:",
-                   r.mean_queue / 1e3, kb(r.min_queue), kb(r.max_queue), kb(c.ecn.kmin), kb(c.ecn.kmax), r.cnps,
+                   r.mean_queue / 1e3, r.min_queue.kB(), r.max_queue.kB(), c.ecn.kmin.kB(), c.ecn.kmax.kB(), r.cnps,
                    r.pauses, r.drops);
   for (double g : r.flow_Gbps) s += fmt::format(" {:.2f}", g);
   s += "\n";
@@ -106,6 +103,7 @@ MultipathStudy::Result MultipathStudy::run(const Config& c, const StudyEnv& env)
 
 Json MultipathStudy::Result::to_json() const {
   const MultipathResult& r = multipath;
+  // The reorder buffer goes out as a byte count (the raw field).
   return {{"mode", config.mode}, {"pattern", config.pattern}, {"senders", config.run.senders},
           {"spines", config.run.spines}, {"flow_Gbps", r.flow_Gbps}, {"total_Gbps", r.total_Gbps},
           {"min_Gbps", r.min_Gbps}, {"spine_flows", r.spine_flows}, {"out_of_order", r.out_of_order},
@@ -115,7 +113,7 @@ Json MultipathStudy::Result::to_json() const {
 std::string MultipathStudy::Result::to_text() const {
   const MultipathResult& r = multipath;
   std::string s = fmt::format("{} {} of {} senders over {} spines: {:.2f} Gb/s in all, slowest flow {:.2f}; "
-                              "{} packets out of order, reorder buffer up to {} B; {} PAUSEs, {} drops\n",
+                              "{} packets out of order, reorder buffer up to {} B; {} PAUSEs, {} drops\n",  // B: the raw field
                               config.mode, config.pattern, config.run.senders, config.run.spines, r.total_Gbps,
                               r.min_Gbps, r.out_of_order, r.max_reorder.n, r.pauses, r.drops);
   if (config.run.mode == Multipath::ecmp) {

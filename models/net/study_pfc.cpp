@@ -10,8 +10,6 @@
 namespace iowall::net {
 
 namespace {
-double kb(Bytes b) { return static_cast<double>(b.n) / 1e3; }
-
 // The text given for `key` (already checked by its getter), or the default.
 std::string given(const Params& p, const std::string& key, const std::string& def) {
   const auto it = p.json().find(key);
@@ -37,8 +35,8 @@ namespace {
 Time read_duration(const Params& p) {
   const Time t = p.get_time("duration", "20 ms", "simulated time (at most 1 s: every frame is an event)",
                             "assumption: DCQCN converges within about 10 ms at 100 Gb/s");
-  if (t.ps < 0) p.fail("duration", "must not be negative");
-  if (t.ps == 0) p.fail("duration", "must be positive");
+  if (t.is_negative()) p.fail("duration", "must not be negative");
+  if (t.is_zero()) p.fail("duration", "must be positive");
   if (t > sec(1))
     p.fail("duration", fmt::format("{} is more than the 1 s a per-packet run may simulate",
                                    quote_text(given(p, "duration", ""), 40)));
@@ -51,7 +49,7 @@ RunSpan RunSpan::read(const Params& p, bool window) {
   s.duration = read_duration(p);
   s.from = p.get_time("from", "10 ms", "start of the measurement window",
                       "assumption: after the senders' first reactions");
-  if (s.from.ps < 0) p.fail("from", "must not be negative");
+  if (s.from.is_negative()) p.fail("from", "must not be negative");
   if (window && s.from >= s.duration) p.fail("from", "the window must start before the run ends");
   return s;
 }
@@ -60,7 +58,7 @@ HeadroomStudy::Config HeadroomStudy::read_config(const Params& p) {
   Config c;
   c.setup = FabricSetup::read(p);
   c.mtu = p.get_bytes("mtu", "9216 B", "largest frame", "jumbo MTU of data-centre switches");
-  if (c.mtu.n < 64 || c.mtu.n > 65536)
+  if (c.mtu < Bytes(64) || c.mtu > Bytes(65536))
     p.fail("mtu", fmt::format("{} is not an MTU (64 B to 64 KiB)", quote_text(given(p, "mtu", ""), 40)));
   return c;
 }
@@ -68,14 +66,15 @@ HeadroomStudy::Config HeadroomStudy::read_config(const Params& p) {
 HeadroomStudy::Result HeadroomStudy::run(const Config& c, const StudyEnv&) {
   Result r;
   r.config = c;
-  r.headroom = pfc_headroom(c.setup.fabric.pfc, c.setup.rate, Bytes(c.mtu.n + kWireOverhead), c.setup.cable_m);
+  r.headroom = pfc_headroom(c.setup.fabric.pfc, c.setup.rate, c.mtu + kWireOverhead, c.setup.cable_m);
   return r;
 }
 
 Json HeadroomStudy::Result::to_json() const {
   const Headroom& h = headroom;
   const Bandwidth rate = config.setup.rate;
-  return {{"rate", to_string(rate)}, {"cable_m", config.setup.cable_m}, {"max_frame_bits", (config.mtu.n + kWireOverhead) * 8},
+  // Sizes go out as counts of bits or bytes (the raw field).
+  return {{"rate", to_string(rate)}, {"cable_m", config.setup.cable_m}, {"max_frame_bits", (config.mtu + kWireOverhead).n * 8},
           {"wait_frame_ns", h.wait_frame.ns()}, {"pause_frame_ns", h.pause_frame.ns()},
           {"cable_round_trip_ns", h.cable_round_trip.ns()}, {"interface_ns", h.interface.ns()},
           {"response_ns", h.response.ns()}, {"finish_frame_ns", h.finish_frame.ns()},
@@ -90,9 +89,9 @@ std::string HeadroomStudy::Result::to_text() const {
       "  wait for frame in service {:.1f} ns + PAUSE {:.1f} ns + cable round trip {:.1f} ns\n"
       "  + interface {:.1f} ns + response {:.1f} ns + sender finishes its frame {:.1f} ns\n"
       "  = {:.1f} ns -> {} B ({:.1f} KB) above XOFF\n",
-      to_string(rate), config.setup.cable_m, config.mtu.n + kWireOverhead, h.wait_frame.ns(), h.pause_frame.ns(),
+      to_string(rate), config.setup.cable_m, (config.mtu + kWireOverhead).n, h.wait_frame.ns(), h.pause_frame.ns(),
       h.cable_round_trip.ns(), h.interface.ns(), h.response.ns(), h.finish_frame.ns(), h.total().ns(),
-      h.bytes(rate).n, kb(h.bytes(rate)));
+      h.bytes(rate).n, h.bytes(rate).kB());  // B: the raw field
 }
 
 IOWALL_REGISTER_STUDY(HeadroomStudy, "net_headroom", "PFC headroom above XOFF from the 802.1Qbb delay terms");
@@ -115,13 +114,14 @@ SkidStudy::Result SkidStudy::run(const Config& c, const StudyEnv& env) {
 }
 
 Json SkidStudy::Result::to_json() const {
+  // Sizes go out as byte counts (the raw field).
   return {{"headroom_bytes", skid.headroom.n}, {"max_skid_bytes", skid.max_skid.n}, {"pauses", skid.pauses},
           {"drops", skid.drops}, {"frame_bytes", config.setup.fabric.frame.n}};
 }
 
 std::string SkidStudy::Result::to_text() const {
   return fmt::format("{} PAUSE episodes: most bytes after XOFF {} B; headroom formula {} B ({:.1f}%); drops {}\n",
-                     skid.pauses, skid.max_skid.n, skid.headroom.n,
+                     skid.pauses, skid.max_skid.n, skid.headroom.n,  // B, and (100 * skid) / headroom: the raw fields
                      100.0 * static_cast<double>(skid.max_skid.n) / static_cast<double>(skid.headroom.n), skid.drops);
 }
 
@@ -153,6 +153,7 @@ const char* flow_control(const FabricConfig& c) { return c.pfc.credit ? "credits
 Json SpreadStudy::Result::to_json() const {
   const SpreadResult& r = spread;
   const FabricConfig& c = config.setup.fabric;
+  // The held bytes go out as a byte count (the raw field).
   return {{"flow_control", flow_control(c)}, {"dcqcn", c.dcqcn.enabled}, {"max_held_bytes", r.max_held.n},
           {"culprit_Gbps", r.culprit_Gbps}, {"innocent_Gbps", r.innocent_Gbps},
           {"innocent_alone_Gbps", r.innocent_alone_Gbps}, {"innocent_paused_us", r.innocent_paused.us()},
@@ -166,7 +167,7 @@ std::string SpreadStudy::Result::to_text() const {
                      "(alone {:.2f}); innocent NIC paused {:.1f} us; {} PAUSEs upstream; {} drops; "
                      "most held per ingress {} B\n",
                      flow_control(c), c.dcqcn.enabled ? "on" : "off", r.culprit_Gbps, config.slow_text, r.innocent_Gbps,
-                     r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops, r.max_held.n);
+                     r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops, r.max_held.n);  // B: the raw field
 }
 
 IOWALL_REGISTER_STUDY(SpreadStudy, "net_spread", "PAUSE spreading upstream to a flow that shares no bottleneck");

@@ -14,14 +14,14 @@ namespace iowall::net {
 
 struct EgressQueue {
   std::array<std::deque<int>, kPriorities> q;
-  std::array<i64, kPriorities> bytes{};     // data bytes queued per priority
+  std::array<Bytes, kPriorities> bytes{};   // data bytes queued per priority
   std::deque<int> control;                  // PAUSE and resume frames
-  std::array<i64, kPriorities> credits{};   // room the next hop has advertised
+  std::array<Bytes, kPriorities> credits{}; // room the next hop has advertised
   bool busy = false;                        // a frame is on the wire
 
-  i64 queued() const {
-    i64 q_bytes = 0;
-    for (i64 b : bytes) q_bytes += b;
+  Bytes queued() const {
+    Bytes q_bytes;
+    for (Bytes b : bytes) q_bytes += b;
     return q_bytes;
   }
   void push(const PacketPool& pool, int pkt) {
@@ -34,7 +34,7 @@ struct EgressQueue {
     for (int pr = kPriorities - 1; pr >= 0; --pr) {
       if (pause.paused[pr] || q[pr].empty()) continue;
       const int pkt = q[pr].front();
-      const i64 b = pool[pkt].bytes;
+      const Bytes b = pool[pkt].bytes;
       if (credits[pr] < b) continue;
       q[pr].pop_front();
       bytes[pr] -= b;
@@ -47,8 +47,8 @@ struct EgressQueue {
 
 // A switch's shared buffer: every queued frame of every port draws on it.
 struct SharedBuffer {
-  i64 used = 0;
-  bool admits(i64 frame, Bytes size) const { return used + frame <= size.n; }
+  Bytes used;
+  bool admits(Bytes frame, Bytes size) const { return used + frame <= size; }
 };
 
 }  // namespace iowall::net

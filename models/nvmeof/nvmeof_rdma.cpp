@@ -67,7 +67,7 @@ public:
   NvmeofRdmaPath(const Config& c, PathEnv& env) : NvmeofPath(c, env), config_(c) {
     direct_to_gpu_ = c.buffer == "gpu";
     models_writes_ = true;
-    if (c.registered_memory.n <= 0)
+    if (!c.registered_memory.is_positive())
       throw InputError(env.file, env.pointer + "/registered_memory", "the registered memory must be positive");
   }
 
@@ -175,14 +175,14 @@ private:
     const Connection& c = conns_[id];
     // Registration per I/O makes a new region (a new MPT entry) every time.
     const std::uint32_t region = config_.registration == "per_io" ? kClientData + 1 + (per_io_regions_++) : kClientData;
-    return {region, Bytes(r.offset.n % config_.registered_memory.n), c.registration.page_size};
+    return {region, r.offset % config_.registered_memory, c.registration.page_size};
   }
 
   bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data_size; }
-  static Bytes capsule_slot(std::uint32_t id) { return Bytes((id % 1024) * kCommand.n); }
+  static Bytes capsule_slot(std::uint32_t id) { return kCommand * (id % 1024); }
   // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
   rdma::MemoryRef target_buffer(std::uint32_t id) {
-    return {kTargetData, Bytes(io(id).io.offset.n % kTargetPool.n), Bytes(2 << 20)};
+    return {kTargetData, io(id).io.offset % kTargetPool, Bytes(2 << 20)};
   }
 
   void send_command(std::uint32_t id) {

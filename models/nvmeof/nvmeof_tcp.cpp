@@ -32,13 +32,13 @@ public:
   NvmeofTcpPath(const Params& p, PathEnv& env) : NvmeofTcpPath(Config(p), env) {}
   NvmeofTcpPath(const Config& c, PathEnv& env) : NvmeofPath(c, env), config_(c) {
     direct_to_gpu_ = false;
-    if (c.tcp_rate_per_core.bps <= 0 || c.target_tcp_rate_per_core.bps <= 0)
+    if (!c.tcp_rate_per_core.is_positive() || !c.target_tcp_rate_per_core.is_positive())
       throw InputError(env.file, env.pointer, "the TCP rates per core must be positive");
-    if (c.mtu.n <= kIpTcpHeaders)
+    if (c.mtu <= Bytes(kIpTcpHeaders))
       throw InputError(env.file, env.pointer + "/mtu", "the MTU must be larger than the IP and TCP headers (52 B)");
     // Per segment: preamble, SFD and gap 20, Ethernet header and FCS 18, then IPv4 20
     // and TCP 32 (timestamps) inside the MTU; the 24 B PDU header once per PDU.
-    segments_.max_payload = c.mtu.n - kIpTcpHeaders;
+    segments_.max_payload = c.mtu.n - kIpTcpHeaders;  // a WireFormat holds plain byte counts
     segments_.packet_overhead = 20 + 18 + kIpTcpHeaders;
     segments_.fixed_overhead = 24;
   }

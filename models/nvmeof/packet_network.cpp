@@ -11,7 +11,7 @@ namespace iowall::nvmeof {
 
 namespace {
 // Link bytes a frame occupies besides its own: preamble, start delimiter, gap.
-constexpr i64 kGap = net::kWireOverhead;
+constexpr Bytes kGap = net::kWireOverhead;
 
 // Sets a counter to `v` (counters only count up; the totals are published once).
 void set(Counter& c, std::uint64_t v) {
@@ -61,7 +61,7 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
   if (!first) throw InputError(env.file, env.pointer + "/fabric", "the topology has no network link");
   wire_ = first->spec().wire;
   // A frame: one path MTU of payload, its headers, and the RETH an RDMA WRITE's first packet adds.
-  cfg.frame = Bytes(wire_.max_payload + wire_.packet_overhead - kGap + wire_.fixed_overhead);
+  cfg.frame = Bytes(wire_.max_payload + wire_.packet_overhead + wire_.fixed_overhead) - kGap;
   fabric_ = std::make_unique<net::Fabric>(env.ctx, "net", cfg);
   auto node = [&](const Device& d) {
     for (const auto& [dev, n] : nodes_)
@@ -73,7 +73,7 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
   for (const auto& l : env.topology.links()) {
     if (l->a().role() != PortRole::network || l->b().role() != PortRole::network) continue;
     const Device &a = l->a().owner(), &b = l->b().owner();
-    const double cable_m = static_cast<double>(l->spec().latency.ps) / static_cast<double>(cfg.pfc.cable_per_meter.ps);
+    const double cable_m = ratio(l->spec().latency, cfg.pfc.cable_per_meter);
     const int pa = fabric_->connect(node(a), node(b), l->spec().bandwidth, cable_m);
     (a.forwards() ? switch_ports_ : host_ports_).push_back(pa);
     (b.forwards() ? switch_ports_ : host_ports_).push_back(pa + 1);
@@ -84,7 +84,7 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
     for (const Device* d : {&a, &b}) {
       if (!d->forwards() || !cfg.pfc.enabled) continue;
       const Bandwidth rate = l->spec().bandwidth;
-      const Bytes room = net::pfc_headroom(cfg.pfc, rate, Bytes(cfg.frame.n + kGap), cable_m).bytes(rate);
+      const Bytes room = net::pfc_headroom(cfg.pfc, rate, cfg.frame + kGap, cable_m).bytes(rate);
       if (cfg.pfc.xoff + room > cfg.buffer)
         throw InputError(d->params().where().file, d->params().pointer_to("xoff"),
                          fmt::format("xoff {} plus the PFC headroom {} of the link to {} exceeds the buffer {}: "
@@ -156,36 +156,37 @@ std::string PacketNetwork::summary() const {
     paused += fabric_->port(p).paused_time;
     paused_max = std::max(paused_max, fabric_->port(p).paused_time);
   }
-  Bandwidth rate_min = Bandwidth(INT64_MAX);
+  Bandwidth rate_min = Bandwidth::max();
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     const net::FlowStats& fs = fabric_->flow(flows_[i].second);
     marks += fs.marked;
     cnps += fs.cnps;
+    // Statistics are integer counts in their units (B, Mb/s): raw fields.
     set(s.per_flow[4 * i], static_cast<std::uint64_t>(fs.delivered.n));
     set(s.per_flow[4 * i + 1], static_cast<std::uint64_t>(fs.min_rate.bps / 1'000'000));
     set(s.per_flow[4 * i + 2], static_cast<std::uint64_t>(fs.final_rate.bps / 1'000'000));
     set(s.per_flow[4 * i + 3], fs.marked);
-    if (fs.delivered.n > 0 && fs.min_rate.bps > 0) rate_min = std::min(rate_min, fs.min_rate);
+    if (fs.delivered.is_positive() && fs.min_rate.is_positive()) rate_min = std::min(rate_min, fs.min_rate);
   }
   const Time end = fabric_->ctx().now();
   const double queue_mean = watching_ ? fabric_->mean_watched_queue(end) : 0;
   set(s.pauses, pauses);
-  set(s.paused_ns, static_cast<std::uint64_t>(paused.ps / 1000));
-  set(s.paused_max_ns, static_cast<std::uint64_t>(paused_max.ps / 1000));
+  set(s.paused_ns, static_cast<std::uint64_t>(paused.whole_ns()));
+  set(s.paused_max_ns, static_cast<std::uint64_t>(paused_max.whole_ns()));
   set(s.marks, marks);
   set(s.cnps, cnps);
   set(s.drops, fabric_->drops());
-  set(s.queue_max, static_cast<std::uint64_t>(queue_max.n));
+  set(s.queue_max, static_cast<std::uint64_t>(queue_max.n));  // in B
   set(s.queue_mean, static_cast<std::uint64_t>(queue_mean));
   return fmt::format("packet network: {} PAUSE, ports paused {:.1f} us (most {:.1f} us), {} ECN marks, {} CNPs, "
                      "lowest sender rate {:.1f} Gb/s, queue max {} B mean {:.0f} B, {} drops",
                      pauses, paused.seconds() * 1e6, paused_max.seconds() * 1e6, marks, cnps,
-                     rate_min.bps == INT64_MAX ? 0.0 : static_cast<double>(rate_min.bps) / 1e9, queue_max.n,
+                     rate_min == Bandwidth::max() ? 0.0 : rate_min.Gbps_value(), queue_max.n,  // queue in B
                      queue_mean, fabric_->drops());
 }
 
 Bytes PacketNetwork::frame_bytes(Bytes payload) const {
-  return Bytes(payload.n + wire_.packets(payload) * (wire_.packet_overhead - kGap) + wire_.fixed_overhead);
+  return payload + (Bytes(wire_.packet_overhead) - kGap) * wire_.packets(payload) + Bytes(wire_.fixed_overhead);
 }
 
 }  // namespace iowall::nvmeof

@@ -43,6 +43,7 @@ LinkSpec make_pcie_link(const Params& p) {
   const i64 credits = p.get_int("credits", 64, 1, 4096, "TLP headers the receiver buffers (flow-control credits), used at tlp fidelity",
                                 "typical posted header credits of Gen4/Gen5 ports");
   if (p.describing()) return LinkSpec{"pcie", Bandwidth(0), latency, {}, {}, "pcie"};
+  // The TLP arithmetic of pcie_spec.hpp works in plain byte counts.
   c.mps = mps.n;
   c.mrrs = mrrs.n;
   c.rcb = rcb.n;

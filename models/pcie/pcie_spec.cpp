@@ -79,10 +79,10 @@ Bandwidth tlp_layer_bandwidth_duplex(const LinkConfig& c) {
   if (c.flit()) return scale(raw, 236, 256);
   // usable = raw * (1 - 8/ack - 8/fc - 4/1538), in integers.
   const i64 ack = ack_interval(c), fc = fc_interval(c);
-  const i128 den = static_cast<i128>(ack) * fc * kSkpInterval;
-  const i128 num = den - static_cast<i128>(kDllpBytes) * fc * kSkpInterval -
-                   static_cast<i128>(kDllpBytes) * ack * kSkpInterval - static_cast<i128>(kSkpBytes) * ack * fc;
-  return Bandwidth(static_cast<i64>(static_cast<i128>(raw.bps) * num / den));
+  // (Intervals are at most a few thousand symbols: these products fit 64 bits.)
+  const i64 den = ack * fc * kSkpInterval;
+  const i64 num = den - kDllpBytes * fc * kSkpInterval - kDllpBytes * ack * kSkpInterval - kSkpBytes * ack * fc;
+  return scale(raw, num, den);
 }
 
 namespace {
@@ -151,6 +151,7 @@ Bandwidth effective_bandwidth(const LinkConfig& c, Op op, i64 size) {
   tlp_bytes(c, op, size, s, data, req);
   const auto [data_dir, rev_dir] = directions_micro(c, op, data, req);
   const i128 busiest = std::max(data_dir, rev_dir);
+  // The wire bytes are in millionths past 64 bits once multiplied by the rate: raw b/s in 128 bits.
   return Bandwidth(static_cast<i64>(static_cast<i128>(encoded_bandwidth(c).bps) * size * kMicro / busiest));
 }
 

@@ -20,8 +20,7 @@ void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hop
     // `page_walkers` walks in parallel.
     Hop h;
     h.server = iommu_.get();
-    h.bandwidth = Bandwidth(static_cast<i64>(static_cast<i128>(iommu_page_size.n) * 8 * page_walkers *
-                                             1'000'000'000'000LL / std::max<i64>(1, iotlb_miss_penalty.ps)));
+    h.bandwidth = throughput(iommu_page_size * page_walkers, std::max(iotlb_miss_penalty, Time(1)));
     h.latency = iotlb_miss_penalty;
     h.label = name() + " iommu";
     hops.push_back(h);

@@ -32,8 +32,8 @@ Bytes read_size(const Params& p) {
   } else if (const ParseResult r = parse_bytes(text, b); !r.ok) {
     p.fail("size", r.error);
   }
-  if (b.n <= 0) p.fail("size", "the transfer size must be positive");
-  if (b.n > (i64{1} << 40)) p.fail("size", "a transfer of more than 1 TiB is out of this calculator's range");
+  if (!b.is_positive()) p.fail("size", "the transfer size must be positive");
+  if (b > Bytes(i64{1} << 40)) p.fail("size", "a transfer of more than 1 TiB is out of this calculator's range");
   return b;
 }
 
@@ -90,14 +90,14 @@ BandwidthStudy::Config BandwidthStudy::read_config(const Params& p) {
                                   "assumption");
   s.link = l;
   s.op = c.op;
-  s.transfer_size = c.size.n;
-  s.transfers = transfers > 0 ? transfers : std::max<i64>(8, (8 << 20) / c.size.n);
-  // Every TLP is an event: bound the simulated bytes (and so the time taken).
-  if (c.method == "sim" && static_cast<i128>(s.transfers) * c.size.n > (i128{1} << 34))
+  s.transfer_size = c.size.n;  // the TLP simulator works in plain byte counts
+  s.transfers = transfers > 0 ? transfers : std::max<i64>(8, Bytes(8 << 20) / c.size);
+  // Every TLP is an event: bound the simulated bytes (and so the time taken) to 16 GiB.
+  if (c.method == "sim" && s.transfers > Bytes(i64{1} << 34) / c.size)
     p.fail(transfers > 0 ? "transfers" : "size",
            fmt::format("{} transfers of {} B are more than the 16 GiB a TLP-level simulation takes; "
                        "use --method model or fewer --transfers",
-                       s.transfers, c.size.n));
+                       s.transfers, c.size.n));  // B: the raw field
   return c;
 }
 
@@ -105,6 +105,7 @@ BandwidthStudy::Result BandwidthStudy::run(const Config& c, const StudyEnv&) {
   Result r;
   r.config = c;
   if (c.method == "model") {
+    // The TLP arithmetic takes plain byte counts.
     r.effective = effective_bandwidth(c.link, c.op, c.size.n);
     r.cost = stream_cost(c.link, c.op, c.size.n);
   } else {
@@ -116,6 +117,7 @@ BandwidthStudy::Result BandwidthStudy::run(const Config& c, const StudyEnv&) {
 
 Json BandwidthStudy::Result::to_json() const {
   const LinkConfig& c = config.link;
+  // Sizes go out as byte counts (the raw field).
   Json j = {{"gen", c.gen}, {"lanes", c.lanes}, {"mps", c.mps}, {"mrrs", c.mrrs}, {"size", config.size.n},
             {"op", config.op_name}, {"method", config.method}, {"encoded_Gbps", encoded_bandwidth(c).Gbps_value()},
             {"tlp_layer_duplex_Gbps", tlp_layer_bandwidth_duplex(c).Gbps_value()}};
@@ -138,6 +140,7 @@ Json BandwidthStudy::Result::to_json() const {
 
 std::string BandwidthStudy::Result::to_text() const {
   const LinkConfig& c = config.link;
+  // The size goes out as a byte count (the raw field).
   return fmt::format("PCIe Gen{} x{} MPS {} MRRS {}: {} DMA {}s of {} B -> {:.2f} Gb/s ({:.3f} GB/s) [{}; "
                      "encoded {:.2f} Gb/s]\n",
                      c.gen, c.lanes, c.mps, c.mrrs, config.method == "sim" ? "simulated" : "modelled", config.op_name,
@@ -205,6 +208,7 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
 
 Json DmaStudy::Result::to_json() const {
   const Config& c = config;
+  // The size goes out as a byte count (the raw field).
   return {{"topology", topology_name},  {"from", c.from},          {"to", c.to},
           {"size", c.size.n},           {"count", c.count},        {"streams", c.streams},
           {"kind", c.kind},             {"route", route},          {"throughput_GBps", throughput_GBps},

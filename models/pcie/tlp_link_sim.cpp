@@ -67,8 +67,7 @@ public:
     result_.payload = delivered_;
     result_.data_dir_bytes = c_.op == Op::write ? tx_[0].bytes : tx_[1].bytes;
     result_.rev_dir_bytes = c_.op == Op::write ? tx_[1].bytes : tx_[0].bytes;
-    result_.effective = Bandwidth(static_cast<i64>(static_cast<i128>(delivered_) * 8 * 1'000'000'000'000LL /
-                                                   std::max<i64>(1, last_delivery_.ps)));
+    result_.effective = throughput(Bytes(delivered_), std::max(last_delivery_, Time(1)));
     return result_;
   }
 

@@ -23,8 +23,8 @@ Hca::Hca(Component& owner, RouteMover& mover, const HcaConfig& config, const Rou
 Time Hca::translate(const MemoryRef& ref, Bytes bytes, Time at) {
   // Key: region in the high bits; line 0 is the region's MPT entry, then its MTT lines.
   const std::uint64_t base = static_cast<std::uint64_t>(ref.region) << 32;
-  const i64 first = ref.offset.n / ref.page.n;
-  const i64 last = (ref.offset.n + std::max<i64>(bytes.n, 1) - 1) / ref.page.n;
+  const i64 first = ref.offset / ref.page;
+  const i64 last = (ref.offset + std::max(bytes, Bytes(1)) - Bytes(1)) / ref.page;
   auto look = [&](std::uint64_t key) {
     lookups_.add();
     if (cache_.access(key)) return;
@@ -42,10 +42,10 @@ void Hca::execute(const WorkRequest& wr, Done delivered, Done completed) {
   wqe_fetches_.add();
   Time t = mover_.pass(to_hca_, kDoorbell, DmaKind::write, engine_->owner().now());
   t = mover_.pass(to_hca_, kWqe * wr.wqes, DmaKind::read, t);
-  if (wr.bytes.n > 0) t = translate(wr.local, wr.bytes, t);
+  if (wr.bytes.is_positive()) t = translate(wr.local, wr.bytes, t);
   if (wr.request) t = mover_.pass(*wr.request, kWqe, DmaKind::write, t);
-  if (wr.remote && wr.bytes.n > 0) t = wr.remote->translate(wr.remote_ref, wr.bytes, t);
-  const std::uint32_t id = running_.acquire({wr, delivered, completed, wr.followup.n > 0 ? 2 : 1});
+  if (wr.remote && wr.bytes.is_positive()) t = wr.remote->translate(wr.remote_ref, wr.bytes, t);
+  const std::uint32_t id = running_.acquire({wr, delivered, completed, wr.followup.is_positive() ? 2 : 1});
   mover_.call_at(t, [this, id] {
     const Running& r = running_[id];
     engine_->submit(interval(config_.message_rate) * r.wr.wqes, Time(0), {}, [this, id] { process(id); });
@@ -59,7 +59,7 @@ void Hca::process(std::uint32_t id) {
   else
     mover_.send(*wr.data, wr.bytes, [this, id] { arrived(id); });
   // Chained behind the data on the same route: every hop is FIFO, so it lands after it.
-  if (wr.followup.n == 0) return;
+  if (wr.followup.is_zero()) return;
   if (wr.followup_carrier)
     wr.followup_carrier->carry(wr.followup, [this, id] { arrived(id); });
   else

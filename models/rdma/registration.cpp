@@ -39,13 +39,13 @@ RegistrationCost RegistrationCost::read(const Params& p, MemoryKind kind, const 
                                   "Mooncake PR #855 host figure, applied per GPU page");
     c.capacity = p.get_bytes(key("capacity"), "80 GB", "GPU memory that can be registered", "H100 SXM: 80 GB HBM3");
   }
-  if (c.page_size.n <= 0) p.fail(key("page_size"), "the page size must be positive");
-  if (c.capacity.n <= 0) p.fail(key("capacity"), "the memory capacity must be positive");
+  if (!c.page_size.is_positive()) p.fail(key("page_size"), "the page size must be positive");
+  if (!c.capacity.is_positive()) p.fail(key("capacity"), "the memory capacity must be positive");
   return c;
 }
 
 RegistrationResult simulate_registration(const RegistrationCost& cost, const RegistrationRun& run) {
-  if (run.buffer.n <= 0 || run.io_size.n <= 0 || run.ios <= 0 || run.link.bps <= 0)
+  if (!run.buffer.is_positive() || !run.io_size.is_positive() || run.ios <= 0 || !run.link.is_positive())
     throw InputError("", "", "buffer, I/O size, I/O count and link rate must be positive");
   if (run.buffer > cost.capacity)
     throw InputError("", "--size",
@@ -64,15 +64,14 @@ RegistrationResult simulate_registration(const RegistrationCost& cost, const Reg
   const Time deregs = run.per_io ? r.t_dereg * run.ios : r.t_dereg;
   r.total = regs + transfers + deregs;
   // Seed 001 defines R with registration only; deregistration is reported in `total`.
-  r.efficiency = static_cast<double>(transfers.ps) / static_cast<double>((regs + transfers).ps);
-  r.effective_Gbps = static_cast<double>(run.io_size.n * run.ios) * 8 / r.total.seconds() / 1e9;
+  r.efficiency = ratio(transfers, regs + transfers);
+  r.effective_Gbps = gbit_per_s(run.io_size * run.ios, r.total);  // total > 0: transfers take time
   return r;
 }
 
 i64 crossover_io(const RegistrationCost& host, const RegistrationCost& gpu, Bytes buffer, Bytes io_size) {
   // GPU persistent: reg(buffer) + n*T; host per I/O: n*(reg(io) + T). Equal transfers cancel.
-  const i64 once = gpu.reg_time(buffer).ps, each = host.reg_time(io_size).ps;
-  return std::max<i64>(1, (once + each - 1) / each);
+  return std::max<i64>(1, ceil_div(gpu.reg_time(buffer), host.reg_time(io_size)));
 }
 
 }  // namespace iowall::rdma

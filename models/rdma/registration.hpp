@@ -26,7 +26,7 @@ struct RegistrationCost {
   // after `prefix` (a study that compares host and GPU memory reads "host_fixed", ...).
   static RegistrationCost read(const Params& p, MemoryKind kind, const std::string& prefix = "");
 
-  i64 pages(Bytes buffer) const { return (buffer.n + page_size.n - 1) / page_size.n; }
+  i64 pages(Bytes buffer) const { return ceil_div(buffer, page_size); }
   Time reg_time(Bytes buffer) const { return fixed + per_page * pages(buffer); }
   Time dereg_time(Bytes buffer) const { return dereg_per_page * pages(buffer); }
 };

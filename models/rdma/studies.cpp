@@ -87,7 +87,7 @@ CrossoverStudy::Config CrossoverStudy::read_config(const Params& p) {
   for (std::string item; std::getline(ss, item, ',');) {
     Bytes b;
     if (const ParseResult r = parse_bytes(item, b); !r.ok) p.fail("buffers", r.error);
-    if (b.n <= 0) p.fail("buffers", "must be positive");
+    if (!b.is_positive()) p.fail("buffers", "must be positive");
     c.buffers.push_back(b);
   }
   return c;
@@ -155,7 +155,7 @@ Json MttStudy::Result::to_json() const {
 
 std::string MttStudy::Result::to_text() const {
   const MttWorkload& w = config.workload;
-  const i64 pages = (w.buffer.n + w.page_size.n - 1) / w.page_size.n;
+  const i64 pages = ceil_div(w.buffer, w.page_size);
   return fmt::format(
       "{} workers x {} {} buffer ({} pages): {} translation lines per I/O, {} live vs {} cached\n"
       "hit rate {:.1f}%, {:.0f} misses per round, {:.1f} us of translation reads per round\n",

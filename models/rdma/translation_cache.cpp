@@ -31,7 +31,7 @@ bool TranslationCache::access(std::uint64_t key) {
 }
 
 MttResult simulate_mtt(const TranslationCacheConfig& cache, const MttWorkload& w) {
-  const i64 pages = (w.buffer.n + w.page_size.n - 1) / w.page_size.n;
+  const i64 pages = ceil_div(w.buffer, w.page_size);
   const i64 mtt_lines = (pages + cache.mtt_per_line - 1) / cache.mtt_per_line;
   TranslationCache c(cache.entries);
   // Key: worker in the high bits; line 0 is the region's MPT entry, then its MTT lines.
@@ -53,7 +53,7 @@ MttResult simulate_mtt(const TranslationCacheConfig& cache, const MttWorkload& w
   const double hits = static_cast<double>(c.hits() - h0), misses = static_cast<double>(c.misses() - m0);
   res.hit_rate = hits + misses > 0 ? hits / (hits + misses) : 1.0;
   res.misses_per_round = counted > 0 ? misses / counted : 0;
-  res.overhead_per_round = Time(static_cast<i64>(res.misses_per_round * static_cast<double>(cache.miss_penalty.ps)));
+  res.overhead_per_round = scale(cache.miss_penalty, res.misses_per_round);
   return res;
 }
 

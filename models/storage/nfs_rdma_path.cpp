@@ -85,7 +85,7 @@ private:
 
   static const Config& checked(const Params& p, const Config& c) {
     for (const auto& [key, size] : {std::pair{"rsize", c.rsize}, std::pair{"wsize", c.wsize}})
-      if (size.n <= 0 || size.n % 4096 != 0)
+      if (!size.is_positive() || !size.is_multiple_of(Bytes(4096)))
         p.fail(key, fmt::format("{} is not a positive multiple of 4 KiB", to_string(size)));
     if (!(c.server_cache_hit_ratio >= 0.0 && c.server_cache_hit_ratio <= 1.0))
       p.fail("server_cache_hit_ratio", fmt::format("{} is not between 0 and 1", c.server_cache_hit_ratio));
@@ -96,6 +96,7 @@ private:
   static Params transport_params(const Params& p, const Config& c) {
     if (p.json().contains("target_cost")) p.fail("target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost");
     if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
+    // The cost goes to the transport's parameters as text in whole picoseconds (exact).
     return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps)).with("qp_depth", c.nconnect * c.max_slots);
   }
 
@@ -104,9 +105,9 @@ private:
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const RpcPiece piece = rpc_piece(r.offset, r.size, max, k);
     // RAID0 over the drives in chunks of `max`: chunk c on drive c mod n, row c / n.
-    const i64 chunk = piece.offset.n / max.n, n = static_cast<i64>(drives_.size());
+    const i64 chunk = piece.offset / max, n = static_cast<i64>(drives_.size());
     const auto drive = static_cast<std::size_t>(chunk % n);
-    const Bytes at(chunk / n * max.n + piece.offset.n % max.n);
+    const Bytes at = max * (chunk / n) + piece.offset % max;
     const bool hit = !r.write && hits_.next();
     rpcs_.add();
     if (hit) cache_hits_.add();

@@ -10,15 +10,15 @@
 namespace iowall::storage {
 
 // RPCs for an I/O of `size` with at most `max_rpc` bytes each.
-inline i64 rpc_count(Bytes size, Bytes max_rpc) { return (size.n + max_rpc.n - 1) / max_rpc.n; }
+inline i64 rpc_count(Bytes size, Bytes max_rpc) { return ceil_div(size, max_rpc); }
 
 // The `k`-th RPC of an I/O at `offset`: where it starts and how much it carries.
 struct RpcPiece {
   Bytes offset, size;
 };
 inline RpcPiece rpc_piece(Bytes offset, Bytes size, Bytes max_rpc, i64 k) {
-  const i64 from = k * max_rpc.n;
-  return {Bytes(offset.n + from), Bytes(std::min(max_rpc.n, size.n - from))};
+  const Bytes from = max_rpc * k;
+  return {offset + from, std::min(max_rpc, size - from)};
 }
 
 // Hits spread evenly: READ number n hits when floor((n + 1) r) > floor(n r), so any run

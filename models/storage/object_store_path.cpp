@@ -45,7 +45,7 @@ public:
 
   void submit(const IoRequest& r, Done done) override {
     const std::uint32_t id = begin({r, done, &cpu_near(*r.target), nullptr, nullptr});
-    const i64 parts = (r.size.n + config_.part_size.n - 1) / config_.part_size.n;
+    const i64 parts = ceil_div(r.size, config_.part_size);
     expect(id, static_cast<int>(parts));
     for (i64 j = 0; j < parts; ++j)
       io(id).cpu->spend(config_.request_cpu, [this, id, j] {
@@ -58,20 +58,20 @@ public:
 private:
   ObjectStorePath(const Params& p, PathEnv& env, const Config& c)
       : SplitIoPath(p, env, c.drives, "drives", "tcp"), config_(c) {
-    if (c.part_size.n <= 0 || c.part_size.n % 4096 != 0)
+    if (!c.part_size.is_positive() || !c.part_size.is_multiple_of(Bytes(4096)))
       p.fail("part_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(c.part_size)));
-    if (c.first_byte_latency.ps < 0) p.fail("first_byte_latency", "the first-byte latency cannot be negative");
+    if (c.first_byte_latency.is_negative()) p.fail("first_byte_latency", "the first-byte latency cannot be negative");
   }
 
   std::size_t drive(std::uint32_t id, i64 part) {
     const IoRequest& r = io(id).io;
-    return static_cast<std::size_t>((r.offset.n / r.size.n + part) % static_cast<i64>(drives_.size()));
+    return static_cast<std::size_t>((r.offset / r.size + part) % static_cast<i64>(drives_.size()));
   }
 
   void fetch(std::uint32_t id, i64 part) {
     const IoRequest& r = io(id).io;
-    const Bytes from(part * config_.part_size.n);
-    const Bytes size(std::min(config_.part_size.n, r.size.n - from.n));
+    const Bytes from = config_.part_size * part;
+    const Bytes size = std::min(config_.part_size, r.size - from);
     const std::size_t d = drive(id, part);
     start_piece(id, d, on_drive(d, r.offset + from, Bytes(4096)), size, [this, id] { piece_done(id); });
   }

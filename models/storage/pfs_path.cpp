@@ -61,16 +61,16 @@ public:
 
   void submit(const IoRequest& r, Done done) override {
     const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
-    const i64 fs = layout_.file_size.n;
-    if (r.offset.n % fs + r.size.n > fs)
+    const Bytes fs = layout_.file_size;
+    if (r.offset % fs + r.size > fs)
       throw InputError(env_.file, env_.pointer + "/file_size",
                        fmt::format("a {} I/O at offset {} crosses the end of a {} file: file_size must be a multiple "
                                    "of the workload's io_size",
                                    to_string(r.size), to_string(r.offset), to_string(layout_.file_size)));
-    File& f = files_[r.offset.n / fs];
+    File& f = files_[r.offset / fs];
     if (f.open) return send_rpcs(id);
     f.waiting.push_back(id);
-    if (f.waiting.size() == 1) open_file(r.offset.n / fs, *r.target);
+    if (f.waiting.size() == 1) open_file(r.offset / fs, *r.target);
   }
 
 private:
@@ -83,10 +83,10 @@ private:
     l.ost_count = static_cast<i64>(drives_.size());
     if (l.stripe_count > l.ost_count)
       p.fail("stripe_count", fmt::format("stripe_count {} is larger than the {} OSTs", l.stripe_count, l.ost_count));
-    if (l.stripe_size.n <= 0 || l.stripe_size.n % kStripeUnit != 0)
+    if (!l.stripe_size.is_positive() || !l.stripe_size.is_multiple_of(kStripeUnit))
       p.fail("stripe_size", fmt::format("{} is not a positive multiple of 64 KiB", to_string(l.stripe_size)));
-    if (l.file_size.n <= 0) p.fail("file_size", "the file size must be positive");
-    if (c.max_rpc_size.n <= 0 || c.max_rpc_size.n % 4096 != 0)
+    if (!l.file_size.is_positive()) p.fail("file_size", "the file size must be positive");
+    if (!c.max_rpc_size.is_positive() || !c.max_rpc_size.is_multiple_of(Bytes(4096)))
       p.fail("max_rpc_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(c.max_rpc_size)));
     Device* mds = env.topology.find(c.mds_nic);
     if (!mds || mds->model() != "nic")
@@ -101,7 +101,7 @@ private:
     }
   }
 
-  static constexpr i64 kStripeUnit = 64 * 1024;
+  static constexpr Bytes kStripeUnit{64 * 1024};
   // An open intent RPC and its reply carrying the layout (assumption: about 1 KiB each).
   static constexpr Bytes kOpenRequest{1024}, kOpenReply{1024};
   struct MdsRoutes {
@@ -146,8 +146,8 @@ private:
   void send_rpcs(std::uint32_t id) {
     if (pieces_.size() <= id) pieces_.resize(id + 1);
     const IoRequest& r = io(id).io;
-    const i64 fs = layout_.file_size.n;
-    split_io(layout_, r.offset.n / fs, Bytes(r.offset.n % fs), r.size, config_.max_rpc_size, pieces_[id]);
+    const Bytes fs = layout_.file_size;
+    split_io(layout_, r.offset / fs, r.offset % fs, r.size, config_.max_rpc_size, pieces_[id]);
     expect(id, static_cast<int>(pieces_[id].size()));
     for (std::uint32_t k = 0; k < pieces_[id].size(); ++k)
       slots_[static_cast<std::size_t>(pieces_[id][k].ost)].acquire([this, id, k] { send_rpc(id, k); });
@@ -158,9 +158,8 @@ private:
     const auto ost = static_cast<std::size_t>(p.ost);
     in_flight_[ost].add(env_.ctx.now(), 1);
     // The file's object on this OST lies after those of the files before it.
-    const i64 file = io(id).io.offset.n / layout_.file_size.n;
-    const Bytes at = on_drive(ost, Bytes(file * layout_.object_size().n + p.object_offset.n),
-                              layout_.stripe_size);
+    const i64 file = io(id).io.offset / layout_.file_size;
+    const Bytes at = on_drive(ost, layout_.object_size() * file + p.object_offset, layout_.stripe_size);
     start_piece(id, ost, at, p.size, [this, id, k] {
       const auto done_ost = static_cast<std::size_t>(pieces_[id][k].ost);
       in_flight_[done_ost].add(env_.ctx.now(), -1);

@@ -37,8 +37,8 @@ void SplitIoPath::piece_done(std::uint32_t id) {
 }
 
 Bytes SplitIoPath::on_drive(std::size_t drive, Bytes offset, Bytes align) const {
-  const i64 usable = drives_[drive]->limits().capacity.n / align.n * align.n;
-  return Bytes(offset.n % usable);
+  const Bytes usable = align * (drives_[drive]->limits().capacity / align);
+  return offset % usable;
 }
 
 }  // namespace iowall::storage

@@ -19,8 +19,8 @@ struct StripeLayout {
   i64 ost_of(i64 file, i64 k) const { return (file + k) % ost_count; }
   // Bytes of one file each of its objects holds at most (whole stripes).
   Bytes object_size() const {
-    const i64 stripes = (file_size.n + stripe_size.n - 1) / stripe_size.n;
-    return Bytes((stripes + stripe_count - 1) / stripe_count * stripe_size.n);
+    const i64 stripes = ceil_div(file_size, stripe_size);
+    return stripe_size * ((stripes + stripe_count - 1) / stripe_count);
   }
 };
 

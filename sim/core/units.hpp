@@ -30,6 +30,15 @@ struct Time {
   double us() const { return static_cast<double>(ps) / 1e6; }
   double ms() const { return static_cast<double>(ps) / 1e9; }
   double seconds() const { return static_cast<double>(ps) / 1e12; }
+  constexpr bool is_zero() const { return ps == 0; }
+  constexpr bool is_positive() const { return ps > 0; }
+  constexpr bool is_negative() const { return ps < 0; }
+  // Whole periods of `o` in this time, truncated toward zero (as for Bytes); the
+  // double ratio is ratio(a, b). Plain 64-bit arithmetic: `o` must not be zero.
+  constexpr i64 operator/(Time o) const { return ps / o.ps; }
+  constexpr Time operator%(Time o) const { return Time(ps % o.ps); }
+  // Whole nanoseconds, truncated toward zero: for counters kept in integer ns.
+  constexpr i64 whole_ns() const { return ps / 1'000; }
 };
 
 constexpr Time ps(i64 v) { return Time(v); }
@@ -52,6 +61,17 @@ struct Bytes {
   constexpr Bytes operator/(i64 k) const { return Bytes(n / k); }
   constexpr i64 operator/(Bytes o) const { return n / o.n; }
   constexpr Bytes operator%(Bytes o) const { return Bytes(n % o.n); }
+  static constexpr Bytes max() { return Bytes(INT64_MAX); }
+  constexpr bool is_zero() const { return n == 0; }
+  constexpr bool is_positive() const { return n > 0; }
+  constexpr bool is_negative() const { return n < 0; }
+  constexpr bool is_multiple_of(Bytes unit) const { return n % unit.n == 0; }  // unit must not be zero
+  double kB() const { return static_cast<double>(n) / 1e3; }
+  double MB() const { return static_cast<double>(n) / 1e6; }
+  double GB() const { return static_cast<double>(n) / 1e9; }
+  double KiB() const { return static_cast<double>(n) / 1024.0; }
+  double MiB() const { return static_cast<double>(n) / 1048576.0; }
+  double GiB() const { return static_cast<double>(n) / 1073741824.0; }
 };
 
 namespace literals {
@@ -59,6 +79,7 @@ constexpr Bytes operator""_B(unsigned long long v) { return Bytes(static_cast<i6
 constexpr Bytes operator""_KiB(unsigned long long v) { return Bytes(static_cast<i64>(v) << 10); }
 constexpr Bytes operator""_MiB(unsigned long long v) { return Bytes(static_cast<i64>(v) << 20); }
 constexpr Bytes operator""_GiB(unsigned long long v) { return Bytes(static_cast<i64>(v) << 30); }
+constexpr Bytes operator""_TiB(unsigned long long v) { return Bytes(static_cast<i64>(v) << 40); }
 constexpr Time operator""_ps(unsigned long long v) { return Time(static_cast<i64>(v)); }
 constexpr Time operator""_ns(unsigned long long v) { return ns(static_cast<i64>(v)); }
 constexpr Time operator""_us(unsigned long long v) { return us(static_cast<i64>(v)); }
@@ -77,6 +98,18 @@ struct Bandwidth {
   constexpr bool unlimited() const { return bps <= 0; }
   double GBps_value() const { return static_cast<double>(bps) / 8e9; }
   double Gbps_value() const { return static_cast<double>(bps) / 1e9; }
+  double bytes_per_s_value() const { return static_cast<double>(bps) / 8; }
+  static constexpr Bandwidth max() { return Bandwidth(INT64_MAX); }
+  constexpr bool is_zero() const { return bps == 0; }
+  constexpr bool is_positive() const { return bps > 0; }
+  // Sums, differences and integer multiples (rate-control steps): plain 64-bit
+  // arithmetic as for Time and Bytes, exact while within +-9.2e18 b/s.
+  constexpr Bandwidth operator+(Bandwidth o) const { return Bandwidth(bps + o.bps); }
+  constexpr Bandwidth operator-(Bandwidth o) const { return Bandwidth(bps - o.bps); }
+  constexpr Bandwidth& operator+=(Bandwidth o) { bps += o.bps; return *this; }
+  constexpr Bandwidth& operator-=(Bandwidth o) { bps -= o.bps; return *this; }
+  constexpr Bandwidth operator*(i64 k) const { return Bandwidth(bps * k); }
+  constexpr Bandwidth operator/(i64 k) const { return Bandwidth(bps / k); }
 };
 
 // Operations per second, in thousandths (so "3.3 M/s" and "0.5 /s" are exact).
@@ -134,11 +167,69 @@ constexpr Time cycles(i64 count, Frequency f) {
 // Bytes moved in `t` at `bw`, rounded down.
 constexpr Bytes bytes_in(Time t, Bandwidth bw) {
   const i128 num = static_cast<i128>(t.ps) * bw.bps;
-  return Bytes(static_cast<i64>(num / (8 * static_cast<i128>(1'000'000'000'000LL))));
+  const i128 b = num / (8 * static_cast<i128>(1'000'000'000'000LL));
+  return b > INT64_MAX ? Bytes::max() : Bytes(static_cast<i64>(b));  // saturates (t, bw >= 0)
 }
-// Bandwidth scaled by num/den (encoding efficiency, lane count), rounded down.
+// Bandwidth scaled by num/den (encoding efficiency, lane count), rounded toward zero;
+// saturates at the range of Bandwidth.
 constexpr Bandwidth scale(Bandwidth bw, i64 num, i64 den) {
-  return Bandwidth(static_cast<i64>(static_cast<i128>(bw.bps) * num / den));
+  const i128 v = static_cast<i128>(bw.bps) * num / den;
+  return Bandwidth(v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : static_cast<i64>(v));
+}
+
+// Helpers that keep model code off the raw fields. std::min and std::max work on every
+// unit type (they are totally ordered).
+
+// a / b as a double (shares, efficiencies): for reports and probabilities only.
+constexpr double ratio(Time a, Time b) { return static_cast<double>(a.ps) / static_cast<double>(b.ps); }
+constexpr double ratio(Bytes a, Bytes b) { return static_cast<double>(a.n) / static_cast<double>(b.n); }
+constexpr double ratio(Bandwidth a, Bandwidth b) { return static_cast<double>(a.bps) / static_cast<double>(b.bps); }
+
+// Pieces of at most `b` that cover `a` (pages, RPCs, stripes): the exact ceiling of
+// a / b for b > 0, for any a, without the overflow of (a + b - 1) / b.
+constexpr i64 ceil_div(Bytes a, Bytes b) { return a.n / b.n + (a.n % b.n > 0 ? 1 : 0); }
+constexpr i64 ceil_div(Time a, Time b) { return a.ps / b.ps + (a.ps % b.ps > 0 ? 1 : 0); }
+
+namespace detail {
+// A double count as i64, truncated toward zero and saturated to the i64 range (NaN: 0),
+// where a plain cast would be undefined.
+constexpr i64 saturating_i64(double v) {
+  if (!(v == v)) return 0;
+  if (v >= 9.2233720368547758e18) return INT64_MAX;
+  if (v <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<i64>(v);
+}
+constexpr i64 saturating_i64(i128 v) {
+  return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : static_cast<i64>(v);
+}
+}  // namespace detail
+
+// `b` bytes given as a double (a window, a fraction of a size), truncated toward zero;
+// saturates at the range of Bytes.
+constexpr Bytes whole_bytes(double b) { return Bytes(detail::saturating_i64(b)); }
+// A quantity times a real factor (a cable length, a rate cut, a random draw), the
+// product taken in double and truncated toward zero; saturates at the type's range.
+constexpr Time scale(Time t, double k) { return Time(detail::saturating_i64(static_cast<double>(t.ps) * k)); }
+constexpr Bytes scale(Bytes b, double k) { return whole_bytes(static_cast<double>(b.n) * k); }
+constexpr Bandwidth scale(Bandwidth bw, double k) {
+  return Bandwidth(detail::saturating_i64(static_cast<double>(bw.bps) * k));
+}
+// Time of `bits` bit times at `bw` (control frames and delays given in bit times),
+// rounded up like transfer_time; 0 at a zero bandwidth; saturates at Time::max().
+constexpr Time bit_time(i64 bits, Bandwidth bw) {
+  if (bw.bps <= 0 || bits <= 0) return Time(0);
+  const i128 t = (static_cast<i128>(bits) * 1'000'000'000'000LL + bw.bps - 1) / bw.bps;
+  return t > INT64_MAX ? Time::max() : Time(static_cast<i64>(t));
+}
+// The bandwidth that moves `size` in `t`, rounded down (the inverse of transfer_time);
+// 0 when t is not positive; saturates at Bandwidth::max().
+constexpr Bandwidth throughput(Bytes size, Time t) {
+  if (t.ps <= 0) return Bandwidth(0);
+  return Bandwidth(detail::saturating_i64(static_cast<i128>(size.n) * 8 * 1'000'000'000'000LL / t.ps));
+}
+// Achieved rate of moving `size` in `t` in Gb/s (bits), for reports; 0 when t is not positive.
+inline double gbit_per_s(Bytes size, Time t) {
+  return t.ps > 0 ? static_cast<double>(size.n) * 8 / t.seconds() / 1e9 : 0;
 }
 // Achieved rate of moving `size` in `t`, for reports.
 double gb_per_s(Bytes size, Time t);
