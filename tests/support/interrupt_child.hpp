@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -33,6 +34,14 @@ inline bool catches_sigint(pid_t pid) {
   return false;
 }
 
+// True once `pid` runs IOWALL_BINARY: until execv the child is a copy of the test
+// program and may still hold its SIGINT handler (Catch's), which must not count as ready.
+inline bool runs_iowall(pid_t pid) {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+  return !ec && std::filesystem::equivalent(exe, IOWALL_BINARY, ec);
+}
+
 // Runs IOWALL_BINARY with `args`, stderr to `stderr_file`, stdout discarded; sends SIGINT
 // `after` the handler is in place, and waits up to `grace` for the child to end.
 inline InterruptedChild interrupt_iowall(const std::vector<std::string>& args, const std::string& stderr_file,
@@ -58,7 +67,7 @@ inline InterruptedChild interrupt_iowall(const std::vector<std::string>& args, c
   const auto start = std::chrono::steady_clock::now();
   // Ready, or already gone (a failure the checks below report).
   pid_t done = 0;
-  while (!catches_sigint(pid) && (done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+  while (!(runs_iowall(pid) && catches_sigint(pid)) && (done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
          std::chrono::steady_clock::now() - start < grace)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   if (done == 0) {
