@@ -1,0 +1,106 @@
+#include "sim/plan/node_rates.hpp"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/run/runner.hpp"
+
+namespace iowall::plan {
+namespace {
+
+using nlohmann::json;
+
+// The workload and data path of each planner path (node_rates.hpp says why each).
+json workload(IoPath path, double rank_bytes, bool save) {
+  json w = {{"kind", save ? "checkpoint_save" : "checkpoint_load"},
+            {"size", fmt::format("{} B", static_cast<long long>(std::llround(rank_bytes)))},
+            {"io_size", "1 MiB"},
+            {"targets", "all_gpus"},
+            {"storage", "local"}};
+  switch (path) {
+    case IoPath::buffered:
+      // torch.save: .cpu() into new memory (THP madvise, not asked for), CRC-32, write(), fsync;
+      // torch.load: buffered reads, the kernel's readahead one window ahead.
+      w["host_memory"] = "pageable_fresh";
+      if (save) w["serialize"] = "crc32", w["pipeline"] = "sequential", w["durability"] = "fsync_end";
+      else w["qd"] = 2;
+      break;
+    case IoPath::bounce:
+      // FastPersist / DeepNVMe: pinned buffers, O_DIRECT with several writes (reads) in flight
+      // (4: an assumption; their libaio/io_uring queues are deeper, the drives saturate first).
+      w["host_memory"] = "pinned";
+      w["qd"] = 4;
+      if (save) w["pipeline"] = "overlapped", w["durability"] = "fsync_end";
+      break;
+    case IoPath::gds:
+      w["qd"] = 4;
+      if (save) w["durability"] = "fsync_end";
+      break;
+  }
+  return w;
+}
+
+const char* data_path(IoPath path) {
+  return path == IoPath::buffered ? "cpu_cached" : path == IoPath::bounce ? "cpu_only" : "gpu_direct";
+}
+
+std::vector<NodePhase> phases(const PathMetrics& m) {
+  std::vector<NodePhase> out;
+  for (const PhaseMetrics& p : m.phases) {
+    NodePhase n{p.name, p.seconds, "", 0};
+    if (p.limited_by && p.seconds > 0) n.limited_by = p.limited_by->resource, n.utilization = p.limited_by->utilization;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save) {
+  const json doc = {{"name", fmt::format("node-{}-{}", name(path), save ? "save" : "restore")},
+                    {"description", "one node's checkpoint, simulated for iowall plan checkpoint --node"},
+                    {"topology", topology},
+                    {"fidelity", "chunk"},
+                    {"workload", workload(path, rank_bytes, save)},
+                    {"paths", json::array({{{"name", data_path(path)}}})}};
+  return doc.dump(2);
+}
+
+std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, int, double>, std::shared_ptr<const NodeSimulation>> cache;
+  const auto key = std::make_tuple(topology, static_cast<int>(path), rank_bytes);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto sim = std::make_shared<NodeSimulation>();
+  sim->topology = topology;
+  sim->path = path;
+  sim->rank_bytes = rank_bytes;
+  for (const bool save : {true, false}) {
+    RunResult r;
+    try {
+      r = run_scenario(parse_scenario_text(node_scenario(topology, path, rank_bytes, save), "--node"));
+    } catch (const InputError& e) {
+      // Name the topology: the scenario is the planner's, not the user's.
+      const std::string& m = e.message();
+      throw InputError("", "--node", m.rfind(topology + ":", 0) == 0 ? m : fmt::format("{}: {}", topology, m));
+    }
+    const PathMetrics& m = r.paths.front().metrics;
+    sim->gpus = static_cast<int>(m.jobs.size());
+    (save ? sim->save : sim->restore) = phases(m);
+    (save ? sim->save_s : sim->restore_s) = save && m.durable_s ? *m.durable_s : m.last_done_s;
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, std::move(sim)).first->second;
+}
+
+}  // namespace iowall::plan
