@@ -5,7 +5,8 @@
 // through the data path that implements the planner's path:
 //   buffered  cpu_cached: .cpu() into new pageable memory, torch.save's CRC-32 pass,
 //             1 MiB write()s into the page cache, fsync; restore through the page cache
-//             (readahead keeps two reads in flight) into new memory, then to the GPU.
+//             (one blocking reader, the kernel's readahead a window ahead of it) into new
+//             memory, then to the GPU.
 //   bounce    cpu_only: pinned, double-buffered host buffers (FastPersist, DeepNVMe), a
 //             buffer written with O_DIRECT while the next is copied, fsync at the end;
 //             restore with O_DIRECT into pinned memory, then to the GPU.
