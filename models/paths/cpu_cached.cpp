@@ -99,8 +99,16 @@ public:
     }
   }
 
+  // Reads: the page cache's hits and misses; writes: what they dirtied and how long the
+  // writers were held at the dirty threshold.
   std::string note() const override {
-    return fmt::format("page cache: {} hits, {} misses", cache_.hits(), cache_.misses());
+    std::string s;
+    if (cache_.hits() + cache_.misses() > 0 || !pages_)
+      s = fmt::format("page cache: {} hits, {} misses", cache_.hits(), cache_.misses());
+    if (pages_)
+      s += fmt::format("{}page cache: {} dirtied, writers throttled {:.3f} s (dirty threshold {})", s.empty() ? "" : "; ",
+                       to_string(dirtied_), pages_->throttled().seconds(), to_string(pages_->threshold()));
+    return s;
   }
 
 private:
@@ -206,6 +214,7 @@ private:
   // when the writer goes on.
   void write_back(std::uint32_t id) {
     const IoRequest& r = io(id).io;
+    dirtied_ += r.size;
     writeback_of(*r.storage, *io(id).cpu).dirtied(sink_of(*r.storage), r.size, [this, id] { finish(id); });
   }
 
@@ -262,6 +271,7 @@ private:
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;
+  Bytes dirtied_;  // bytes written into the page cache
   std::map<const BlockStorage*, std::unique_ptr<StorageWriteback>> sinks_;
 };
 

@@ -137,3 +137,26 @@ TEST_CASE("the kernel's asynchronous readahead overlaps the disk with the reader
   const Json stats = run(load, {{{"name", "cpu_cached"}, {"async_readahead", "4 MiB"}}})["stats"]["cpu_cached"];
   CHECK(stats["disk0/bytes_read"]["value"].get<double>() <= kGiB + 4 * 1048576.0);
 }
+
+TEST_CASE("checkpoint save: a rank's thread is named as the path names it; cuFile ignores host buffers",
+          "[workload][checkpoint]") {
+  // The rank's thread and the path's per-thread gauge are one thread: one name (cpu0/thread0).
+  const Json save = {{"kind", "checkpoint_save"}, {"size", "256 MiB"}, {"tensors", 8}, {"targets", "gpu0"},
+                     {"storage", "disk0"}};
+  const Json m = run(save, {"cpu_cached"})["metrics"]["cpu_cached"];
+  CHECK(phase(m, "d2h")["limited_by"]["resource"] == "cpu0/thread0");
+  // A write run reports what it dirtied, not read hits and misses it never had.
+  const std::string note = m["note"];
+  CHECK(note.find("256 MiB dirtied") != std::string::npos);
+  CHECK(note.find("hits") == std::string::npos);
+  // "pipeline": "overlapped" with cuFile (no host buffers): exactly the state is written,
+  // once, with one fsync phase.
+  Json o = save;
+  o["pipeline"] = "overlapped";
+  o["host_memory"] = "pinned";
+  const Json g = run(o, {"gpu_direct"})["metrics"]["gpu_direct"];
+  CHECK(g["bytes"].get<double>() == 256 * 1048576.0);
+  int fsyncs = 0;
+  for (const Json& p : g["phases"]) fsyncs += p["name"] == "fsync";
+  CHECK(fsyncs == 1);
+}
