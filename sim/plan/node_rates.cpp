@@ -10,6 +10,7 @@
 
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 #include "sim/run/runner.hpp"
 
 namespace iowall::plan {
@@ -104,6 +105,28 @@ std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology,
   }
   const std::lock_guard<std::mutex> lock(mutex);
   return cache.emplace(key, std::move(sim)).first->second;
+}
+
+void use_node_storage(PlanInput& in) {
+  // The simulated storage phases (everything but the copy engine's and the buffered
+  // serializer's) give the node's rates; a phase that took no time leaves the preset's.
+  in.storage = storage_preset("local-nvme");
+  const NodeSimulation& ns = *in.node_sim;
+  auto storage_s = [&](const std::vector<NodePhase>& phases) {
+    double t = 0;
+    for (const NodePhase& p : phases)
+      if (p.name != "d2h" && p.name != "h2d" && !(p.name == "serialize_write" && ns.path == IoPath::buffered))
+        t += p.seconds;
+    return t;
+  };
+  const double node_bytes = ns.rank_bytes * ns.gpus, ws = storage_s(ns.save), rs = storage_s(ns.restore);
+  if (ws > 0) in.storage.node_write_bw = node_bytes / ws;
+  if (rs > 0) in.storage.node_read_bw = node_bytes / rs;
+  in.storage.server_write_bw = 0;  // the per-drive figure is the preset's, not the node's
+  in.storage.notes = {fmt::format("node {} ({} GPU{}) simulated at chunk fidelity, {} per GPU, path {}: storage "
+                                  "rates from its drives",
+                                  ns.topology, ns.gpus, ns.gpus == 1 ? "" : "s",
+                                  to_string(Bytes(std::llround(ns.rank_bytes))), name(ns.path))};
 }
 
 }  // namespace iowall::plan

@@ -25,6 +25,10 @@ namespace iowall::plan {
 // node, message naming the topology) when the topology cannot be read or has no GPU.
 std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes);
 
+// The node's own drives as the storage target (local-nvme): node write and read rates from
+// the simulated storage phases, and a note saying so. Hand flags applied after override them.
+void use_node_storage(PlanInput& in);
+
 // The scenario simulate_node runs for one direction (exposed for tests and for people who
 // want to run it themselves with `iowall run`).
 std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save);

@@ -280,26 +280,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   }
 
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
-  if (in.node_sim) {
-    // The node's own drives: its storage rates are the simulated storage phases' (the
-    // flags below override them). A node without drives leaves the preset's.
-    in.storage = storage_preset("local-nvme");
-    const NodeSimulation& ns = *in.node_sim;
-    auto storage_s = [&](const std::vector<NodePhase>& phases) {
-      double t = 0;
-      for (const NodePhase& p : phases)
-        if (p.name != "d2h" && p.name != "h2d" && !(p.name == "serialize_write" && ns.path == IoPath::buffered))
-          t += p.seconds;
-      return t;
-    };
-    const double node_bytes = ns.rank_bytes * ns.gpus, ws = storage_s(ns.save), rs = storage_s(ns.restore);
-    if (ws > 0) in.storage.node_write_bw = node_bytes / ws;
-    if (rs > 0) in.storage.node_read_bw = node_bytes / rs;
-    in.storage.server_write_bw = 0;  // the per-drive figure is the preset's, not the node's
-    in.storage.notes = {fmt::format("node {} ({} GPU{}) simulated at chunk fidelity, {} per GPU, path {}: storage "
-                                    "rates from its drives",
-                                    ns.topology, ns.gpus, ns.gpus == 1 ? "" : "s", to_string(Bytes(std::llround(ns.rank_bytes))), name(ns.path))};
-  }
+  if (in.node_sim) use_node_storage(in);
   StorageTarget& t = in.storage;
   if (rd.has("storage_bw")) {
     if (t.write_bw <= 0) rd.fail("storage_bw", "local-nvme has no shared aggregate: set --node-bw");
