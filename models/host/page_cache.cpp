@@ -9,6 +9,15 @@ bool PageCache::cached(const Key& k) {
   return true;
 }
 
+bool PageCache::resident(const void* device, Bytes offset, Bytes size) const {
+  const i64 first = offset.n / block_.n, last = (offset.n + size.n - 1) / block_.n;
+  for (i64 b = first; b <= last; ++b) {
+    const Key k{device, b};
+    if (!index_.count(k) && (!warm_ || evicted_.count(k))) return false;
+  }
+  return true;
+}
+
 bool PageCache::lookup(const void* device, Bytes offset, Bytes size) {
   const i64 first = offset.n / block_.n, last = (offset.n + size.n - 1) / block_.n;
   for (i64 b = first; b <= last; ++b)

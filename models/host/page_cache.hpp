@@ -21,6 +21,8 @@ public:
   // Looks up [offset, offset+size) of `device`: true when every block is cached
   // (and marks them recently used).
   bool lookup(const void* device, Bytes offset, Bytes size);
+  // True when every block of [offset, offset+size) is cached; counts nothing, changes nothing.
+  bool resident(const void* device, Bytes offset, Bytes size) const;
   // Inserts the blocks, evicting the least recently used past capacity.
   void insert(const void* device, Bytes offset, Bytes size);
   std::uint64_t hits() const { return hits_; }

@@ -56,6 +56,12 @@ public:
                  "writeback requests (page lookup, block mapping, bio building; one thread per device)",
                  "assumed (about 0.4 us per 4 KiB page); `iowall calibrate` fits it from buffered writes until "
                  "durable");
+    IOWALL_PARAM(Bytes, async_readahead, "0 B",
+                 "how far past a read the kernel reads on its own, in windows of that read's size, while the reader "
+                 "copies (0: storage is read only when a read() asks for it)",
+                 "Linux mm/readahead.c: a sequential read() that reaches the PG_readahead mark starts "
+                 "page_cache_async_ra() for the next window, as large as the reads (up to the queue's max_sectors_kb) "
+                 "and does not wait for it");
     IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
@@ -93,27 +99,72 @@ public:
     }
   }
 
+  // Reads: the page cache's hits and misses; writes: what they dirtied and how long the
+  // writers were held at the dirty threshold.
   std::string note() const override {
-    return fmt::format("page cache: {} hits, {} misses", cache_.hits(), cache_.misses());
+    std::string s;
+    if (cache_.hits() + cache_.misses() > 0 || !pages_)
+      s = fmt::format("page cache: {} hits, {} misses", cache_.hits(), cache_.misses());
+    if (pages_)
+      s += fmt::format("{}page cache: {} dirtied, writers throttled {:.3f} s (dirty threshold {})", s.empty() ? "" : "; ",
+                       to_string(dirtied_), pages_->throttled().seconds(), to_string(pages_->threshold()));
+    return s;
   }
 
 private:
   // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
+    if (config_.async_readahead.n > 0) read_ahead(r);
     if (cache_.lookup(r.storage, r.offset, r.size)) {
       copy_to_user(id);
       return;
     }
+    // Its window is already being read ahead: wait for it.
+    const Window w = readahead(r);
+    if (const auto it = ahead_.find(AheadKey{r.storage, w.start.n}); it != ahead_.end() && it->second.size >= w.size) {
+      it->second.waiters.push_back(id);
+      return;
+    }
     // A miss reads the whole readahead window around the request from storage, through
     // the drive's queues like any block-layer read.
-    const Window w = readahead(r);
     storage_part(r, w.start, w.size, *io(id).first, [this, id] {
       const IoRequest& q = io(id).io;
       const Window w = readahead(q);
       cache_.insert(q.storage, w.start, w.size);
       copy_to_user(id);
     });
+  }
+  // The kernel's asynchronous readahead: the windows after `r` up to async_readahead past
+  // its end, each the size of r's window, read from storage unless cached or on the way
+  // (and not past the device's end); no thread waits for them.
+  void read_ahead(const IoRequest& r) {
+    const Window w = readahead(r);
+    const i64 capacity = r.storage->limits().capacity.n;
+    for (i64 start = w.start.n + w.size.n; start < w.start.n + w.size.n + config_.async_readahead.n; start += w.size.n) {
+      if (capacity > 0 && start + w.size.n > capacity) return;
+      const AheadKey key{r.storage, start};
+      if (ahead_.count(key) || cache_.resident(r.storage, Bytes(start), w.size)) continue;
+      ahead_.emplace(key, Ahead{w.size, {}});
+      IoRequest q = r;
+      q.offset = Bytes(start);
+      q.size = w.size;
+      storage_part(q, q.offset, q.size, *io_first_of(r), [this, key] {
+        const auto it = ahead_.find(key);
+        cache_.insert(key.storage, Bytes(key.start), it->second.size);
+        const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
+        ahead_.erase(it);
+        for (std::uint32_t id : waiters) copy_to_user(id);
+      });
+    }
+  }
+  const Route* io_first_of(const IoRequest& r) {
+    Dram& dram = dram_of(r);
+    return &env_.route(r.storage->device(), dram);
+  }
+  Dram& dram_of(const IoRequest& r) {
+    auto* gpu = dynamic_cast<Gpu*>(r.target);
+    return gpu ? dram_near(*gpu) : *static_cast<Dram*>(r.target);
   }
   // The readahead blocks that cover a request.
   struct Window {
@@ -163,6 +214,7 @@ private:
   // when the writer goes on.
   void write_back(std::uint32_t id) {
     const IoRequest& r = io(id).io;
+    dirtied_ += r.size;
     writeback_of(*r.storage, *io(id).cpu).dirtied(sink_of(*r.storage), r.size, [this, id] { finish(id); });
   }
 
@@ -205,9 +257,21 @@ private:
 
   Config config_;
   PageCache cache_;
+  // Windows being read ahead, by device and start: their size and the reads waiting for them.
+  struct AheadKey {
+    const BlockStorage* storage;
+    i64 start;
+    bool operator<(const AheadKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
+  };
+  struct Ahead {
+    Bytes size;
+    std::vector<std::uint32_t> waiters;
+  };
+  std::map<AheadKey, Ahead> ahead_;
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;
+  Bytes dirtied_;  // bytes written into the page cache
   std::map<const BlockStorage*, std::unique_ptr<StorageWriteback>> sinks_;
 };
 

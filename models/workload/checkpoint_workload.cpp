@@ -13,7 +13,7 @@ namespace iowall {
 // One rank: its GPU, host memory and thread, its file's drives, and its progress.
 struct CheckpointWorkload::Rank {
   Rank(int i, Gpu& g, Dram& d, CpuSocket& cpu, PathEnv& paths)
-      : index(i), gpu(&g), dram(&d), thread(cpu, g.name() + " thread"), copies(paths, g, d, thread) {}
+      : index(i), gpu(&g), dram(&d), thread(cpu, fmt::format("{}/thread{}", cpu.name(), i)), copies(paths, g, d, thread) {}
   int index;
   Gpu* gpu;
   Dram* dram;
@@ -202,8 +202,9 @@ void CheckpointWorkload::piece_written(std::uint32_t id) {
   res.bytes += p.bytes;
   ++res.ios;
   res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).ps / 1000));
-  if (config_.overlapped) {
-    // A buffer is free once every byte copied into it is written.
+  if (config_.overlapped && !gpu_buffers_) {
+    // A buffer is free once every byte copied into it is written (cuFile writes from GPU
+    // memory: no host buffers to free, and no copies to start).
     while (r.freed.n + config_.buffer.n <= r.done.n ||
            (r.done >= config_.size && r.freed < config_.size)) {
       r.freed += config_.buffer;

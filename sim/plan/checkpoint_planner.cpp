@@ -52,7 +52,7 @@ std::map<std::string, Solver>& solvers() {
 
 }  // namespace
 
-const char* name(IoPath p) { return p == IoPath::gds ? "gds" : "bounce"; }
+const char* name(IoPath p) { return p == IoPath::gds ? "gds" : p == IoPath::bounce ? "bounce" : "buffered"; }
 
 PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& sh) {
   return {rank_load(sh.save_bytes, in.par.gpus_per_node), rank_load(sh.restore_bytes, in.par.gpus_per_node)};
@@ -175,6 +175,8 @@ PlanInput with_storage_bandwidth(PlanInput in, double bw) {
   } else {
     s.node_read_bw = s.node_read_bw > 0 ? s.node_read_bw * bw / s.node_write_bw : bw;
     s.node_write_bw = bw;
+    // A simulated node's drives give way to the bandwidth asked about.
+    in.node_overrides.node_bw = in.node_overrides.node_read_bw = true;
   }
   return in;
 }

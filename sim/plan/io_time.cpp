@@ -1,5 +1,7 @@
 #include "sim/plan/io_time.hpp"
 
+#include "sim/plan/node_time.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -73,6 +75,7 @@ RankLoad rank_load(const std::vector<std::int64_t>& bytes, int per_node) {
 }
 
 Phase transfer(const PlanInput& in, const RankLoad& l, Direction dir, const Stages& st) {
+  if (in.node_sim) return node_transfer(in, l, dir, st);
   const NodeSpec& n = in.node;
   const StorageTarget& s = in.storage;
   const bool save = dir == Direction::save;

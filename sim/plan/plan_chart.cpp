@@ -53,6 +53,7 @@ std::string chart_script(const PlanRequest& q) {
 }
 
 std::string render_chart(const PlanRequest& q, const std::string& svg_path) {
+  if (q.input.node_sim) return "not drawn: --node simulates one path, and the chart compares GDS with the bounce path";
   return render_svg(chart_script(q), svg_path);
 }
 

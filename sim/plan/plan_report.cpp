@@ -61,6 +61,21 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     s += fmt::format("{:<14}first {:<10} last {:<10} ({} of {})  limited by {}\n", label, dur(p.first_done),
                      dur(p.last_done), rate(p.last_done > 0 ? p.bytes / p.last_done : 0), size(p.bytes), p.bottleneck);
   };
+  if (in.node_sim) {
+    const NodeSimulation& ns = *in.node_sim;
+    auto run = [&](const std::vector<NodePhase>& phases) {
+      std::string t;
+      for (const NodePhase& p : phases)
+        if (p.seconds > 0)
+          t += fmt::format("{}{} {}{}", t.empty() ? "" : ", ", p.name, dur(p.seconds),
+                           p.limited_by.empty() ? "" : fmt::format(" ({} {:.0f}%)", p.limited_by, 100 * p.utilization));
+      return t;
+    };
+    s += fmt::format("{:<14}{}: {} GPU{} x {} each, {}, simulated at chunk fidelity\n", "node", ns.topology, ns.gpus,
+                     ns.gpus == 1 ? "" : "s", size(ns.rank_bytes), name(ns.path));
+    s += fmt::format("{:<14}save {}: {}\n", "", dur(ns.save_s), run(ns.save));
+    s += fmt::format("{:<14}restore {}: {}\n", "", dur(ns.restore_s), run(ns.restore));
+  }
   phase("save", r.save);
   if (in.async) s += fmt::format("{:<14}{} per checkpoint (copy to host memory; the flush runs behind training)\n", "stall", dur(r.stall));
   phase("restore", r.restore);
@@ -107,6 +122,13 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
   j.storage_notes = in.storage.notes;
   j.state = {r.params,          b.weights,       b.master,         b.moments, b.gradients, b.saved(), r.total_bytes,
              r.writers,         r.nodes,         r.rank_max_bytes, r.node_max_bytes, r.training_state_per_gpu};
+  if (in.node_sim) {
+    const NodeSimulation& ns = *in.node_sim;
+    PlanNodeResult n{ns.topology, name(ns.path), ns.gpus, ns.rank_bytes, {}, {}, ns.save_s, ns.restore_s};
+    for (const NodePhase& p : ns.save) n.save.push_back({p.name, p.seconds, p.limited_by, p.utilization});
+    for (const NodePhase& p : ns.restore) n.restore.push_back({p.name, p.seconds, p.limited_by, p.utilization});
+    j.node = std::move(n);
+  }
   j.save = phase_result(r.save);
   if (in.async) j.flush = phase_result(r.flush);
   j.restore = phase_result(r.restore);
@@ -128,7 +150,12 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
   if (a.window)
     j.inverse_window = PlanInverseWindow{*q.window, a.window->params, a.window->bytes, a.window->save_time,
                                          a.window->training_state_per_gpu};
-  // The chart's data, so that `iowall report` can draw it from the JSON alone.
+  // The chart's data, so that `iowall report` can draw it from the JSON alone. A node's
+  // simulation covers one path: there is no GDS-against-bounce curve to draw.
+  if (in.node_sim) {
+    j.chart = a.chart;
+    return j;
+  }
   const OverheadCurve curve = overhead_curve(q);
   PlanOverheadCurve c{curve.per_node, curve.current_Bps, {}};
   for (const auto& p : curve.points) c.points.push_back({p.bandwidth_Bps, p.gds, p.bounce});

@@ -10,6 +10,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/plan/node_rates.hpp"
 
 namespace iowall::plan {
 
@@ -43,7 +44,10 @@ const std::map<std::string, std::string>& setting_keys() {
       {"server_bw", "write bandwidth of one storage server (SSD for local-nvme), for counts"},
       {"nodes_per_leaf", "GPU nodes under one leaf switch (flow fidelity)"},
       {"leaf_uplink_bw", "a leaf switch's bandwidth to the spine (flow fidelity; default non-blocking)"},
-      {"path", "gds or bounce"},
+      {"path", "gds, bounce or buffered (with --node: cuFileWrite; pinned buffers + O_DIRECT; the framework default)"},
+      {"node", "one node's topology (a shipped name, a file, discovered or calibrated): save and restore rates from "
+               "its simulation at chunk fidelity (the hand node flags override it)"},
+      {"node_sample", "with --node: bytes each GPU saves and restores in the node's simulation (default 1 GiB)"},
       {"bounce_copies", "CPU copies per byte on the bounce path"},
       {"bounce_pipelined", "bounce stages overlap"},
       {"gpu_link_bw", "one GPU's PCIe link (GDS ceiling)"},
@@ -207,9 +211,42 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   }
   if (rd.has("save_gradients")) st.save_gradients = rd.boolean("save_gradients");
 
+  if (rd.has("path")) {
+    const std::string p = rd.text("path");
+    if (p != "gds" && p != "bounce" && p != "buffered")
+      rd.fail("path", fmt::format("\"{}\" is not a path (expected gds, bounce or buffered)", quote_text(p, 40)));
+    in.path = p == "gds" ? IoPath::gds : p == "bounce" ? IoPath::bounce : IoPath::buffered;
+  }
+  if (rd.has("node_sample") && !rd.has("node")) rd.fail("node_sample", "applies with --node only");
+  if (rd.has("node")) {
+    const std::string node = rd.text("node");
+    if (node.empty()) rd.fail("node", "names no topology");
+    double sample = 1024.0 * 1024 * 1024;
+    if (rd.has("node_sample")) {
+      sample = rd.bytes("node_sample");
+      if (!(sample >= 1024 * 1024)) rd.fail("node_sample", "must be at least 1 MiB");
+    }
+    if (rd.has("target") && rd.text("target") != "local-nvme")
+      rd.fail("target", "--node simulates the node's own drives: the target is local-nvme (leave --target out)");
+    if (rd.has("async") && rd.boolean("async")) rd.fail("async", "is not simulated with --node (a synchronous save only)");
+    if (rd.has("fidelity") && rd.text("fidelity") != "analytical")
+      rd.fail("fidelity", "--node answers at the analytical level from the node's simulation (leave --fidelity out)");
+    try {
+      in.node_sim = simulate_node(node, in.path, sample);
+    } catch (const InputError& e) {
+      rd.fail("node", e.message());
+    }
+  }
+
   if (!rd.has("gpus")) rd.fail("gpus", "the number of GPUs is required");
   par.gpus = rd.integer("gpus", 1, 1 << 24);
-  if (rd.has("gpus_per_node")) par.gpus_per_node = rd.integer("gpus_per_node", 1, 1024);
+  if (in.node_sim) par.gpus_per_node = in.node_sim->gpus;
+  if (rd.has("gpus_per_node")) {
+    par.gpus_per_node = rd.integer("gpus_per_node", 1, 1024);
+    if (in.node_sim && par.gpus_per_node != in.node_sim->gpus)
+      rd.fail("gpus_per_node", fmt::format("is {} but the node {} has {} GPU{}", par.gpus_per_node,
+                                           in.node_sim->topology, in.node_sim->gpus, in.node_sim->gpus == 1 ? "" : "s"));
+  }
   if (rd.has("tp")) par.tp = rd.integer("tp", 1, 1 << 24);
   if (rd.has("pp")) par.pp = rd.integer("pp", 1, 1 << 24);
   if (rd.has("zero")) par.zero = rd.integer("zero", 0, 3);
@@ -243,6 +280,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   }
 
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
+  if (in.node_sim) use_node_storage(in);
   StorageTarget& t = in.storage;
   if (rd.has("storage_bw")) {
     if (t.write_bw <= 0) rd.fail("storage_bw", "local-nvme has no shared aggregate: set --node-bw");
@@ -276,11 +314,9 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   if (rd.has("leaf_uplink_bw")) in.fabric.leaf_uplink_bw = rd.bw("leaf_uplink_bw");
 
   NodeSpec& n = in.node;
-  if (rd.has("path")) {
-    const std::string p = rd.text("path");
-    if (p != "gds" && p != "bounce") rd.fail("path", fmt::format("\"{}\" is not a path (expected gds or bounce)", p));
-    in.path = p == "gds" ? IoPath::gds : IoPath::bounce;
-  }
+  NodeOverrides& over = in.node_overrides;
+  over = {rd.has("node_bw"), rd.has("node_bw") || rd.has("node_read_bw"), rd.has("gpu_link_bw"),
+          rd.has("memcpy_bw"), rd.has("d2h_bw"), rd.has("h2d_bw")};
   if (rd.has("bounce_copies")) n.bounce_copies = rd.integer("bounce_copies", 0, 8);
   if (rd.has("bounce_pipelined")) n.bounce_pipelined = rd.boolean("bounce_pipelined");
   if (rd.has("gpu_link_bw")) n.gpu_link_bw = rd.bw("gpu_link_bw");

@@ -4,6 +4,7 @@
 // seconds, bytes per second, watts): the closed forms and an MTTF of years do not fit
 // the engine's picosecond integers, and nothing here accumulates rounding.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,12 @@
 
 namespace iowall::plan {
 
-enum class IoPath { gds, bounce };
+// gds: cuFileWrite/Read straight between HBM and the drives; bounce: the copy engine into
+// host buffers, then storage I/O from them (with --node: pinned buffers and O_DIRECT, as
+// FastPersist/DeepNVMe do); buffered: the framework default (a pageable copy, a serializer's
+// pass, a page-cache write, fsync; restore through the page cache). Without --node, buffered
+// has the bounce path's stages.
+enum class IoPath { gds, bounce, buffered };
 const char* name(IoPath p);
 
 // One GPU node's data path between HBM and the storage NICs.
@@ -35,6 +41,28 @@ struct FabricSpec {
   double leaf_uplink_bw = 0;   // B/s from a leaf to the spine; 0 = non-blocking
 };
 
+// One node's checkpoint save and restore as simulated at chunk fidelity on its topology
+// (sim/plan/node_rates.hpp): every GPU saves (restores) `rank_bytes` at once; each phase's
+// time (the slowest rank's) and what bound it.
+struct NodePhase {
+  std::string name;          // the workload's phase: d2h, serialize_write, fsync, d2h_write, read, h2d
+  double seconds = 0;
+  std::string limited_by;    // a resource or a rank's thread ("" when the phase took no time)
+  double utilization = 0;
+};
+struct NodeSimulation {
+  std::string topology;  // as given (a shipped name, a file)
+  IoPath path = IoPath::buffered;
+  int gpus = 0;
+  double rank_bytes = 0;
+  std::vector<NodePhase> save, restore;
+  double save_s = 0, restore_s = 0;  // until durable; until the last tensor is on the GPU
+};
+// With a node: which hand flags replace the simulated phase they stand for.
+struct NodeOverrides {
+  bool node_bw = false, node_read_bw = false, gpu_link_bw = false, memcpy_bw = false, d2h_bw = false, h2d_bw = false;
+};
+
 struct PlanInput {
   checkpoint::StateSpec state;
   checkpoint::Parallelism par;
@@ -48,6 +76,8 @@ struct PlanInput {
   double mttf = 50000 * 3600.0;   // s per accelerator (figures.md, MLCommons)
   double restart = 0;             // s to reschedule and re-initialise after a failure, beside restore
   double cluster_power = 0;       // W; 0 = gpus x 1275 W (DGX H100: 10.2 kW for 8 GPUs)
+  std::shared_ptr<const NodeSimulation> node_sim;  // --node: phases from the node's simulation
+  NodeOverrides node_overrides;
 };
 
 // One transfer phase (save, restore, async flush) over all ranks.

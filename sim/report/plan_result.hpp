@@ -76,11 +76,29 @@ struct PlanOverheadCurve {
   bool operator==(const PlanOverheadCurve&) const = default;
 };
 
+// --node: the node's simulation the save and restore phases came from.
+struct PlanNodeResult {
+  struct Phase {
+    std::string name;
+    double seconds = 0;
+    std::string limited_by;
+    double utilization = 0;
+    bool operator==(const Phase&) const = default;
+  };
+  std::string topology, path;
+  int gpus = 0;
+  double rank_bytes = 0;
+  std::vector<Phase> save, restore;
+  double save_s = 0, restore_s = 0;
+  bool operator==(const PlanNodeResult&) const = default;
+};
+
 struct PlanCheckpointResult {
   std::string name, fidelity;
   nlohmann::json settings = nlohmann::json::object();  // the request, as given
   std::vector<std::string> storage_notes;
   PlanStateResult state;
+  std::optional<PlanNodeResult> node;
   PlanPhaseResult save, restore;
   std::optional<PlanPhaseResult> flush;  // async saves: the background write from host memory
   double stall_s = 0;

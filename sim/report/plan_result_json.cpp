@@ -26,6 +26,17 @@ json curve_json(const PlanOverheadCurve& c) {
   return {{"per_node", c.per_node}, {"current_bandwidth_Bps", c.current_bandwidth_Bps}, {"points", points}};
 }
 
+json node_json(const PlanNodeResult& n) {
+  auto run = [](const std::vector<PlanNodeResult::Phase>& phases, double last) {
+    json a = json::array();
+    for (const auto& p : phases)
+      a.push_back({{"name", p.name}, {"seconds", p.seconds}, {"limited_by", p.limited_by}, {"utilization", p.utilization}});
+    return json{{"last_done_s", last}, {"phases", a}};
+  };
+  return {{"topology", n.topology}, {"path", n.path},         {"gpus", n.gpus},
+          {"rank_bytes", n.rank_bytes}, {"save", run(n.save, n.save_s)}, {"restore", run(n.restore, n.restore_s)}};
+}
+
 // --- reading ---
 
 bool flag(const JsonFields& f, const char* key) {
@@ -64,6 +75,29 @@ PlanPhaseResult phase_from(const JsonFields& f) {
   return p;
 }
 
+PlanNodeResult node_from(const JsonFields& f) {
+  PlanNodeResult n;
+  n.topology = f.text("topology");
+  n.path = f.text("path");
+  n.gpus = small_integer(f, "gpus");
+  n.rank_bytes = f.number("rank_bytes");
+  auto run = [&](const char* key, std::vector<PlanNodeResult::Phase>& phases, double& last) {
+    const JsonFields r(f.at(key), f.file(), f.pointer(key), "missing or not an object");
+    last = r.number("last_done_s");
+    if (!r.has("phases")) return;
+    const json& a = r.at("phases");
+    if (!a.is_array()) r.fail("phases", "not an array of phases");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const JsonFields p(a[i], f.file(), r.pointer("phases", i));
+      phases.push_back({p.text("name"), p.number("seconds"), p.text("limited_by"), p.number("utilization")});
+    }
+  };
+  if (!f.has("save") || !f.has("restore")) f.fail("save", "the node's save and restore are both required");
+  run("save", n.save, n.save_s);
+  run("restore", n.restore, n.restore_s);
+  return n;
+}
+
 PlanOverheadCurve curve_from(const JsonFields& f) {
   PlanOverheadCurve c;
   c.per_node = flag(f, "per_node");
@@ -98,6 +132,7 @@ json to_json(const PlanCheckpointResult& r) {
                 {"rank_max_bytes", s.rank_max_bytes},
                 {"node_max_bytes", s.node_max_bytes},
                 {"training_state_per_gpu_bytes", s.training_state_per_gpu_bytes}};
+  if (r.node) j["node"] = node_json(*r.node);
   j["save"] = phase_json(r.save);
   if (r.flush) j["flush"] = phase_json(*r.flush);
   j["restore"] = phase_json(r.restore);
@@ -164,6 +199,7 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
     st.node_max_bytes = s->number("node_max_bytes");
     st.training_state_per_gpu_bytes = s->number("training_state_per_gpu_bytes");
   }
+  if (const auto n = object(f, "node")) r.node = node_from(*n);
   r.stall_s = f.number("stall_s");
   if (const auto x = object(f, "failures"))
     r.failures = {x->number("mttf_s"),     x->number("mtbf_s"),     x->number("young_interval_s"),

@@ -113,3 +113,50 @@ TEST_CASE("checkpoint load reads the file cold, then copies it to the GPU", "[wo
   bad["durability"] = "fsync_end";
   CHECK_THROWS_WITH(run(bad, {"cpu_cached"}), Catch::Contains("/workload/durability"));
 }
+
+TEST_CASE("the kernel's asynchronous readahead overlaps the disk with the reader's faults and copies",
+          "[workload][checkpoint][readahead]") {
+  // One blocking reader of 1 GiB into new pageable memory (a fault per 4 KiB page): without
+  // readahead the disk reads a piece only when the reader asks, so the disk's time and the
+  // thread's add up; with the kernel reading ahead, the read phase is the longer of the two.
+  const Json load = {{"kind", "checkpoint_load"}, {"size", "1 GiB"}, {"tensors", 8}, {"host_memory", "pageable_fresh"},
+                     {"qd", 1}, {"targets", "gpu0"}, {"storage", "disk0"}};
+  const Json none = run(load, {{{"name", "cpu_cached"}}})["metrics"]["cpu_cached"];
+  const Json ahead = run(load, {{{"name", "cpu_cached"}, {"async_readahead", "4 MiB"}}})["metrics"]["cpu_cached"];
+  Json mapped = load;
+  mapped["host_memory"] = "pageable";
+  const Json disk = run(mapped, {{{"name", "cpu_cached"}, {"async_readahead", "4 MiB"}}})["metrics"]["cpu_cached"];
+  const double t_none = phase(none, "read")["seconds"], t_ahead = phase(ahead, "read")["seconds"];
+  const double t_disk = phase(disk, "read")["seconds"];
+  CHECK(t_ahead < 0.8 * t_none);
+  CHECK(t_ahead >= t_disk);                        // never faster than the disk alone
+  CHECK(t_disk >= kGiB / 3.54e9);                  // nor than the drive's read ceiling
+  CHECK(phase(ahead, "read")["limited_by"]["utilization"].get<double>() > 0.95);  // the thread, never idle
+  // Every byte is read from the disk once (a read waits for its window on the way), plus
+  // at most the readahead past the file's end (the path does not know where the file ends).
+  const Json stats = run(load, {{{"name", "cpu_cached"}, {"async_readahead", "4 MiB"}}})["stats"]["cpu_cached"];
+  CHECK(stats["disk0/bytes_read"]["value"].get<double>() <= kGiB + 4 * 1048576.0);
+}
+
+TEST_CASE("checkpoint save: a rank's thread is named as the path names it; cuFile ignores host buffers",
+          "[workload][checkpoint]") {
+  // The rank's thread and the path's per-thread gauge are one thread: one name (cpu0/thread0).
+  const Json save = {{"kind", "checkpoint_save"}, {"size", "256 MiB"}, {"tensors", 8}, {"targets", "gpu0"},
+                     {"storage", "disk0"}};
+  const Json m = run(save, {"cpu_cached"})["metrics"]["cpu_cached"];
+  CHECK(phase(m, "d2h")["limited_by"]["resource"] == "cpu0/thread0");
+  // A write run reports what it dirtied, not read hits and misses it never had.
+  const std::string note = m["note"];
+  CHECK(note.find("256 MiB dirtied") != std::string::npos);
+  CHECK(note.find("hits") == std::string::npos);
+  // "pipeline": "overlapped" with cuFile (no host buffers): exactly the state is written,
+  // once, with one fsync phase.
+  Json o = save;
+  o["pipeline"] = "overlapped";
+  o["host_memory"] = "pinned";
+  const Json g = run(o, {"gpu_direct"})["metrics"]["gpu_direct"];
+  CHECK(g["bytes"].get<double>() == 256 * 1048576.0);
+  int fsyncs = 0;
+  for (const Json& p : g["phases"]) fsyncs += p["name"] == "fsync";
+  CHECK(fsyncs == 1);
+}

@@ -1,0 +1,132 @@
+#include "sim/plan/node_rates.hpp"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
+#include "sim/run/runner.hpp"
+
+namespace iowall::plan {
+namespace {
+
+using nlohmann::json;
+
+// The workload and data path of each planner path (node_rates.hpp says why each).
+json workload(IoPath path, double rank_bytes, bool save) {
+  json w = {{"kind", save ? "checkpoint_save" : "checkpoint_load"},
+            {"size", fmt::format("{} B", static_cast<long long>(std::llround(rank_bytes)))},
+            {"io_size", "1 MiB"},
+            {"targets", "all_gpus"},
+            {"storage", "local"}};
+  switch (path) {
+    case IoPath::buffered:
+      // torch.save: .cpu() into new memory (THP madvise, not asked for), CRC-32, write(), fsync;
+      // torch.load: one blocking reader, the kernel's readahead a window ahead (data_path()).
+      w["host_memory"] = "pageable_fresh";
+      if (save) w["serialize"] = "crc32", w["pipeline"] = "sequential", w["durability"] = "fsync_end";
+      break;
+    case IoPath::bounce:
+      // FastPersist / DeepNVMe: pinned buffers, O_DIRECT with several writes (reads) in flight
+      // (4: an assumption; their libaio/io_uring queues are deeper, the drives saturate first).
+      w["host_memory"] = "pinned";
+      w["qd"] = 4;
+      if (save) w["pipeline"] = "overlapped", w["durability"] = "fsync_end";
+      break;
+    case IoPath::gds:
+      w["qd"] = 4;
+      if (save) w["durability"] = "fsync_end";
+      break;
+  }
+  return w;
+}
+
+json data_path(IoPath path) {
+  // The kernel reads at least one window of the reader's size ahead of a sequential
+  // reader (mm/readahead.c's asynchronous readahead; the window grows to the request size
+  // up to the queue's max_sectors_kb).
+  if (path == IoPath::buffered) return {{"name", "cpu_cached"}, {"async_readahead", "1 MiB"}};
+  return {{"name", path == IoPath::bounce ? "cpu_only" : "gpu_direct"}};
+}
+
+std::vector<NodePhase> phases(const PathMetrics& m) {
+  std::vector<NodePhase> out;
+  for (const PhaseMetrics& p : m.phases) {
+    NodePhase n{p.name, p.seconds, "", 0};
+    if (p.limited_by && p.seconds > 0) n.limited_by = p.limited_by->resource, n.utilization = p.limited_by->utilization;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save) {
+  const json doc = {{"name", fmt::format("node-{}-{}", name(path), save ? "save" : "restore")},
+                    {"description", "one node's checkpoint, simulated for iowall plan checkpoint --node"},
+                    {"topology", topology},
+                    {"fidelity", "chunk"},
+                    {"workload", workload(path, rank_bytes, save)},
+                    {"paths", json::array({data_path(path)})}};
+  return doc.dump(2);
+}
+
+std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, int, double>, std::shared_ptr<const NodeSimulation>> cache;
+  const auto key = std::make_tuple(topology, static_cast<int>(path), rank_bytes);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto sim = std::make_shared<NodeSimulation>();
+  sim->topology = topology;
+  sim->path = path;
+  sim->rank_bytes = rank_bytes;
+  for (const bool save : {true, false}) {
+    RunResult r;
+    try {
+      r = run_scenario(parse_scenario_text(node_scenario(topology, path, rank_bytes, save), "--node"));
+    } catch (const InputError& e) {
+      // Name the topology: the scenario is the planner's, not the user's.
+      const std::string& m = e.message();
+      throw InputError("", "--node", m.rfind(topology + ":", 0) == 0 ? m : fmt::format("{}: {}", topology, m));
+    }
+    const PathMetrics& m = r.paths.front().metrics;
+    sim->gpus = static_cast<int>(m.jobs.size());
+    (save ? sim->save : sim->restore) = phases(m);
+    (save ? sim->save_s : sim->restore_s) = save && m.durable_s ? *m.durable_s : m.last_done_s;
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, std::move(sim)).first->second;
+}
+
+void use_node_storage(PlanInput& in) {
+  // The simulated storage phases (everything but the copy engine's and the buffered
+  // serializer's) give the node's rates; a phase that took no time leaves the preset's.
+  in.storage = storage_preset("local-nvme");
+  const NodeSimulation& ns = *in.node_sim;
+  auto storage_s = [&](const std::vector<NodePhase>& phases) {
+    double t = 0;
+    for (const NodePhase& p : phases)
+      if (p.name != "d2h" && p.name != "h2d" && !(p.name == "serialize_write" && ns.path == IoPath::buffered))
+        t += p.seconds;
+    return t;
+  };
+  const double node_bytes = ns.rank_bytes * ns.gpus, ws = storage_s(ns.save), rs = storage_s(ns.restore);
+  if (ws > 0) in.storage.node_write_bw = node_bytes / ws;
+  if (rs > 0) in.storage.node_read_bw = node_bytes / rs;
+  in.storage.server_write_bw = 0;  // the per-drive figure is the preset's, not the node's
+  in.storage.notes = {fmt::format("node {} ({} GPU{}) simulated at chunk fidelity, {} per GPU, path {}: storage "
+                                  "rates from its drives",
+                                  ns.topology, ns.gpus, ns.gpus == 1 ? "" : "s",
+                                  to_string(Bytes(std::llround(ns.rank_bytes))), name(ns.path))};
+}
+
+}  // namespace iowall::plan

@@ -1,0 +1,36 @@
+// One node's checkpoint save and restore, simulated at chunk fidelity on its topology so
+// that the planner's rates come from the node's devices instead of hand-entered flags.
+// Every GPU of the topology is a rank: it saves `rank_bytes` with the checkpoint_save
+// workload and restores them with checkpoint_load, each to and from its nearest drives,
+// through the data path that implements the planner's path:
+//   buffered  cpu_cached: .cpu() into new pageable memory, torch.save's CRC-32 pass,
+//             1 MiB write()s into the page cache, fsync; restore through the page cache
+//             (one blocking reader, the kernel's readahead a window ahead of it) into new
+//             memory, then to the GPU.
+//   bounce    cpu_only: pinned, double-buffered host buffers (FastPersist, DeepNVMe), a
+//             buffer written with O_DIRECT while the next is copied, fsync at the end;
+//             restore with O_DIRECT into pinned memory, then to the GPU.
+//   gds       gpu_direct: cuFileWrite from GPU memory, fsync; cuFileRead into it.
+// Results are cached per (topology, path, rank bytes) for the life of the process, so
+// searches and repeated questions about one node type simulate it once.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sim/plan/plan_types.hpp"
+
+namespace iowall::plan {
+
+// The node's simulation (cached). Throws InputError (where: the scenario built for the
+// node, message naming the topology) when the topology cannot be read or has no GPU.
+std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes);
+
+// The node's own drives as the storage target (local-nvme): node write and read rates from
+// the simulated storage phases, and a note saying so. Hand flags applied after override them.
+void use_node_storage(PlanInput& in);
+
+// The scenario simulate_node runs for one direction (exposed for tests and for people who
+// want to run it themselves with `iowall run`).
+std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save);
+
+}  // namespace iowall::plan

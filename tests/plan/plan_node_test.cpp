@@ -1,0 +1,97 @@
+// `iowall plan checkpoint --node`: save and restore rates from one node's simulation,
+// bounded by the node's drives; hand flags override the simulated phase they stand for;
+// bad --node input is one line and exit code 2.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/plan/checkpoint_planner.hpp"
+#include "sim/plan/plan_request.hpp"
+#include "tests/support/run_iowall.hpp"
+
+using namespace iowall::plan;
+using nlohmann::json;
+
+namespace {
+PlanRequest req(json s) { return request_from_settings(s, {}); }
+json node_plan(const std::string& path) {
+  return {{"params", "8B"}, {"gpus", 8}, {"node", "gpu-machine-h200"}, {"path", path}};
+}
+}  // namespace
+
+TEST_CASE("plan --node: every path's save and restore are bounded by the node's drive", "[plan][node]") {
+  // topologies/gpu-machine-h200.json has one drive, disk0, whose lumped media programs at
+  // most 4.31 GB/s and reads at most 3.54 GB/s. Every path's file lives on it, and a save
+  // is done when durable (fsync after the last write reaches the media: the drive has no
+  // write cache), so no path saves the node's bytes faster than 4.31 GB/s, nor restores
+  // them faster than 3.54 GB/s; the planner's phases scale the simulated ones by the rank's
+  // bytes and add the barrier and file latency, so they are bounded alike.
+  const double write_bw = 4.31e9, read_bw = 3.54e9;
+  for (const std::string path : {"buffered", "bounce", "gds"}) {
+    INFO(path);
+    const PlanRequest q = req(node_plan(path));
+    REQUIRE(q.input.node_sim);
+    const NodeSimulation& ns = *q.input.node_sim;
+    CHECK(ns.gpus == 1);
+    CHECK(q.input.par.gpus_per_node == 1);
+    const double node_bytes = ns.rank_bytes * ns.gpus;
+    CHECK(node_bytes / ns.save_s <= write_bw * 1.0001);
+    CHECK(node_bytes / ns.restore_s <= read_bw * 1.0001);
+    const PlanResult r = plan_checkpoint(q.input);
+    CHECK(r.rank_max_bytes / r.save.last_done <= write_bw * 1.0001);
+    CHECK(r.rank_max_bytes / r.restore.last_done <= read_bw * 1.0001);
+    CHECK(r.save.bottleneck.find("on gpu-machine-h200 (simulated") != std::string::npos);
+    CHECK(r.restore.bottleneck.find("on gpu-machine-h200 (simulated") != std::string::npos);
+  }
+}
+
+TEST_CASE("plan --node: the buffered save is slower than O_DIRECT and GDS, and bound by the rank's thread",
+          "[plan][node]") {
+  const PlanResult buffered = plan_checkpoint(req(node_plan("buffered")).input);
+  const PlanResult bounce = plan_checkpoint(req(node_plan("bounce")).input);
+  const PlanResult gds = plan_checkpoint(req(node_plan("gds")).input);
+  CHECK(buffered.save.last_done > bounce.save.last_done);
+  CHECK(buffered.save.last_done > gds.save.last_done);
+  // New pageable memory faults in page by page: the d2h copy is the rank's CPU work.
+  CHECK(buffered.save.bottleneck.rfind("d2h on gpu-machine-h200", 0) == 0);
+}
+
+TEST_CASE("plan --node: hand flags override the phase they stand for", "[plan][node]") {
+  json s = node_plan("gds");
+  s["node_bw"] = "1 GB/s";
+  const PlanResult r = plan_checkpoint(req(s).input);
+  CHECK(r.save.bottleneck == "node storage link");
+  CHECK(r.save.last_done == Approx(r.rank_max_bytes / 1e9).epsilon(0.01));
+  json b = node_plan("buffered");
+  b["memcpy_bw"] = "0.1 GB/s";
+  CHECK(plan_checkpoint(req(b).input).save.bottleneck == "CPU memcpy (one thread per rank)");
+}
+
+TEST_CASE("plan --node: the JSON keeps the phases' last-done and names each phase's limit", "[plan][node][cli]") {
+  const auto r = iowall::testing::run_iowall(
+      "plan checkpoint --params 8B --gpus 8 --node gpu-machine-h200 --path buffered --output-format json");
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("/save/last_done_s"_json_pointer).get<double>() > 0);
+  CHECK(j.at("/restore/last_done_s"_json_pointer).get<double>() > 0);
+  CHECK(j.at("/node/path"_json_pointer) == "buffered");
+  for (const char* dir : {"save", "restore"})
+    for (const auto& p : j["node"][dir]["phases"])
+      if (p["seconds"].get<double>() > 0) CHECK(!p["limited_by"].get<std::string>().empty());
+}
+
+TEST_CASE("plan --node: a missing file, a topology without a GPU and an unknown path are one line, exit 2",
+          "[plan][node][cli][errors]") {
+  const std::string base = "plan checkpoint --params 8B --gpus 8 ";
+  for (const std::string bad : {"--node /nonexistent/node.json", "--node cpu-machine", "--node gpu-machine-h200 --path fast",
+                                "--node gpu-machine-h200 --target pfs", "--node gpu-machine-h200 --gpus-per-node 8"}) {
+    const auto r = iowall::testing::run_iowall(base + bad);
+    INFO(bad << " -> " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("iowall: --", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
