@@ -26,7 +26,7 @@ head -c 8G /dev/urandom > "$shm/src.bin"
         s=$(date +%s.%N)
         dd if="$shm/src.bin" of="$f" bs=1M count=$((g * 1024)) "${flags[@]}" status=none
         e=$(date +%s.%N)
-        echo "$mode $g $r $(echo "$e - $s" | bc)"
+        echo "$mode $g $r $(awk -v a="$s" -v b="$e" 'BEGIN { printf "%.3f", b - a }')"
       done
     done
   done
