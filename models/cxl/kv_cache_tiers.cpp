@@ -127,7 +127,10 @@ TierPoint run_nvme_tier(const ScenarioRunner& runner, const TierSetup& s, const 
   devices.push_back({{"id", "cpu0"}, {"model", "cpu_socket"}});
   devices.push_back({{"id", "dram0"}, {"model", "dram"}});
   devices.push_back({{"id", "rc0"}, {"model", "root_complex"}, {"root_ports", 1}, {"p2p_bandwidth", "128 GB/s"}});
-  devices.push_back({{"id", "sw0"}, {"model", "pcie_switch"}, {"preset", "pex89000"}, {"downstream_ports", s.requesters + s.ssds}});
+  // The study's switch has the lanes its links need (an x16 upstream, x16 per GPU, x4 per
+  // drive): past a PEX89144's 144 lanes it stands for a tree of switches.
+  devices.push_back({{"id", "sw0"}, {"model", "pcie_switch"}, {"preset", "pex89000"}, {"downstream_ports", s.requesters + s.ssds},
+                     {"lanes", std::max<i64>(144, 16 * (1 + s.requesters) + 4 * s.ssds)}});
   links.push_back(link("cpu0.fabric", "rc0.cpu", {{"fabric", {{"bandwidth", "200 GB/s"}, {"latency", "40 ns"}}}}));
   links.push_back(link("rc0.mem", "dram0.mc", {{"fabric", {{"bandwidth", "307 GB/s"}, {"latency", "80 ns"}}}}));
   links.push_back(link("rc0.rp0", "sw0.up", pcie(16)));

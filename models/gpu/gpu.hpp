@@ -15,6 +15,9 @@ public:
   // The hop a host<->device copy spends on one of the copy engines.
   Hop copy_engine_hop() const;
 
+  IOWALL_PARAM_INT(max_link_width, 16, 1, 32,
+                   "widest PCIe link the GPU trains to: a wider link trains down to this width",
+                   "NVIDIA datasheets: PCIe x16 host interface (PCIe cards and SXM modules alike)");
   IOWALL_PARAM_INT(copy_engines, 2, 1, 16, "copy engines usable for host<->device copies in one direction",
                    "CUDA deviceQuery asyncEngineCount");
   IOWALL_PARAM(Bandwidth, copy_engine_bandwidth, "64 GB/s", "one copy engine's throughput ceiling",

@@ -42,11 +42,17 @@ int PcieSwitch::ingress_class(const Port& in) const {
 }
 
 IOWALL_REGISTER_DEVICE(PcieSwitch, "pcie_switch", "PCIe switch with one upstream and N downstream ports");
-IOWALL_PRESET("device", "pcie_switch", "pex89000", "Broadcom PEX89000 Gen5 switch, 144 lanes",
-              "Broadcom product brief; latency as PEX88000 (figures.md)", R"({"latency": "105 ns", "downstream_ports": 8})");
-IOWALL_PRESET("device", "pcie_switch", "pex88000", "Broadcom PEX88000 Gen4 switch", "Linley 2019 (figures.md)",
-              R"({"latency": "105 ns", "downstream_ports": 8})");
-IOWALL_PRESET("device", "pcie_switch", "pex9700", "Broadcom/PLX PEX9700 Gen3 switch (DGX-2 era)", "vendor (figures.md)",
-              R"({"latency": "150 ns", "downstream_ports": 8})");
+IOWALL_PRESET("device", "pcie_switch", "pex89000", "Broadcom PEX89000 Gen5 switch, 144 lanes (PEX89144)",
+              "Broadcom PEX89000 product brief (PEX89144: 144 lanes); latency as PEX88000 (figures.md)",
+              R"({"latency": "105 ns", "downstream_ports": 8, "lanes": 144})");
+IOWALL_PRESET("device", "pcie_switch", "pex89104", "Broadcom PEX89104 Gen5 switch, 104 lanes",
+              "Broadcom PEX89000 product brief (PEX89104: 104 lanes); latency as PEX88000 (figures.md)",
+              R"({"latency": "105 ns", "downstream_ports": 8, "lanes": 104})");
+IOWALL_PRESET("device", "pcie_switch", "pex88000", "Broadcom PEX88000 Gen4 switch, 96 lanes (PEX88096)",
+              "Linley 2019 (figures.md); Broadcom PEX88000 product brief (PEX88096: 96 lanes)",
+              R"({"latency": "105 ns", "downstream_ports": 8, "lanes": 96})");
+IOWALL_PRESET("device", "pcie_switch", "pex9700", "Broadcom/PLX PEX9700 Gen3 switch (DGX-2 era), 97 lanes (PEX9797)",
+              "vendor (figures.md); Broadcom PEX9700 product brief (PEX9797: 97 lanes)",
+              R"({"latency": "150 ns", "downstream_ports": 8, "lanes": 97})");
 
 }  // namespace iowall

@@ -23,6 +23,11 @@ public:
   IOWALL_PARAM(Time, latency, "105 ns", "port-to-port cut-through latency (x16 to x16)",
                "Broadcom PEX88000 Gen4, Linley 2019 (figures.md)");
   IOWALL_PARAM_INT(downstream_ports, 8, 1, 128, "number of downstream ports dn0..dnN-1", "switch datasheet");
+  IOWALL_PARAM_INT(lanes, 144, 1, 4096,
+                   "PCIe lanes of the switch: the widths of the links on all its ports (upstream and downstream) "
+                   "add up to at most this; loading a topology refuses more",
+                   "generic: the largest Broadcom PEX89000 part, PEX89144 (144 lanes, product brief), so no "
+                   "shipped topology is refused; presets give their part's count");
   IOWALL_PARAM_CHOICE(arbitration, "rr", (std::vector<std::string>{"fifo", "rr", "wrr", "wfq", "priority"}),
                       "output-port arbitration: fifo, round-robin, weighted round-robin, weighted fair queueing, "
                       "strict priority",

@@ -11,7 +11,7 @@ IOWALL_PRESET("device", "nvme_ssd", "pm1743", "Samsung PM1743 7.68 TB, Gen5 x4",
               "figures.md: 13-14 GB/s read, 6.0-6.6 GB/s write, 2.5M 4K RR IOPS (Samsung); the bandwidths carry "
               "the published ranges (triangular, mode at the value used). Geometry: 8 channels; "
               "7.68 TB of 512 Gb V-NAND dies = 120, rounded to 8 x 16; tR 60 us assumed (Samsung publishes none). Power loss protection: yes (PM1743 data sheet)",
-              R"j({"read_bandwidth": "13 GB/s (13 GB/s .. 14 GB/s)", "write_bandwidth": "6.6 GB/s (6 GB/s .. 6.6 GB/s)", "max_iops": "2.5 M/s",
+              R"j({"max_link_width": 4, "read_bandwidth": "13 GB/s (13 GB/s .. 14 GB/s)", "write_bandwidth": "6.6 GB/s (6 GB/s .. 6.6 GB/s)", "max_iops": "2.5 M/s",
                   "channels": 8, "dies_per_channel": 16, "planes": 4, "page_size": "16 KiB",
                   "read_time": "60 us", "program_time": "600 us", "channel_bandwidth": "2.4 GB/s",
                   "write_latency": "15 us", "capacity": "7.68 TB"})j");
@@ -19,21 +19,21 @@ IOWALL_PRESET("device", "nvme_ssd", "micron_9550", "Micron 9550 7.68 TB, Gen5 x4
               "figures.md: 14 GB/s read, 10 GB/s write, 3.3M RR IOPS, typical latency 60 us read, 15 us write. "
               "Geometry: 7.68 TB of 1 Tb 232-layer dies = 60 -> 8 x 8, 6 planes (Micron G8 NAND brief); "
               "tR derived: 60 us typical read minus ~10 us of host and protocol modelled separately. Power loss protection: yes (Micron 9550 product brief)",
-              R"({"read_bandwidth": "14 GB/s", "write_bandwidth": "10 GB/s", "max_iops": "3.3 M/s",
+              R"({"max_link_width": 4, "read_bandwidth": "14 GB/s", "write_bandwidth": "10 GB/s", "max_iops": "3.3 M/s",
                   "channels": 8, "dies_per_channel": 8, "planes": 6, "page_size": "16 KiB",
                   "read_time": "50 us", "program_time": "500 us", "channel_bandwidth": "2.4 GB/s",
                   "write_latency": "15 us", "capacity": "7.68 TB"})");
 IOWALL_PRESET("device", "nvme_ssd", "cm7r", "Kioxia CM7-R 7.68 TB, Gen5 x4",
               "figures.md: 14 GB/s, 2.45M RR IOPS (Kioxia). Write 6.75 GB/s and geometry (8 x 16 BiCS5 dies, "
               "4 planes, tR 55 us) assumed. Power loss protection: yes (Kioxia CM7 series product brief)",
-              R"({"read_bandwidth": "14 GB/s", "write_bandwidth": "6.75 GB/s", "max_iops": "2.45 M/s",
+              R"({"max_link_width": 4, "read_bandwidth": "14 GB/s", "write_bandwidth": "6.75 GB/s", "max_iops": "2.45 M/s",
                   "channels": 8, "dies_per_channel": 16, "planes": 4, "page_size": "16 KiB",
                   "read_time": "55 us", "program_time": "600 us", "channel_bandwidth": "2.4 GB/s",
                   "write_latency": "15 us", "capacity": "7.68 TB"})");
 IOWALL_PRESET("device", "nvme_ssd", "micron_9650", "Micron 9650 7.68 TB, Gen6 x4",
               "figures.md: 28 GB/s read, 5.4-5.5M RR IOPS (Micron). Write 14 GB/s assumed; geometry: 8 channels "
               "at 3.6 GB/s (ONFI 5.1), 8 x 8 G9 dies, 6 planes, tR 45 us assumed. Power loss protection: yes (Micron 9650 product brief)",
-              R"({"read_bandwidth": "28 GB/s", "write_bandwidth": "14 GB/s", "max_iops": "5.5 M/s",
+              R"({"max_link_width": 4, "read_bandwidth": "28 GB/s", "write_bandwidth": "14 GB/s", "max_iops": "5.5 M/s",
                   "channels": 8, "dies_per_channel": 8, "planes": 6, "page_size": "16 KiB",
                   "read_time": "45 us", "program_time": "450 us", "channel_bandwidth": "3.6 GB/s",
                   "write_latency": "15 us", "capacity": "7.68 TB"})");
@@ -43,7 +43,7 @@ IOWALL_PRESET("device", "nvme_ssd", "optane_p4800x", "Intel Optane SSD DC P4800X
               "over all 7 channels, modelled as one logical channel of 7 x 800 MB/s (assumed); write in place, "
               "no write cache; "
               "media read 3 us derived: < 10 us spec minus the host and protocol modelled separately. Enhanced power loss data protection (product brief)",
-              R"({"read_bandwidth": "2.4 GB/s", "write_bandwidth": "2.0 GB/s", "max_iops": "550 K/s",
+              R"({"max_link_width": 4, "read_bandwidth": "2.4 GB/s", "write_bandwidth": "2.0 GB/s", "max_iops": "550 K/s",
                   "channels": 1, "dies_per_channel": 28, "planes": 1, "page_size": "4 KiB",
                   "read_time": "3 us", "program_time": "6 us", "channel_bandwidth": "5.6 GB/s",
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",
@@ -54,7 +54,7 @@ IOWALL_PRESET("device", "nvme_ssd", "optane_p5800x", "Intel Optane SSD DC P5800X
               "Geometry assumed: 16 channels x 4 dies of 2nd-generation 3D XPoint, striped as one logical channel of "
               "16 x 1.2 GB/s; no write cache; media read 2 us "
               "derived from the < 6 us spec minus host and protocol. Enhanced power loss data protection (product brief)",
-              R"({"read_bandwidth": "7.2 GB/s", "write_bandwidth": "6.2 GB/s", "max_iops": "4.6 M/s",
+              R"({"max_link_width": 4, "read_bandwidth": "7.2 GB/s", "write_bandwidth": "6.2 GB/s", "max_iops": "4.6 M/s",
                   "channels": 1, "dies_per_channel": 64, "planes": 1, "page_size": "4 KiB",
                   "read_time": "2 us", "program_time": "5 us", "channel_bandwidth": "19.2 GB/s",
                   "read_sigma": 0.05, "read_retry_probability": 0, "write_cache": "0 B",
@@ -63,14 +63,14 @@ IOWALL_PRESET("device", "nvme_ssd", "samsung_980pro", "Samsung 980 Pro 1 TB (con
               "Samsung data sheet: 7.0 GB/s read, 5.0 GB/s write, 1M RR IOPS (QD32 x 16 threads), 22k RR IOPS at "
               "QD1. Geometry: 8 channels (Elpis), 1 TB of 512 Gb V6 dies = 16 -> 8 x 2, 4 planes; tR 35 us derived "
               "from the QD1 figure (45 us) minus host and protocol; TurboWrite SLC cache 6 GB; 128 queues. No power loss protection (a client drive: the data sheet lists none), so a Flush drains the cache",
-              R"({"read_bandwidth": "7 GB/s", "write_bandwidth": "5 GB/s", "max_iops": "1 M/s",
+              R"({"max_link_width": 4, "read_bandwidth": "7 GB/s", "write_bandwidth": "5 GB/s", "max_iops": "1 M/s",
                   "channels": 8, "dies_per_channel": 2, "planes": 4, "page_size": "16 KiB",
                   "read_time": "35 us", "program_time": "700 us", "channel_bandwidth": "1.6 GB/s",
                   "write_cache": "6 GB", "write_latency": "20 us", "capacity": "1 TB",
                   "power_loss_protection": false})");
 IOWALL_PRESET("device", "nvme_ssd", "dgx2_nvme", "NVMe drive of a DGX-2 (~3.4 GB/s each), lumped media",
               "NVIDIA GDS guide (figures.md): ~3.4 GB/s per drive; latency and IOPS assumed; power loss protection assumed (datacenter drives)",
-              R"({"media": "lumped", "read_bandwidth": "3.4 GB/s", "write_bandwidth": "2 GB/s", "max_iops": "0.75 M/s",
+              R"({"max_link_width": 4, "media": "lumped", "read_bandwidth": "3.4 GB/s", "write_bandwidth": "2 GB/s", "max_iops": "0.75 M/s",
                   "read_latency": "90 us", "write_latency": "20 us", "capacity": "3.84 TB"})");
 
 }  // namespace iowall

@@ -66,6 +66,10 @@ public:
                "NVMe base spec 2.0, 3.4.4 (high/medium/low priority weights)");
   // Queues: the controller's limits and capabilities; the host driver (below) creates
   // the queues within them.
+  IOWALL_PARAM_INT(max_link_width, 16, 1, 32,
+                   "widest PCIe link the drive trains to: a wider link trains down to this width",
+                   "generic: x16, so a plain nvme_ssd (a lumped drive or array) keeps its link; the presets "
+                   "give x4 (U.2/E3.S/M.2 drives are x4, the product briefs)");
   IOWALL_PARAM_INT(max_queues, 128, 1, 65535, "I/O queue pairs the controller supports", "typical Gen5 datacenter drive (nvme id-ctrl); spec maximum 65,535");
   IOWALL_PARAM_INT(max_queue_entries, 1024, 2, 65536, "entries per queue the controller supports (CAP.MQES + 1)",
                    "typical datacenter drive; spec maximum 65,536");

@@ -16,7 +16,18 @@
 #include "sim/config/schema.hpp"
 
 namespace iowall {
-
+namespace {
+// An integer parameter of a device or link, by name, as its model read it: the JSON
+// value or the model's declared default; 0 when the model declares no such parameter.
+i64 declared_int(const Params& p, const std::string& name) {
+  for (const ParamInfo& info : p.declared())
+    if (info.name == name && info.type == ParamType::integer) {
+      const auto it = p.json().find(name);
+      return it != p.json().end() && it->is_number_integer() ? it->get<i64>() : std::stoll(info.default_text);
+    }
+  return 0;
+}
+}  // namespace
 
 struct Topology::Graph {
   using G = GraphType;
@@ -77,6 +88,7 @@ void Topology::build_devices(SimContext& ctx, const Json& devices) {
 
 void Topology::build_links(SimContext& ctx, const Json& links) {
   auto& registry = ModelRegistry::instance();
+  std::vector<int> widths;  // each link's PCIe width as declared (0: not PCIe), for check_switch_lanes
   for (std::size_t i = 0; i < links.size(); ++i) {
     if ((i & 0xFF) == 0) throw_if_interrupted();
     const Json& l = links[i];
@@ -123,6 +135,23 @@ void Topology::build_links(SimContext& ctx, const Json& links) {
     LinkSpec spec = entry->link(params);
     registry.built(*entry, params);
     params.check_all_used({});
+    const int width = protocol == "pcie" ? static_cast<int>(declared_int(params, "lanes")) : 0;
+    widths.push_back(width);
+    // Link training settles on the widest width both ends support (PCIe base spec,
+    // link width negotiation): a device's max_link_width caps the link.
+    int cap = width;
+    const Device* capper = nullptr;
+    for (const Port* end : ends)
+      if (const i64 w = declared_int(end->owner().params(), "max_link_width"); w > 0 && w < cap) {
+        cap = static_cast<int>(w);
+        capper = &end->owner();
+      }
+    if (capper) {
+      spec = entry->link(params.with("lanes", cap));
+      notes_.push_back(fmt::format("link {} ({} -- {}) is x{} but {} ({}) links at most x{}: it trains to x{}", i,
+                                   ends[0]->full_name(), ends[1]->full_name(), width, capper->name(),
+                                   capper->model(), cap, cap));
+    }
     // PCIe links join one upstream port to one downstream port.
     if (protocol == "pcie") {
       const PortRole ra = ends[0]->role(), rb = ends[1]->role();
@@ -136,6 +165,25 @@ void Topology::build_links(SimContext& ctx, const Json& links) {
     boost::add_edge(index_[ends[0]->owner().name()], index_[ends[1]->owner().name()],
                     EdgeProps{link.get(), static_cast<int>(links_.size())}, graph_->g);
     links_.push_back(std::move(link));
+  }
+  check_switch_lanes(widths);
+}
+
+void Topology::check_switch_lanes(const std::vector<int>& widths) const {
+  // A switch's ports share its lanes: the declared widths of its PCIe links (upstream
+  // and downstream) add up to at most its `lanes` parameter.
+  std::vector<i64> used(devices_.size(), 0);
+  for (std::size_t i = 0; i < links_.size(); ++i)
+    for (const Port* end : {&links_[i]->a(), &links_[i]->b()}) used[index_.at(end->owner().name())] += widths[i];
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    const Device& dev = *devices_[d];
+    if (!dev.forwards() || used[d] == 0) continue;
+    const i64 lanes = declared_int(dev.params(), "lanes");
+    if (lanes > 0 && used[d] > lanes)
+      throw InputError(file_, fmt::format("{}/devices/{}", pointer_, d),
+                       fmt::format("{} ({}) has {} lanes, but the PCIe links on its ports are {} lanes wide: "
+                                   "narrow a link or give the switch more lanes",
+                                   dev.name(), dev.model(), lanes, used[d]));
   }
 }
 

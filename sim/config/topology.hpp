@@ -1,7 +1,9 @@
 // A topology: devices built from their models, links joined between named ports, and
 // the graph (Boost.Graph) that routes are computed on. Loading checks what a person
 // gets wrong: duplicate ids, links to ports that do not exist, a port used twice, a
-// required port left free, a PCIe hierarchy that is not a tree.
+// required port left free, a PCIe hierarchy that is not a tree, a PCIe switch whose
+// links need more lanes than it has. A PCIe link wider than an end device's widest
+// link trains down to that width, as PCIe link width negotiation does; a note says so.
 #pragma once
 #include <map>
 #include <memory>
@@ -36,6 +38,8 @@ public:
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
   const std::string& file() const { return file_; }
+  // What loading changed that the file did not say (a link trained to a narrower width).
+  const std::vector<std::string>& notes() const { return notes_; }
   Device* find(const std::string& id) const;
   // The device with this id; InputError naming `where` when it does not exist.
   Device& device(const std::string& id, const std::string& where_file, const std::string& where_pointer) const;
@@ -64,11 +68,13 @@ private:
   void build_devices(SimContext& ctx, const Json& devices);
   void build_links(SimContext& ctx, const Json& links);
   void check_pcie_tree() const;
+  void check_switch_lanes(const std::vector<int>& widths) const;
   std::vector<int> path(int from, int to) const;
 
   std::string name_, description_, file_, pointer_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Link>> links_;
+  std::vector<std::string> notes_;
   std::map<std::string, int> index_;
   std::unique_ptr<Graph> graph_;
   mutable std::map<std::pair<int, int>, std::unique_ptr<Route>> routes_;

@@ -1,4 +1,4 @@
-// `iowall topo show FILE [--dot]`: devices, links, and for every GPU<->storage pair
+// `iowall topo show FILE [--dot]`: devices, links, notes (a link trained narrower than declared), and for every GPU<->storage pair
 // the route and its narrowest hop (what bounds that pair's bandwidth). `iowall topo list`:
 // the topologies shipped in the binary, by the names `topo show` and scenarios take.
 #include <algorithm>
@@ -56,6 +56,7 @@ Json describe_topology(const Topology& topo) {
   }
   Json out = {{"name", topo.name()}, {"description", topo.description()}, {"devices", devices}, {"links", links},
               {"routes", routes}};
+  if (!topo.notes().empty()) out["notes"] = topo.notes();
   if (!all_pairs) out["routes_note"] = fmt::format("{} of {} storage -> GPU routes: each GPU's nearest drives", routes.size(), reachable);
   return out;
 }
@@ -68,6 +69,10 @@ std::string topology_text(const Json& t) {
   for (const auto& l : t["links"])
     out += fmt::format("  {:<14} -- {:<14} {:<16} {:8.2f} GB/s per direction\n", l["a"].get<std::string>(),
                        l["b"].get<std::string>(), l["summary"].get<std::string>(), l["bandwidth_GBps"].get<double>());
+  if (t.contains("notes")) {
+    out += "\nnotes\n";
+    for (const auto& n : t["notes"]) out += fmt::format("  {}\n", n.get<std::string>());
+  }
   out += "\nstorage -> GPU routes (narrowest hop for 128 KiB DMA writes)";
   out += t.contains("routes_note") ? "; " + t["routes_note"].get<std::string>() + "\n" : "\n";
   for (const auto& r : t["routes"])
