@@ -77,4 +77,16 @@ std::string JsonFields::text(const char* key, const std::string& fallback) const
 
 std::string json_number_text(double v) { return json(v).dump(); }
 
+std::vector<std::string> JsonFields::texts(const char* key) const {
+  std::vector<std::string> out;
+  if (!has(key)) return out;
+  const nlohmann::json& a = at(key);
+  if (!a.is_array()) fail(key, "not an array of strings");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_string()) fail(key, i, "not a string");
+    out.push_back(a[i].get<std::string>());
+  }
+  return out;
+}
+
 }  // namespace iowall

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,8 @@ public:
   std::optional<std::uint64_t> optional_unsigned(const char* key) const;
   std::string text(const char* key, const std::string& fallback = {}) const;
   std::optional<std::string> optional_text(const char* key) const;
+  // An array of strings (absent: empty).
+  std::vector<std::string> texts(const char* key) const;
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
   [[noreturn]] void fail(const std::string& key, std::size_t index, const std::string& message) const;
 

@@ -47,18 +47,6 @@ bool flag(const JsonFields& f, const char* key) {
 
 int small_integer(const JsonFields& f, const char* key) { return static_cast<int>(f.integer(key)); }
 
-std::vector<std::string> texts(const JsonFields& f, const char* key) {
-  std::vector<std::string> out;
-  if (!f.has(key)) return out;
-  const json& a = f.at(key);
-  if (!a.is_array()) f.fail(key, "not an array of strings");
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].is_string()) f.fail(key, i, "not a string");
-    out.push_back(a[i].get<std::string>());
-  }
-  return out;
-}
-
 // The object at `key`, which must be one when present.
 std::optional<JsonFields> object(const JsonFields& f, const char* key, bool required = false) {
   if (!f.has(key)) {
@@ -181,7 +169,7 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
   r.fidelity = f.text("fidelity");
   if (f.has("settings") && !f.at("settings").is_null() && object(f, "settings")) r.settings = f.at("settings");
   else if (f.has("settings")) r.settings = nullptr;  // a plan asked with no settings at all
-  r.storage_notes = texts(f, "storage_notes");
+  r.storage_notes = f.texts("storage_notes");
   if (const auto s = object(f, "state")) {
     PlanStateResult& st = r.state;
     st.params = s->number("params");
@@ -213,7 +201,7 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
                  d->number("mwh_lost"),       d->number("mwh_checkpoint"),       d->number("mwh_rework")};
   r.cluster_power_W = f.number("cluster_power_W");
   r.power_wasted_W = f.number("power_wasted_W");
-  r.warnings = texts(f, "warnings");
+  r.warnings = f.texts("warnings");
   if (const auto b = object(f, "inverse_bandwidth")) {
     PlanInverseBandwidth ib;
     ib.target_overhead = b->number("target_overhead");

@@ -53,18 +53,6 @@ json to_json(const SensitivityResult& s) {
 
 namespace {
 
-std::vector<std::string> texts(const JsonFields& f, const char* key) {
-  std::vector<std::string> out;
-  if (!f.has(key)) return out;
-  const json& a = f.at(key);
-  if (!a.is_array()) f.fail(key, "not an array of strings");
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].is_string()) f.fail(key, i, "not a string");
-    out.push_back(a[i].get<std::string>());
-  }
-  return out;
-}
-
 const json& array_at(const JsonFields& f, const char* key) {
   static const json empty = json::array();
   if (!f.has(key)) return empty;
@@ -99,7 +87,7 @@ UncertaintySummary uncertainty_from(const JsonFields& parent, const char* key) {
     u.inputs.push_back({in.text("label"), in.text("name"), in.text("text"), in.text("where"), in.unsigned_integer("places"),
                         in.text("distribution"), in.text("low"), in.text("high")});
   }
-  u.notes = texts(f, "notes");
+  u.notes = f.texts("notes");
   if (f.has("widened_by")) {
     const JsonFields w(f.at("widened_by"), f.file(), f.pointer("widened_by"));
     Widening wd;
@@ -139,7 +127,7 @@ SensitivityResult sensitivity_from(const JsonFields& parent, const char* key) {
   const json& combined = array_at(f, "combined");
   for (std::size_t i = 0; i < combined.size(); ++i) {
     const JsonFields c(combined[i], f.file(), f.pointer("combined", i));
-    s.combined.push_back({c.text("path"), texts(c, "inputs"), c.number("at_low"), c.number("at_high"), c.number("nominal")});
+    s.combined.push_back({c.text("path"), c.texts("inputs"), c.number("at_low"), c.number("at_high"), c.number("nominal")});
   }
   return s;
 }

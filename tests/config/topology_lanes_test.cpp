@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "tests/support/topology_error.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/config/topology.hpp"
 
@@ -35,15 +36,7 @@ Json switch_with_gpus(int gpus, const std::string& preset) {
   return doc;
 }
 
-std::string load_error(const Json& doc) {
-  SimContext ctx(1);
-  try {
-    Topology t(ctx, doc, "t.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string load_error(const Json& doc) { return testing::topology_load_error(doc); }
 
 // One Gen5 link from a root port to an NVMe drive of `preset` ("" for none), `lanes` wide.
 Json drive_on_root_port(const std::string& preset, int lanes) {

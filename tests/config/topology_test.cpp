@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "tests/support/topology_error.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/config/topology.hpp"
 
@@ -27,16 +28,7 @@ Json base_topology() {
     ]})");
 }
 
-// Builds the topology and returns the InputError's text ("" if it loaded).
-std::string load_error(const Json& doc) {
-  SimContext ctx(1);
-  try {
-    Topology t(ctx, doc, "t.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string load_error(const Json& doc) { return testing::topology_load_error(doc); }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 

@@ -24,6 +24,20 @@ Json run_stack(const char* stack) {
                     {"paths", Json::array({Json{{"name", "cpu_only"}, {"io_stack", stack}}})}};
   return to_json(run_scenario(scenario_from_json(doc, "io.json", IOWALL_SOURCE_DIR)));
 }
+
+// scenarios/nvme-preset-qd.json with an Optane P5800X read by io_uring from `threads`
+// threads at depth `qd`: the cpu_only path's metrics.
+Json p5800x_io_uring(int threads, int qd, const char* size) {
+  Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
+  doc.erase("sweep");
+  doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
+  doc["workload"]["threads"] = threads;
+  doc["workload"]["qd"] = qd;
+  doc["workload"]["size"] = size;
+  doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
+  return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
+}
+
 }  // namespace
 
 TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core; psync a fortieth of that", "[paths][iostack]") {
@@ -43,16 +57,7 @@ TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core; psync a fort
 TEST_CASE("one thread runs on one core at a time: its I/Os' CPU steps queue even with idle cores", "[paths][iostack]") {
   // An Optane P5800X (4.6 M commands/s, a 7.2 GB/s data path: 1.76 M 4 KiB reads/s) and 56
   // cores; io_uring's 0.5 us submit + 0.5 us complete.
-  auto run = [](int threads, int qd) {
-    Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
-    doc.erase("sweep");
-    doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
-    doc["workload"]["threads"] = threads;
-    doc["workload"]["qd"] = qd;
-    doc["workload"]["size"] = "64 MiB";
-    doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
-    return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
-  };
+  auto run = [](int threads, int qd) { return p5800x_io_uring(threads, qd, "64 MiB"); };
   const Json one = run(1, 64), many = run(64, 1);
   // 1 us of CPU per I/O on one thread: at most 1 M IOPS however deep its queue.
   CHECK(one["iops"].get<double>() <= 1.0e6 * 1.001);
@@ -65,18 +70,9 @@ TEST_CASE("one thread runs on one core at a time: its I/Os' CPU steps queue even
 TEST_CASE("a closed loop whose resources are idle most of the time is limited by its I/O window", "[paths][iostack][limited]") {
   // An Optane P5800X at QD 1 from one io_uring thread: each 4 KiB read takes the drive's
   // ~5 us plus 1 us of CPU, so the thread's core is busy about 1/6 of the time and the
-  // drive (4.6 M commands/s, 1.76 M reads/s of data path) a few percent: neither bounds
+  // drive (4.6 M commands/s, 1.76 M reads/s of data path) under a tenth: neither bounds
   // the rate, the single I/O in flight does (Little's law: IOPS x latency = 1 slot).
-  auto run = [](int threads, int qd) {
-    Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
-    doc.erase("sweep");
-    doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
-    doc["workload"]["threads"] = threads;
-    doc["workload"]["qd"] = qd;
-    doc["workload"]["size"] = "16 MiB";
-    doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
-    return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
-  };
+  auto run = [](int threads, int qd) { return p5800x_io_uring(threads, qd, "16 MiB"); };
   const Json qd1 = run(1, 1), deep = run(64, 1);
   CHECK(qd1["limited_by"]["resource"] == "io window (1 thread x QD 1)");
   CHECK(qd1["limited_by"]["utilization"].get<double>() > 0.95);
