@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "models/paths/host_copy.hpp"
 
 namespace iowall::nvmeof {
@@ -25,14 +27,66 @@ const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
                      fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",
                                  r.target->name(), r.storage->device().name(), e->client_nic->name(), e->target_nic->name(),
                                  r.storage->device().name()));
-  e->client_cpu = &cpu_near(*r.target);
+  e->client_cpu = &placed_cpu(*r.target, *e->client_nic);
   e->target_cpu = &cpu_near(r.storage->device());
   e->client_queues = &dram_near(*e->client_nic);
-  e->bounce = &dram_near(*r.target);
+  e->bounce = &placed_memory(*r.target, *e->client_nic);
   e->target_queues = &dram_near(*e->target_nic);
   e->target_data = &dram_near(r.storage->device());
   slot = std::move(e);
   return *slot;
+}
+
+// A placement key's device: near the I/O's target ("gpu"), near the client NIC ("nic"),
+// or a device of the given model named by id, checked against the topology.
+Device& NvmeofPath::placed(const std::string& key, const std::string& choice, const char* model, const Device& target,
+                           const Nic& nic) {
+  if (choice == "gpu") return env_.nearest(target, model);
+  if (choice == "nic") return env_.nearest(nic, model);
+  Device* d = env_.topology.find(choice);
+  if (!d || d->model() != model)
+    throw InputError(env_.file, env_.pointer + "/" + key,
+                     fmt::format("\"{}\" is not gpu, nic or a {} of the topology", choice, model));
+  // In the same node: reached without crossing a network (a NIC on the way).
+  const bool same_node = env_.topology.connected(*d, target) && [&] {
+    const Route& r = env_.topology.route(*d, target);
+    return std::none_of(r.devices.begin(), r.devices.end(),
+                        [&](const std::string& id) { return env_.topology.find(id)->model() == "nic"; });
+  }();
+  if (!same_node)
+    throw InputError(env_.file, env_.pointer + "/" + key,
+                     fmt::format("{} is not in the node of {}: they are not on one PCIe hierarchy", choice, target.name()));
+  return *d;
+}
+
+CpuSocket& NvmeofPath::placed_cpu(const Device& target, const Nic& nic) {
+  return static_cast<CpuSocket&>(placed("cpu", common_.cpu, "cpu_socket", target, nic));
+}
+
+Dram& NvmeofPath::placed_memory(const Device& target, const Nic& nic) {
+  return static_cast<Dram&>(placed("bounce_memory", common_.bounce_memory, "dram", target, nic));
+}
+
+void NvmeofPath::target_acquire(const Endpoints& e, InlineFunction<void()> then) {
+  if (common_.target_threads == 0) return then();
+  auto& t = threads_[e.target_cpu];
+  if (!t) {
+    t = std::make_unique<ServiceThreads>(static_cast<int>(common_.target_threads));
+    env_.ctx.stats().add(e.target_cpu->name() + "/service_threads/busy", "threads",
+                         "target service threads holding a command (nfsd threads for NFS)", t->busy,
+                         common_.target_threads);
+  }
+  // Threads in use change only when one is taken free or given back with nobody waiting
+  // (a released thread passes straight to the next command).
+  if (t->pool.free() > 0) t->busy.add(env_.ctx.now(), 1);
+  t->pool.acquire(std::move(then));
+}
+
+void NvmeofPath::target_release(const Endpoints& e) {
+  if (common_.target_threads == 0) return;
+  ServiceThreads& t = *threads_.at(e.target_cpu);
+  if (t.pool.waiting() == 0) t.busy.add(env_.ctx.now(), -1);
+  t.pool.release();
 }
 
 void NvmeofPath::client_completes(std::uint32_t id, const Endpoints& e) {

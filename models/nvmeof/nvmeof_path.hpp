@@ -12,6 +12,7 @@
 #include "models/host/dram.hpp"
 #include "models/nvmeof/fabric_route.hpp"
 #include "models/paths/path_base.hpp"
+#include "sim/core/token_pool.hpp"
 
 namespace iowall::nvmeof {
 
@@ -35,6 +36,19 @@ struct CommonConfig : ParamSet {
                "client NIC: nearest (the NIC with a network link fewest PCIe hops from the GPU, same switch "
                "first) or a NIC id",
                "seed 001: multi-rail steering picks the NIC closest to the GPU");
+  // Placement inside the client node (which socket does the work, where a bounce
+  // buffer lives). The defaults follow first touch: the thread runs, and allocates its
+  // buffer, on the socket nearest the GPU it serves.
+  IOWALL_PARAM(std::string, cpu, "gpu",
+               "socket whose cores run the client's per-I/O work (submission, completion, copy launches): gpu (the "
+               "socket nearest the I/O's GPU or memory), nic (nearest the client NIC) or a cpu_socket id",
+               "Linux scheduler: a thread pinned with numactl/taskset runs there; unpinned benchmark threads "
+               "usually follow their GPU (gdsio, NCCL bind to the GPU's NUMA node)");
+  IOWALL_PARAM(std::string, bounce_memory, "gpu",
+               "host memory holding the bounce buffers of a host-buffered read or write: gpu (the memory nearest "
+               "the GPU), nic (nearest the client NIC) or a dram id",
+               "Linux first-touch NUMA policy: a buffer lands on the node of the thread that first writes it "
+               "(numa(7)); cudaHostAlloc pins it where it was allocated");
   IOWALL_PARAM(Time, initiator_submit, "2 us", "client CPU time to submit one I/O (block layer, NVMe-oF host driver)",
                "assumption: as psync's submit cost (models/host/io_stack.hpp); calibrate");
   IOWALL_PARAM(Time, initiator_complete, "2 us", "client CPU time to complete one I/O (completion, wake-up)",
@@ -42,6 +56,11 @@ struct CommonConfig : ParamSet {
   IOWALL_PARAM(Time, target_cost, "2 us",
                "target CPU time per I/O: parse the command capsule, submit to the SSD, post the response",
                "assumption, order of magnitude of a kernel nvmet or SPDK target; calibrate");
+  IOWALL_PARAM_INT(target_threads, 0, 0, 65536,
+                   "target service threads: a command holds one from its arrival until its reply is posted, "
+                   "waiting drive accesses included; 0: the target never waits for a thread",
+                   "Linux nvmet and SPDK serve commands asynchronously (softirq, workqueues, pollers): 0; a file "
+                   "server's threads (nfsd) block in the file system (set by nfs_rdma)");
   IOWALL_PARAM(Time, copy_launch_cost, "3 us", "client CPU time to launch and synchronize one cudaMemcpyAsync",
                "as cpu_gpu's copy_launch_cost: order of magnitude of CUDA API overhead");
 };
@@ -89,12 +108,30 @@ protected:
     return bounces(r) ? static_cast<Device&>(*e.bounce) : *e.client;
   }
 
+  // A command's hold on one of the target's service threads (target_threads): `then`
+  // once it has one; target_release when its reply is posted.
+  void target_acquire(const Endpoints& e, InlineFunction<void()> then);
+  void target_release(const Endpoints& e);
+
+  // The socket that runs the client's work and the memory that holds its bounce buffers
+  // (the "cpu" and "bounce_memory" keys).
+  CpuSocket& placed_cpu(const Device& target, const Nic& nic);
+  Dram& placed_memory(const Device& target, const Nic& nic);
+
   CommonConfig common_;
   bool direct_to_gpu_ = true;  // GPUDirect RDMA; false: through a host bounce buffer
   bool models_writes_ = false;
 
 private:
+  Device& placed(const std::string& key, const std::string& choice, const char* model, const Device& target,
+                 const Nic& nic);
   std::map<std::pair<const Device*, const Device*>, std::unique_ptr<Endpoints>> endpoints_;
+  struct ServiceThreads {
+    explicit ServiceThreads(int n) : pool(n) {}
+    TokenPool pool;
+    TimeWeighted busy;
+  };
+  std::map<const CpuSocket*, std::unique_ptr<ServiceThreads>> threads_;  // by target socket
 };
 
 }  // namespace iowall::nvmeof

@@ -200,9 +200,11 @@ private:
   void command_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
     env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-        if (io(id).io.write && !in_capsule(id)) return fetch_data(id);
-        access_ssd(id);
+      target_acquire(*conns_[id].e, [this, id] {
+        conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+          if (io(id).io.write && !in_capsule(id)) return fetch_data(id);
+          access_ssd(id);
+        });
       });
     });
   }
@@ -238,6 +240,7 @@ private:
 
   void send_response(std::uint32_t id) {
     Connection& c = conns_[id];
+    target_release(*c.e);
     const rdma::WorkRequest wr{.bytes = kResponse,
                                .data = &c.response,
                                .local = {kTargetCapsules, capsule_slot(id)},
@@ -248,6 +251,7 @@ private:
 
   void send_data(std::uint32_t id) {
     Connection& c = conns_[id];
+    target_release(*c.e);
     // The RDMA WRITE and the response SEND behind it: one doorbell, two WQEs.
     rdma::WorkRequest wr = data_request(id, c.data);
     wr.followup = kResponse;

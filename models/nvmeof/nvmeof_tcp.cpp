@@ -99,10 +99,14 @@ private:
   }
 
   void command_arrived(std::uint32_t id) {
-    const Endpoints& e = *conns_[id].e;
-    e.target_cpu->spend(common_.target_cost / 2, [this, id] {
-      target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
-        conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] { send_data(id); });
+    target_acquire(*conns_[id].e, [this, id] {
+      conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+        target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
+          conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+            target_release(*conns_[id].e);
+            send_data(id);
+          });
+        });
       });
     });
   }

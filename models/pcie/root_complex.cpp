@@ -12,7 +12,7 @@ RootComplex::RootComplex(const Params& p, SimContext& ctx) : Device(p, ctx) {
   if (iommu) iommu_ = std::make_unique<Server>(*this, "iommu");
 }
 
-void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hops) {
+void RootComplex::transit(const Port& in, const Port& out, bool to_memory, std::vector<Hop>& hops) {
   const bool in_io = in.role() == PortRole::pcie_downstream || &in == &peer;
   const bool out_io = out.role() == PortRole::pcie_downstream || &out == &peer;
   if (iommu_ && (&in == &mem || &out == &mem) && (in_io || out_io)) {
@@ -27,6 +27,8 @@ void RootComplex::transit(const Port& in, const Port& out, std::vector<Hop>& hop
     return;
   }
   if (!in_io || !out_io) return;  // device <-> memory or CPU: the host bridge, not P2P
+  // Towards or from the other socket's memory: the inter-socket link, not the bridge.
+  if (to_memory && (&in == &peer || &out == &peer)) return;
   Hop h;
   h.server = p2p_.get();
   h.bandwidth = p2p_bandwidth;

@@ -1,7 +1,9 @@
 // A root complex: root ports below, the host bridge to memory and the CPU above.
-// Peer-to-peer traffic between two root ports, or between a root port and the other
-// socket, crosses its P2P bridge, whose bandwidth is often well below the links' (a
-// Server every such transfer shares). With the IOMMU on, device DMA to memory also
+// Peer-to-peer traffic between two root ports, or between a root port and a device
+// under the other socket, crosses its P2P bridge, whose bandwidth is often well below
+// the links' (a Server every such transfer shares). A DMA to or from the other
+// socket's memory is not peer-to-peer: it crosses the inter-socket link (UPI, Infinity
+// Fabric) as coherent memory traffic, which the link between the two peer ports carries. With the IOMMU on, device DMA to memory also
 // pays a translation per page: streaming DMA misses the IOTLB once per page, so the
 // walkers bound throughput at walkers x page size / miss penalty.
 #pragma once
@@ -15,7 +17,7 @@ namespace iowall {
 class RootComplex final : public Device {
 public:
   RootComplex(const Params& p, SimContext& ctx);
-  void transit(const Port& in, const Port& out, std::vector<Hop>& hops) override;
+  void transit(const Port& in, const Port& out, bool to_memory, std::vector<Hop>& hops) override;
   Time forwarding_latency() const override { return latency; }
   bool forwards() const override { return true; }
 

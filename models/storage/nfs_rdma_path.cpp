@@ -6,8 +6,10 @@
 //      slots (the sunrpc slot table / RPC-over-RDMA credits): never more than
 //      nconnect x max_slots RPCs in flight;
 //   3. is carried like an NVMe-oF command over RDMA (models/nvmeof/nvmeof_rdma): the call
-//      is a small SEND; the server (nfsd) spends server_rpc_cost of CPU on it, half on
-//      the call and half on the reply; the data comes from the server's page cache (a
+//      is a small SEND; it waits for one of the server's nfsd_threads, which holds it
+//      until the reply is posted (a read from the drives or a stable write's drive write
+//      included: nfsd blocks in the file system); the server spends server_rpc_cost of
+//      CPU on it, half on the call and half on the reply; the data comes from the server's page cache (a
 //      share server_cache_hit_ratio of READs) or from its drives through their NVMe
 //      queues; the server moves it by RDMA WRITE (READ) or RDMA READ (WRITE) straight
 //      into/out of GPU memory ("buffer": "gpu", GPUDirect RDMA) or a host bounce buffer;
@@ -48,6 +50,10 @@ public:
                  "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
                  "transfer and the reply (nfsd with svcrdma)",
                  "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate");
+    IOWALL_PARAM_INT(nfsd_threads, 8, 1, 65536,
+                     "server nfsd threads: an RPC holds one from its arrival until its reply is posted, the file "
+                     "system's reads and a stable write's drive write included",
+                     "nfs-utils default: 8 threads (nfs.conf [nfsd] threads, RPCNFSDCOUNT)");
     IOWALL_PARAM_NUMBER(server_cache_hit_ratio, 0.0, 0.0, 1.0,
                         "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
                         "assumption: 0, a cold data set larger than the server's memory");
@@ -96,8 +102,11 @@ private:
   static Params transport_params(const Params& p, const Config& c) {
     if (p.json().contains("target_cost")) p.fail("target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost");
     if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
+    if (p.json().contains("target_threads")) p.fail("target_threads", "nfs_rdma sets the server's threads: use nfsd_threads");
     // The cost goes to the transport's parameters as text in whole picoseconds (exact).
-    return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps)).with("qp_depth", c.nconnect * c.max_slots);
+    return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps))
+        .with("qp_depth", c.nconnect * c.max_slots)
+        .with("target_threads", c.nfsd_threads);
   }
 
   void send_rpc(std::uint32_t id, std::uint32_t k, std::uint32_t connection) {

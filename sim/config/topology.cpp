@@ -3,6 +3,7 @@
 #include "sim/core/quote.hpp"
 #include "sim/core/suggest.hpp"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
@@ -311,6 +312,11 @@ const Route& Topology::route(const Device& from, const Device& to) const {
   if (p.empty() && a != b)
     throw InputError(file_, pointer_, fmt::format("no route between {} and {}", from.name(), to.name()));
   for (int v : p) r->devices.push_back(devices_[v]->name());
+  const auto memory = [](const Device& d) {
+    return std::any_of(d.ports().begin(), d.ports().end(),
+                       [](const Port* port) { return port->role() == PortRole::memory; });
+  };
+  const bool to_memory = memory(from) || memory(to);
   const Port* in_port = nullptr;
   for (std::size_t i = 0; i + 1 < p.size(); ++i) {
     // The link between p[i] and p[i+1] (the first declared one if there are several).
@@ -325,7 +331,7 @@ const Route& Topology::route(const Device& from, const Device& to) const {
     }
     Device& here = *devices_[p[i]];
     const Port& out_port = &link->a().owner() == &here ? link->a() : link->b();
-    if (in_port) here.transit(*in_port, out_port, r->hops);
+    if (in_port) here.transit(*in_port, out_port, to_memory, r->hops);
     Channel& ch = link->from(out_port);
     Hop hop;
     hop.server = ch.server.get();

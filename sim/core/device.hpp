@@ -36,8 +36,9 @@ public:
   // Ports that must be connected (default: all fixed ports).
   virtual bool port_required(const Port& p) const;
   // Resources bytes use when they cross this device from `in` to `out` (a root
-  // complex's peer-to-peer bridge, a switch's forwarding latency).
-  virtual void transit(const Port& in, const Port& out, std::vector<Hop>& hops);
+  // complex's peer-to-peer bridge, a switch's forwarding latency). `to_memory`: one end
+  // of the route is host memory (a DMA to or from DRAM, not between two devices).
+  virtual void transit(const Port& in, const Port& out, bool to_memory, std::vector<Hop>& hops);
   // Called for the server of every link channel leaving one of this device's ports
   // (a switch sets its output-port arbitration here).
   virtual void configure_egress(const Port& out, Server& server) {}

@@ -78,6 +78,6 @@ void Device::validate_connections() const {
                        fmt::format("port {} ({}) is not connected to anything", p->full_name(), p->description()));
 }
 
-void Device::transit(const Port&, const Port&, std::vector<Hop>&) {}
+void Device::transit(const Port&, const Port&, bool, std::vector<Hop>&) {}
 
 }  // namespace iowall
