@@ -3,9 +3,80 @@
 
 #include <cmath>
 
+#include "sim/plan/cluster.hpp"
 #include "sim/run/flow_solver.hpp"
 
 namespace iowall::plan {
+
+namespace {
+// Flows of a cluster that end within 0.1% of a step of each other end together: ECMP
+// spreads tens of thousands of flows over links with slightly different loads.
+constexpr double kClusterTolerance = 1e-3;
+
+// The storage I/O of every rank as a flow along its route through the described cluster
+// (sim/plan/cluster.hpp), resources made as routes first use them.
+Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir,
+                            const Stages& st, Phase ph) {
+  const ClusterSpec& c = *in.cluster;
+  const bool save = dir == Direction::save;
+  const int gpn = in.par.gpus_per_node;
+  const int nics = c.nodes.nics, planes = c.fabric.uplinks;
+  const int leaves_per_rail = (c.nodes.count + c.fabric.nodes_per_leaf - 1) / c.fabric.nodes_per_leaf;
+  const bool rail = c.fabric.kind == "rail_optimized";
+  const ClusterStorage& s = c.storage;
+  // A storage leaf's ports spread over the spine planes: ceil(down / planes) links each.
+  const int storage_links = (s.servers_per_leaf * s.nics + planes - 1) / planes;
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  flow::FlowSolver fs;
+  const auto lazy = [&fs](std::vector<std::uint32_t>& ids, std::size_t i, const char* name, double cap) {
+    if (ids[i] == kNone) ids[i] = fs.add_resource(name, cap);
+    return ids[i];
+  };
+  std::vector<std::uint32_t> node_nic(static_cast<std::size_t>(c.nodes.count) * nics, kNone);
+  std::vector<std::uint32_t> host_mem(static_cast<std::size_t>(c.nodes.count), kNone);
+  std::vector<std::uint32_t> uplink(static_cast<std::size_t>(c.fabric.compute_leaves) * planes, kNone);
+  std::vector<std::uint32_t> to_storage(static_cast<std::size_t>(planes) * s.storage_leaves, kNone);
+  std::vector<std::uint32_t> server_nic(static_cast<std::size_t>(s.servers) * s.nics, kNone);
+  std::vector<std::uint32_t> drives(static_cast<std::size_t>(s.servers), kNone);
+  const double drive_bw = s.drives * (save ? s.drive_write_bw : s.drive_read_bw);
+  const double client = in.storage.client_cap();
+  double bytes = 0;
+  std::int64_t writer = 0;
+  for (std::size_t r = 0; r < rank_bytes.size(); ++r) {
+    if ((r & 0xFFF) == 0) throw_if_interrupted();
+    if (rank_bytes[r] <= 0) continue;
+    const int n = static_cast<int>(r) / gpn, port = static_cast<int>(r) % gpn % nics;
+    const int leaf = (rail ? port * leaves_per_rail : 0) + n / c.fabric.nodes_per_leaf;
+    const int plane = static_cast<int>(ecmp_hash(r) % static_cast<std::uint64_t>(planes));
+    const int server = static_cast<int>(writer % s.servers);
+    const int server_port = static_cast<int>(writer / s.servers % s.nics);
+    flow::Flow f;
+    f.bytes = static_cast<double>(rank_bytes[r]);
+    f.cap = st.io_via_gpu ? in.node.gpu_link_bw : 0;
+    if (client > 0) f.cap = f.cap > 0 ? std::min(f.cap, client) : client;
+    f.path = {lazy(node_nic, static_cast<std::size_t>(n) * nics + port, "node NIC", c.nodes.nic_bw),
+              lazy(uplink, static_cast<std::size_t>(leaf) * planes + plane, "leaf uplink", c.fabric.link_bw),
+              lazy(to_storage, static_cast<std::size_t>(plane) * s.storage_leaves + server / s.servers_per_leaf,
+                   "spine to storage leaf", c.fabric.link_bw * storage_links),
+              lazy(server_nic, static_cast<std::size_t>(server) * s.nics + server_port, "storage server NIC", s.nic_bw),
+              lazy(drives, static_cast<std::size_t>(server), "storage server drives", drive_bw)};
+    if (!st.io_via_gpu) f.path.push_back(lazy(host_mem, static_cast<std::size_t>(n), "host memory bandwidth", in.node.host_mem_bw));
+    fs.add_flow(std::move(f));
+    bytes += static_cast<double>(rank_bytes[r]);
+    ++writer;
+  }
+  fs.set_time_tolerance(kClusterTolerance);
+  const flow::FlowResult res = fs.run();
+  const double fixed = in.storage.file_latency;
+  ph.terms.push_back({"flow-level storage I/O through the cluster (last rank)", res.last_done});
+  const std::string bound = res.bottleneck == flow::kOwnCeiling ? "a rank's ceiling (GPU link or storage client)" : res.bottleneck;
+  if (res.last_done > ph.last_done) ph.bottleneck = bound + " (flow)";
+  ph.first_done = ph.first_done + fixed + res.first_done;
+  ph.last_done = ph.last_done + fixed + res.last_done;
+  ph.bytes = bytes;
+  return ph;
+}
+}  // namespace
 
 Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir, const Stages& st) {
   const int gpn = in.par.gpus_per_node;
@@ -14,6 +85,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
   // Closed forms for the copy stages (and the barrier); the storage I/O as flows.
   Phase ph = transfer(in, rank_load(rank_bytes, gpn), dir, other);
   if (!st.io) return ph;
+  if (in.cluster) return cluster_storage_flows(in, rank_bytes, dir, st, std::move(ph));
   const bool save = dir == Direction::save;
   const StorageTarget& s = in.storage;
   const double node_bw = save ? s.node_write_bw : s.node_read_bw;

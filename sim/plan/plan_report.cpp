@@ -1,11 +1,22 @@
 #include "sim/plan/plan_report.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "sim/core/units.hpp"
 #include "sim/plan/plan_chart.hpp"
 
 namespace iowall::plan {
+
+namespace {
+// The described cluster's parts for `units` servers' worth of bandwidth (whole servers).
+PlanPurchase purchase_of(const ClusterSpec& c, double units) {
+  const int servers = std::max(1, static_cast<int>(std::ceil(units - 1e-9)));
+  return {servers, servers * c.storage.drives, servers * c.storage.nics,
+          (servers + c.storage.servers_per_leaf - 1) / c.storage.servers_per_leaf};
+}
+}  // namespace
 namespace {
 
 std::string size(double b) {
@@ -96,6 +107,12 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
                        bw.units > 0 ? fmt::format(" = {:.0f} x {} at {} each", bw.units, in.storage.server_unit,
                                                   rate(in.storage.server_write_bw))
                                     : "");
+    if (bw.bandwidth && in.cluster) {
+      const PlanPurchase p = purchase_of(*in.cluster, bw.units);
+      s += fmt::format("{:<14}to buy: {} servers of the cluster's kind ({} drives, {} NIC ports, {} storage leaves); "
+                       "the cluster describes {}\n",
+                       "", p.servers, p.drives, p.nic_ports, p.storage_leaves, in.cluster->storage.servers);
+    }
     else
       s += fmt::format("{:<14}overhead {} is out of reach: with unlimited storage bandwidth it is still {} (limited by {})\n",
                        "inverse", pct(*q.target_overhead), pct(bw.floor_overhead), bw.floor_bottleneck);
@@ -146,6 +163,7 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
     const BandwidthAnswer& bw = *a.bandwidth;
     j.inverse_bandwidth = PlanInverseBandwidth{*q.target_overhead, bw.per_node,           bw.bandwidth, bw.units,
                                                in.storage.server_unit, bw.floor_overhead, bw.floor_bottleneck};
+    if (in.cluster && bw.bandwidth) j.inverse_bandwidth->purchase = purchase_of(*in.cluster, bw.units);
   }
   if (a.window)
     j.inverse_window = PlanInverseWindow{*q.window, a.window->params, a.window->bytes, a.window->save_time,

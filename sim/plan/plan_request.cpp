@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cmath>
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "sim/config/json_file.hpp"
@@ -45,6 +47,8 @@ const std::map<std::string, std::string>& setting_keys() {
       {"nodes_per_leaf", "GPU nodes under one leaf switch (flow fidelity)"},
       {"leaf_uplink_bw", "a leaf switch's bandwidth to the spine (flow fidelity; default non-blocking)"},
       {"path", "gds, bounce or buffered (with --node: cuFileWrite; pinned buffers + O_DIRECT; the framework default)"},
+      {"cluster", "a cluster description (clusters/*.json): node type and count, a leaf/spine fabric, storage servers; "
+                  "the flow fidelity simulates every rank's route through it"},
       {"node", "one node's topology (a shipped name, a file, discovered or calibrated): save and restore rates from "
                "its simulation at chunk fidelity (the hand node flags override it)"},
       {"node_sample", "with --node: bytes each GPU saves and restores in the node's simulation (default 1 GiB)"},
@@ -182,6 +186,26 @@ struct Reader {
 
 }  // namespace
 
+namespace {
+// The described cluster's storage as the planner's target: the servers' ports and drives
+// together, the nodes' storage NICs, one server for counts.
+void use_cluster_storage(PlanInput& in) {
+  const ClusterSpec& c = *in.cluster;
+  StorageTarget t = storage_preset(c.storage.kind);
+  t.write_bw = c.storage_write_ceiling();
+  t.read_bw = c.storage_read_ceiling();
+  t.node_write_bw = t.node_read_bw = c.nodes.nics * c.nodes.nic_bw;
+  t.server_write_bw = c.storage.server_write_bw();
+  t.server_unit = "server";
+  t.notes = {fmt::format("cluster {} ({}): {} servers x min({} NIC ports x {:.1f} GB/s, {} drives x {:.1f} GB/s write)",
+                         c.name, c.file, c.storage.servers, c.storage.nics, c.storage.nic_bw / 1e9, c.storage.drives,
+                         c.storage.drive_write_bw / 1e9),
+             fmt::format("nodes: {} storage NIC ports of {:.1f} GB/s each", c.nodes.nics, c.nodes.nic_bw / 1e9),
+             fmt::format("request and file latencies: the {} preset", c.storage.kind)};
+  in.storage = t;
+}
+}  // namespace
+
 PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin) {
   Reader rd{settings, origin};
   for (const auto& [k, v] : settings.items())
@@ -238,11 +262,33 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     }
   }
 
-  if (!rd.has("gpus")) rd.fail("gpus", "the number of GPUs is required");
-  par.gpus = rd.integer("gpus", 1, 1 << 24);
+  if (rd.has("cluster")) {
+    for (const char* k : {"node", "target", "storage_bw", "storage_read_bw", "node_bw", "node_read_bw", "nodes_per_leaf",
+                          "leaf_uplink_bw", "server_bw"})
+      if (rd.has(k)) rd.fail(k, "the cluster description sets this: edit the description (or leave --cluster out)");
+    const auto it = origin.find("cluster");
+    const std::string from = it == origin.end() ? std::string() : it->second.substr(0, it->second.find('#'));
+    const std::string dir = from.rfind("--", 0) == 0 ? std::string() : std::filesystem::path(from).parent_path().string();
+    if (settings["cluster"].is_object()) {  // described inline
+      const auto hash = it == origin.end() ? std::string::npos : it->second.find('#');
+      const std::string file = hash == std::string::npos ? std::string("--cluster") : it->second.substr(0, hash);
+      const std::string base = hash == std::string::npos ? std::string() : it->second.substr(hash + 1);
+      in.cluster = std::make_shared<const ClusterSpec>(cluster_from_json(settings["cluster"], file, dir, base));
+    } else {
+      in.cluster = std::make_shared<const ClusterSpec>(load_cluster(rd.text("cluster"), dir));
+    }
+  }
+  if (!rd.has("gpus") && !in.cluster) rd.fail("gpus", "the number of GPUs is required");
+  par.gpus = rd.has("gpus") ? rd.integer("gpus", 1, 1 << 24) : in.cluster->gpus();
+  if (in.cluster && par.gpus > in.cluster->gpus())
+    rd.fail("gpus", fmt::format("is {} but the cluster {} has {}", par.gpus, in.cluster->name, in.cluster->gpus()));
   if (in.node_sim) par.gpus_per_node = in.node_sim->gpus;
+  if (in.cluster) par.gpus_per_node = in.cluster->nodes.gpus;
   if (rd.has("gpus_per_node")) {
     par.gpus_per_node = rd.integer("gpus_per_node", 1, 1024);
+    if (in.cluster && par.gpus_per_node != in.cluster->nodes.gpus)
+      rd.fail("gpus_per_node", fmt::format("is {} but the cluster's nodes ({}) have {}", par.gpus_per_node,
+                                           in.cluster->nodes.topology, in.cluster->nodes.gpus));
     if (in.node_sim && par.gpus_per_node != in.node_sim->gpus)
       rd.fail("gpus_per_node", fmt::format("is {} but the node {} has {} GPU{}", par.gpus_per_node,
                                            in.node_sim->topology, in.node_sim->gpus, in.node_sim->gpus == 1 ? "" : "s"));
@@ -281,6 +327,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
 
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
   if (in.node_sim) use_node_storage(in);
+  if (in.cluster) use_cluster_storage(in);
   StorageTarget& t = in.storage;
   if (rd.has("storage_bw")) {
     if (t.write_bw <= 0) rd.fail("storage_bw", "local-nvme has no shared aggregate: set --node-bw");

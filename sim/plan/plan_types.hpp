@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/plan/checkpoint_state.hpp"
+#include "sim/plan/cluster.hpp"
 #include "sim/plan/storage_target.hpp"
 
 namespace iowall::plan {
@@ -77,6 +78,7 @@ struct PlanInput {
   double restart = 0;             // s to reschedule and re-initialise after a failure, beside restore
   double cluster_power = 0;       // W; 0 = gpus x 1275 W (DGX H100: 10.2 kW for 8 GPUs)
   std::shared_ptr<const NodeSimulation> node_sim;  // --node: phases from the node's simulation
+  std::shared_ptr<const ClusterSpec> cluster;      // --cluster: routes and servers for the flow fidelity
   NodeOverrides node_overrides;
 };
 

@@ -45,6 +45,12 @@ struct PlanPerDayResult {
 };
 
 // --target-overhead: the storage bandwidth that reaches it, or why none does.
+// What the inverse answer means in a described cluster's parts (--cluster): its servers
+// (each with its drives and NIC ports) and the storage leaves that hold them.
+struct PlanPurchase {
+  int servers = 0, drives = 0, nic_ports = 0, storage_leaves = 0;
+  bool operator==(const PlanPurchase&) const = default;
+};
 struct PlanInverseBandwidth {
   double target_overhead = 0;
   bool per_node = false;
@@ -53,6 +59,7 @@ struct PlanInverseBandwidth {
   std::string unit;
   double floor_overhead = 0;
   std::string floor_bottleneck;
+  std::optional<PlanPurchase> purchase;  // with a cluster description
   bool operator==(const PlanInverseBandwidth&) const = default;
 };
 

@@ -151,6 +151,10 @@ json to_json(const PlanCheckpointResult& r) {
                               {"unit", b->unit},
                               {"floor_overhead", b->floor_overhead},
                               {"floor_bottleneck", b->floor_bottleneck}};
+  if (const auto& b = r.inverse_bandwidth; b && b->purchase)
+    j["inverse_bandwidth"]["purchase"] = {{"servers", b->purchase->servers}, {"drives", b->purchase->drives},
+                                          {"nic_ports", b->purchase->nic_ports},
+                                          {"storage_leaves", b->purchase->storage_leaves}};
   if (const auto& w = r.inverse_window)
     j["inverse_window"] = {{"window_s", w->window_s}, {"params", w->params}, {"total_bytes", w->total_bytes},
                            {"save_s", w->save_s}, {"training_state_per_gpu_bytes", w->training_state_per_gpu_bytes}};
@@ -211,6 +215,9 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
     ib.unit = b->text("unit");
     ib.floor_overhead = b->number("floor_overhead");
     ib.floor_bottleneck = b->text("floor_bottleneck");
+    if (const auto p = object(*b, "purchase"))
+      ib.purchase = PlanPurchase{static_cast<int>(p->integer("servers")), static_cast<int>(p->integer("drives")),
+                                 static_cast<int>(p->integer("nic_ports")), static_cast<int>(p->integer("storage_leaves"))};
     r.inverse_bandwidth = ib;
   }
   if (const auto w = object(f, "inverse_window"))

@@ -31,23 +31,23 @@ std::vector<double> FlowSolver::fair_rates(const std::vector<std::uint32_t>& act
   for (std::uint32_t f : active)
     for (std::uint32_t r : flows_[f].path) ++unfrozen[r];
   // Candidate levels: each resource's fair share, each flow's own cap. A min-heap with
-  // lazy entries (stale shares are skipped when popped).
+  // lazy entries (a resource's entry is a lower bound of its share, refreshed when popped).
   using Item = std::pair<double, std::int64_t>;  // (level, resource id >= 0 or -(flow id)-1)
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  std::vector<Item> items;
   for (std::size_t r = 0; r < resources_.size(); ++r)
-    if (unfrozen[r] > 0 && left[r] < kInf) heap.push({left[r] / static_cast<double>(unfrozen[r]), static_cast<std::int64_t>(r)});
+    if (unfrozen[r] > 0 && left[r] < kInf) items.push_back({left[r] / static_cast<double>(unfrozen[r]), static_cast<std::int64_t>(r)});
   for (std::uint32_t f : active)
-    if (flows_[f].cap > 0) heap.push({flows_[f].cap, -static_cast<std::int64_t>(f) - 1});
+    if (flows_[f].cap > 0) items.push_back({flows_[f].cap, -static_cast<std::int64_t>(f) - 1});
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap(std::greater<>{}, std::move(items));
   std::size_t remaining = active.size();
   auto freeze = [&](std::uint32_t f, double level) {
     rate[f] = level;
     --remaining;
     for (std::uint32_t r : flows_[f].path) {
       --unfrozen[r];
-      if (left[r] < kInf) {
-        left[r] = std::max(0.0, left[r] - level);
-        if (unfrozen[r] > 0) heap.push({left[r] / static_cast<double>(unfrozen[r]), static_cast<std::int64_t>(r)});
-      }
+      // The resource's share can only rise (the flow froze at the lowest level of all),
+      // so its queued entry stays a lower bound, refreshed when it comes up.
+      if (left[r] < kInf) left[r] = std::max(0.0, left[r] - level);
     }
   };
   while (remaining > 0 && !heap.empty()) {
@@ -55,13 +55,19 @@ std::vector<double> FlowSolver::fair_rates(const std::vector<std::uint32_t>& act
     heap.pop();
     if (who < 0) {
       const auto f = static_cast<std::uint32_t>(-who - 1);
-      if (rate[f] < 0 && is_active[f]) freeze(f, level);
+      if (rate[f] < 0 && is_active[f]) {
+        freeze(f, level);
+        last_bottleneck_ = kOwnCeiling;
+      }
       continue;
     }
     const auto r = static_cast<std::size_t>(who);
     if (unfrozen[r] == 0) continue;
     const double share = left[r] / static_cast<double>(unfrozen[r]);
-    if (share > level * (1 + 1e-12)) continue;  // stale: a newer, larger share is queued
+    if (share > level * (1 + 1e-12)) {  // stale: its share rose since; queue the current one
+      heap.push({share, who});
+      continue;
+    }
     last_bottleneck_ = resources_[r].name;
     for (std::uint32_t f : users_[r])
       if (is_active[f] && rate[f] < 0) freeze(f, share);
@@ -104,9 +110,10 @@ FlowResult FlowSolver::run() {
     for (std::uint32_t f : active) dt = std::min(dt, left[f] / rate[f]);
     if (next_start < pending.size()) dt = std::min(dt, flows_[pending[next_start]].start - now);
     now += dt;
+    const double reach = dt * (1 + tolerance_);  // within it, a flow finishes now
     std::vector<std::uint32_t> still;
     for (std::uint32_t f : active) {
-      const double moved = std::min(left[f], rate[f] * dt);
+      const double moved = left[f] <= rate[f] * reach ? left[f] : std::min(left[f], rate[f] * dt);
       left[f] -= moved;
       for (std::uint32_t r : flows_[f].path) out.busy_bytes[r] += moved;
       // A flow within a relative 1e-9 of its size is done (floating-point remainder).

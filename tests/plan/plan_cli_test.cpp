@@ -3,6 +3,7 @@
 
 #include "tests/support/run_iowall.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -37,4 +38,20 @@ TEST_CASE("plan checkpoint: bad input is one line on stderr and exit code 2", "[
     CHECK(r.err.rfind("iowall: ", 0) == 0);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("plan checkpoint over a cluster answers the inverse query in servers, drives and ports", "[plan][cli][cluster]") {
+  // clusters/h100-100k-rail.json: servers of min(4 x 50, 24 x 6.0) = 144 GB/s write, 24
+  // drives and 4 NIC ports each, 8 to a storage leaf. Whatever bandwidth the target needs,
+  // the parts are whole servers: ceil(units), 24 and 4 per server, ceil(servers / 8) leaves.
+  const Result r = cli("plan checkpoint " + std::string(IOWALL_SOURCE_DIR) +
+                       "/scenarios/checkpoint-100k.json --target-overhead 25% --output-format json");
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out)["inverse_bandwidth"];
+  const int servers = static_cast<int>(std::ceil(j["bandwidth_Bps"].get<double>() / 144e9));
+  CHECK(j["units"].get<double>() == servers);
+  CHECK(j["purchase"]["servers"] == servers);
+  CHECK(j["purchase"]["drives"] == 24 * servers);
+  CHECK(j["purchase"]["nic_ports"] == 4 * servers);
+  CHECK(j["purchase"]["storage_leaves"] == (servers + 7) / 8);
 }

@@ -12,6 +12,7 @@
 #include "sim/config/json_file.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/core/interrupt.hpp"
+#include "sim/plan/cluster.hpp"
 
 namespace iowall {
 namespace {
@@ -119,11 +120,17 @@ void setup(CLI::App& root, CliState&) {
   auto dot = std::make_shared<bool>(false);
   auto out = std::make_shared<OutputOptions>();
   CLI::App* show = topo->add_subcommand("show", "devices, links, routes and the narrowest link of each GPU<->storage route");
-  show->add_option("file", *file, "topology JSON file, or a shipped one by name (`iowall topo list`): dgx-h100")->required();
+  show->add_option("file", *file, "topology JSON file, or a shipped one by name (`iowall topo list`): dgx-h100; or a cluster description (clusters/*.json)")->required();
   show->add_flag("--dot", *dot, "print Graphviz text instead");
   out->add_to(*show, false);
   show->callback([file, dot, out] {
     const JsonDocument doc = load_json(*file);
+    if (plan::is_cluster(doc.json)) {  // a cluster description: its summary
+      if (*dot) throw InputError("--dot", "", "draws a node topology, not a cluster description");
+      const Json c = plan::cluster_summary(plan::cluster_from_json(doc.json, doc.name, doc.directory));
+      emit(*out, [&] { return plan::cluster_summary_text(c); }, c);
+      return;
+    }
     SimContext ctx(1);
     const Topology topology(ctx, doc.json, doc.name);
     if (*dot) {

@@ -1,0 +1,229 @@
+#include "sim/plan/cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/config/json_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/quote.hpp"
+#include "sim/core/units.hpp"
+
+namespace iowall::plan {
+
+double ClusterStorage::server_write_bw() const { return std::min(nics * nic_bw, drives * drive_write_bw); }
+double ClusterStorage::server_read_bw() const { return std::min(nics * nic_bw, drives * drive_read_bw); }
+
+double ClusterSpec::fabric_uplink_bw() const {
+  return static_cast<double>(fabric.compute_leaves) * fabric.uplinks * fabric.link_bw;
+}
+double ClusterSpec::storage_write_ceiling() const {
+  // The spine planes reach the storage leaves over non-blocking storage leaves: the
+  // servers' own ports and drives are the ceiling.
+  return storage.servers * storage.server_write_bw();
+}
+double ClusterSpec::storage_read_ceiling() const { return storage.servers * storage.server_read_bw(); }
+
+bool is_cluster(const Json& doc) { return doc.is_object() && doc.contains("nodes") && doc.contains("fabric"); }
+
+std::uint64_t ecmp_hash(std::uint64_t x) {
+  // splitmix64's finalizer: every input bit moves every output bit.
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+namespace {
+
+// Reads the keys of one object of the description, each error at its pointer.
+class Fields {
+public:
+  Fields(const Json& obj, std::string file, std::string pointer, std::set<std::string> known)
+      : obj_(obj), file_(std::move(file)), pointer_(std::move(pointer)) {
+    if (!obj_.is_object()) throw InputError(file_, pointer_, "must be an object");
+    for (const auto& [k, v] : obj_.items())
+      if (!known.count(k))
+        fail(k, fmt::format("unknown key \"{}\" (expected {})", quote_text(k, 60), fmt::join(known, ", ")));
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
+    throw InputError(file_, pointer_ + "/" + key, msg);
+  }
+  bool has(const std::string& k) const { return obj_.contains(k); }
+  const Json& at(const std::string& k) const {
+    if (!has(k)) throw InputError(file_, pointer_, fmt::format("\"{}\" is required", k));
+    return obj_.at(k);
+  }
+  std::string text(const std::string& k) const {
+    if (!at(k).is_string()) fail(k, fmt::format("{} is not text", quote_json(at(k))));
+    return at(k).get<std::string>();
+  }
+  int integer(const std::string& k, int lo, int hi) const {
+    const Json& v = at(k);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+      fail(k, fmt::format("{} is not an integer from {} to {}", quote_json(v), lo, hi));
+    return v.get<int>();
+  }
+  double number(const std::string& k, double lo) const {
+    const Json& v = at(k);
+    if (!v.is_number() || !(v.get<double>() >= lo)) fail(k, fmt::format("{} is not a number of at least {}", quote_json(v), lo));
+    return v.get<double>();
+  }
+  double bandwidth(const std::string& k) const {  // B/s
+    if (!at(k).is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit (\"400 Gb/s\")", quote_json(at(k))));
+    Bandwidth b;
+    const ParseResult r = parse_bandwidth(at(k).get<std::string>(), b);
+    if (!r.ok) fail(k, r.error);
+    if (b.bps <= 0) fail(k, "must be positive");
+    return static_cast<double>(b.bps) / 8.0;
+  }
+  const std::string& file() const { return file_; }
+  std::string pointer(const std::string& k) const { return pointer_ + "/" + k; }
+
+private:
+  const Json& obj_;
+  std::string file_, pointer_;
+};
+
+// The node topology's GPUs and NIC devices, from its JSON.
+void read_node_topology(ClusterNodes& n, const Fields& f, const std::string& directory) {
+  JsonDocument doc;
+  try {
+    doc = load_json(n.topology, directory);
+  } catch (const InputError& e) {
+    f.fail("topology", fmt::format("{}{}: {}", e.where(), e.pointer(), e.message()));
+  }
+  int gpus = 0, nics = 0;
+  for (const Json& d : doc.json.value("devices", Json::array())) {
+    const std::string model = d.value("model", "");
+    gpus += model == "gpu";
+    nics += model == "nic";
+  }
+  if (gpus == 0) f.fail("topology", fmt::format("{} has no GPU", doc.name));
+  n.gpus = gpus;
+  n.nics = nics;
+}
+
+}  // namespace
+
+ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const std::string& directory,
+                              const std::string& base) {
+  ClusterSpec c;
+  c.file = file;
+  const Fields top(doc, file, base, {"name", "description", "sources", "nodes", "fabric", "storage"});
+  c.name = top.has("name") ? top.text("name") : std::string("cluster");
+  if (top.has("description")) c.description = top.text("description");
+  if (top.has("sources")) {
+    if (!doc["sources"].is_array()) top.fail("sources", "must be an array of text");
+    for (const Json& s : doc["sources"]) {
+      if (!s.is_string()) top.fail("sources", "must be an array of text");
+      c.sources.push_back(s.get<std::string>());
+    }
+  }
+
+  const Fields nf(top.at("nodes"), file, base + "/nodes", {"topology", "count", "nics", "nic"});
+  c.nodes.topology = nf.text("topology");
+  c.nodes.count = nf.integer("count", 1, 1 << 22);
+  read_node_topology(c.nodes, nf, directory);
+  if (nf.has("nics")) {
+    const int given = nf.integer("nics", 1, 64);
+    if (given > c.nodes.nics)
+      nf.fail("nics", fmt::format("{} NIC ports (rails) is more than the {} NICs of {}", given, c.nodes.nics, c.nodes.topology));
+    c.nodes.nics = given;
+  }
+  if (c.nodes.nics == 0) nf.fail("nics", fmt::format("{} has no NIC: give the node's storage NIC ports", c.nodes.topology));
+  c.nodes.nic_bw = nf.bandwidth("nic");
+
+  const Fields ff(top.at("fabric"), file, base + "/fabric", {"kind", "nodes_per_leaf", "link", "oversubscription"});
+  c.fabric.kind = ff.text("kind");
+  if (c.fabric.kind != "fat_tree" && c.fabric.kind != "rail_optimized")
+    ff.fail("kind", fmt::format("\"{}\" is not a fabric (expected fat_tree or rail_optimized)", quote_text(c.fabric.kind, 40)));
+  c.fabric.nodes_per_leaf = ff.integer("nodes_per_leaf", 1, 4096);
+  c.fabric.link_bw = ff.bandwidth("link");
+  c.fabric.oversubscription = ff.has("oversubscription") ? ff.number("oversubscription", 0) : 1.0;
+  if (c.fabric.oversubscription < 1)
+    ff.fail("oversubscription", fmt::format("{} is below 1: a leaf cannot have more uplinks than down ports",
+                                            c.fabric.oversubscription));
+  const bool rail = c.fabric.kind == "rail_optimized";
+  c.fabric.rails = rail ? c.nodes.nics : 1;
+  c.fabric.down_ports = c.fabric.nodes_per_leaf * (rail ? 1 : c.nodes.nics);
+  c.fabric.uplinks = std::max(1, static_cast<int>(std::ceil(c.fabric.down_ports / c.fabric.oversubscription - 1e-9)));
+  c.fabric.compute_leaves = c.fabric.rails * ((c.nodes.count + c.fabric.nodes_per_leaf - 1) / c.fabric.nodes_per_leaf);
+
+  const Fields sf(top.at("storage"), file, base + "/storage", {"kind", "servers", "servers_per_leaf", "server"});
+  c.storage.kind = sf.text("kind");
+  if (c.storage.kind != "pfs" && c.storage.kind != "nvme-of" && c.storage.kind != "object")
+    sf.fail("kind", fmt::format("\"{}\" is not shared storage (expected pfs, nvme-of or object)", quote_text(c.storage.kind, 40)));
+  c.storage.servers = sf.integer("servers", 1, 1 << 20);
+  c.storage.servers_per_leaf = sf.has("servers_per_leaf") ? sf.integer("servers_per_leaf", 1, 4096) : 16;
+  c.storage.storage_leaves = (c.storage.servers + c.storage.servers_per_leaf - 1) / c.storage.servers_per_leaf;
+  const Fields sv(sf.at("server"), file, base + "/storage/server", {"nics", "nic", "drives", "drive_write", "drive_read"});
+  c.storage.nics = sv.integer("nics", 1, 64);
+  c.storage.nic_bw = sv.bandwidth("nic");
+  c.storage.drives = sv.integer("drives", 1, 4096);
+  c.storage.drive_write_bw = sv.bandwidth("drive_write");
+  c.storage.drive_read_bw = sv.bandwidth("drive_read");
+  return c;
+}
+
+ClusterSpec load_cluster(const std::string& file, const std::string& relative_to) {
+  const JsonDocument doc = load_json(file, relative_to);
+  if (!is_cluster(doc.json))
+    throw InputError(doc.name, "", "is not a cluster description (it needs \"nodes\", \"fabric\" and \"storage\")");
+  return cluster_from_json(doc.json, doc.name, doc.directory);
+}
+
+Json cluster_summary(const ClusterSpec& c) {
+  const double GBps = 1e9;
+  Json j;
+  j["name"] = c.name;
+  j["description"] = c.description;
+  j["nodes"] = {{"topology", c.nodes.topology}, {"count", c.nodes.count}, {"gpus_per_node", c.nodes.gpus},
+                {"gpus", c.gpus()}, {"nics_per_node", c.nodes.nics}, {"nic_GBps", c.nodes.nic_bw / GBps}};
+  j["fabric"] = {{"kind", c.fabric.kind},
+                 {"rails", c.fabric.rails},
+                 {"compute_leaves", c.fabric.compute_leaves},
+                 {"spine_planes", c.fabric.uplinks},
+                 {"down_ports_per_leaf", c.fabric.down_ports},
+                 {"uplinks_per_leaf", c.fabric.uplinks},
+                 {"oversubscription", c.fabric.oversubscription},
+                 {"injection_GBps", c.nodes.count * c.nodes.nics * c.nodes.nic_bw / GBps},
+                 {"leaf_uplinks_GBps", c.fabric_uplink_bw() / GBps}};
+  j["storage"] = {{"kind", c.storage.kind},
+                  {"servers", c.storage.servers},
+                  {"storage_leaves", c.storage.storage_leaves},
+                  {"server_write_GBps", c.storage.server_write_bw() / GBps},
+                  {"server_read_GBps", c.storage.server_read_bw() / GBps},
+                  {"write_ceiling_GBps", c.storage_write_ceiling() / GBps},
+                  {"read_ceiling_GBps", c.storage_read_ceiling() / GBps},
+                  {"drives", c.storage.servers * c.storage.drives},
+                  {"nic_ports", c.storage.servers * c.storage.nics}};
+  j["sources"] = c.sources;
+  return j;
+}
+
+std::string cluster_summary_text(const Json& s) {
+  const Json &n = s["nodes"], &f = s["fabric"], &st = s["storage"];
+  std::string out = fmt::format("{}: {}\n\n", s["name"].get<std::string>(), s["description"].get<std::string>());
+  out += fmt::format("nodes    {} x {} ({} GPUs each, {} storage NIC ports of {:.1f} GB/s): {} GPUs\n",
+                     n["count"].get<int>(), n["topology"].get<std::string>(), n["gpus_per_node"].get<int>(),
+                     n["nics_per_node"].get<int>(), n["nic_GBps"].get<double>(), n["gpus"].get<int>());
+  out += fmt::format("fabric   {}, {} rail{}: {} compute leaves of {} down / {} up ports (oversubscription {:g}), "
+                     "{} spine planes\n",
+                     f["kind"].get<std::string>(), f["rails"].get<int>(), f["rails"].get<int>() == 1 ? "" : "s",
+                     f["compute_leaves"].get<int>(), f["down_ports_per_leaf"].get<int>(), f["uplinks_per_leaf"].get<int>(),
+                     f["oversubscription"].get<double>(), f["spine_planes"].get<int>());
+  out += fmt::format("         injection {:.0f} GB/s, leaf uplinks {:.0f} GB/s per direction\n",
+                     f["injection_GBps"].get<double>(), f["leaf_uplinks_GBps"].get<double>());
+  out += fmt::format("storage  {} x {} server ({} storage leaves; {:.1f} GB/s write, {:.1f} GB/s read each): "
+                     "{:.0f} GB/s write, {:.0f} GB/s read; {} drives, {} NIC ports\n",
+                     st["servers"].get<int>(), st["kind"].get<std::string>(), st["storage_leaves"].get<int>(),
+                     st["server_write_GBps"].get<double>(), st["server_read_GBps"].get<double>(),
+                     st["write_ceiling_GBps"].get<double>(), st["read_ceiling_GBps"].get<double>(),
+                     st["drives"].get<int>(), st["nic_ports"].get<int>());
+  return out;
+}
+
+}  // namespace iowall::plan

@@ -1,0 +1,84 @@
+// A cluster as the checkpoint planner sees it: GPU nodes of one type (a node topology,
+// whose GPUs and NICs are counted, and how many such nodes), a generated two-tier
+// leaf/spine fat-tree between them and the storage (plain, or rail-optimized: NIC i of
+// every node on rail i's own leaves), and storage servers, each with its NIC ports and
+// drives, under storage leaves of their own. Each leaf has one uplink to every spine
+// plane (a plane stands for the switches above a leaf's uplink; a third tier is folded
+// into it), as many uplinks as down ports over the oversubscription; storage leaves are
+// non-blocking. The routes are what the flow-level planner simulates: a rank's bytes go
+// through its node NIC (GPU i uses NIC i mod NICs), its leaf's uplink to the spine plane
+// its flow hashes to (ECMP per flow), that plane's link to the server's storage leaf,
+// one of the server's NIC ports and the server's drives.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/params.hpp"
+
+namespace iowall::plan {
+
+struct ClusterNodes {
+  std::string topology;   // as given (a shipped name or a file)
+  int count = 0;          // nodes
+  int gpus = 0;           // per node, counted in the topology
+  int nics = 0;           // storage-facing NIC ports per node (default: the topology's NICs)
+  double nic_bw = 0;      // B/s per port
+};
+
+struct ClusterFabric {
+  std::string kind;            // fat_tree | rail_optimized
+  int nodes_per_leaf = 0;
+  double link_bw = 0;          // B/s per link between switches
+  double oversubscription = 1; // a leaf's down ports per uplink
+  // Derived.
+  int rails = 1;               // rail_optimized: the nodes' NIC count; fat_tree: 1
+  int down_ports = 0;          // per compute leaf
+  int uplinks = 0;             // per compute leaf = spine planes
+  int compute_leaves = 0;
+};
+
+struct ClusterStorage {
+  std::string kind;  // pfs | nvme-of | object: the planner's request and file latencies
+  int servers = 0;
+  int servers_per_leaf = 0;
+  int nics = 0;            // per server
+  double nic_bw = 0;       // B/s per port
+  int drives = 0;          // per server
+  double drive_write_bw = 0, drive_read_bw = 0;  // B/s per drive
+  int storage_leaves = 0;  // derived
+  double server_write_bw() const;  // min(NIC ports, drives) of one server
+  double server_read_bw() const;
+};
+
+struct ClusterSpec {
+  std::string name, description, file;
+  std::vector<std::string> sources;
+  ClusterNodes nodes;
+  ClusterFabric fabric;
+  ClusterStorage storage;
+  int gpus() const { return nodes.count * nodes.gpus; }
+  // Between all compute leaves and the spine planes, per direction (B/s).
+  double fabric_uplink_bw() const;
+  // What the storage servers' NIC ports and drives carry together, and what the spine
+  // planes can deliver to the storage leaves.
+  double storage_write_ceiling() const;
+  double storage_read_ceiling() const;
+};
+
+// Reads and checks a cluster description (InputError with file and JSON pointer).
+// Relative node topologies resolve against `directory` first (the description's folder).
+ClusterSpec load_cluster(const std::string& file, const std::string& relative_to = {});
+// `base`: the description's JSON pointer inside `file` ("" when it is the whole file).
+ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const std::string& directory,
+                              const std::string& base = "");
+// The summary `iowall topo show` prints for a cluster, and its JSON.
+Json cluster_summary(const ClusterSpec& c);
+std::string cluster_summary_text(const Json& summary);
+// Whether a JSON document is a cluster description (has "nodes" and "fabric").
+bool is_cluster(const Json& doc);
+
+// A deterministic hash for ECMP: the spine plane a flow takes.
+std::uint64_t ecmp_hash(std::uint64_t flow);
+
+}  // namespace iowall::plan
