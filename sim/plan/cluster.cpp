@@ -146,11 +146,6 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
   if (c.fabric.oversubscription < 1)
     ff.fail("oversubscription", fmt::format("{} is below 1: a leaf cannot have more uplinks than down ports",
                                             c.fabric.oversubscription));
-  const bool rail = c.fabric.kind == "rail_optimized";
-  c.fabric.rails = rail ? c.nodes.nics : 1;
-  c.fabric.down_ports = c.fabric.nodes_per_leaf * (rail ? 1 : c.nodes.nics);
-  c.fabric.uplinks = std::max(1, static_cast<int>(std::ceil(c.fabric.down_ports / c.fabric.oversubscription - 1e-9)));
-  c.fabric.compute_leaves = c.fabric.rails * ((c.nodes.count + c.fabric.nodes_per_leaf - 1) / c.fabric.nodes_per_leaf);
 
   const Fields sf(top.at("storage"), file, base + "/storage", {"kind", "servers", "servers_per_leaf", "server"});
   c.storage.kind = sf.text("kind");
@@ -158,14 +153,38 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
     sf.fail("kind", fmt::format("\"{}\" is not shared storage (expected pfs, nvme-of or object)", quote_text(c.storage.kind, 40)));
   c.storage.servers = sf.integer("servers", 1, 1 << 20);
   c.storage.servers_per_leaf = sf.has("servers_per_leaf") ? sf.integer("servers_per_leaf", 1, 4096) : 16;
-  c.storage.storage_leaves = (c.storage.servers + c.storage.servers_per_leaf - 1) / c.storage.servers_per_leaf;
   const Fields sv(sf.at("server"), file, base + "/storage/server", {"nics", "nic", "drives", "drive_write", "drive_read"});
   c.storage.nics = sv.integer("nics", 1, 64);
   c.storage.nic_bw = sv.bandwidth("nic");
   c.storage.drives = sv.integer("drives", 1, 4096);
   c.storage.drive_write_bw = sv.bandwidth("drive_write");
   c.storage.drive_read_bw = sv.bandwidth("drive_read");
+  derive(c);
   return c;
+}
+
+void derive(ClusterSpec& c) {
+  const bool rail = c.fabric.kind == "rail_optimized";
+  c.fabric.rails = rail ? c.nodes.nics : 1;
+  c.fabric.down_ports = c.fabric.nodes_per_leaf * (rail ? 1 : c.nodes.nics);
+  c.fabric.uplinks = std::max(1, static_cast<int>(std::ceil(c.fabric.down_ports / c.fabric.oversubscription - 1e-9)));
+  c.fabric.compute_leaves = c.fabric.rails * ((c.nodes.count + c.fabric.nodes_per_leaf - 1) / c.fabric.nodes_per_leaf);
+  c.storage.storage_leaves = (c.storage.servers + c.storage.servers_per_leaf - 1) / c.storage.servers_per_leaf;
+}
+
+StorageTarget cluster_storage(const ClusterSpec& c) {
+  StorageTarget t = storage_preset(c.storage.kind);
+  t.write_bw = c.storage_write_ceiling();
+  t.read_bw = c.storage_read_ceiling();
+  t.node_write_bw = t.node_read_bw = c.nodes.nics * c.nodes.nic_bw;
+  t.server_write_bw = c.storage.server_write_bw();
+  t.server_unit = "server";
+  t.notes = {fmt::format("cluster {} ({}): {} servers x min({} NIC ports x {:.1f} GB/s, {} drives x {:.1f} GB/s write)",
+                         c.name, c.file, c.storage.servers, c.storage.nics, c.storage.nic_bw / 1e9, c.storage.drives,
+                         c.storage.drive_write_bw / 1e9),
+             fmt::format("nodes: {} storage NIC ports of {:.1f} GB/s each", c.nodes.nics, c.nodes.nic_bw / 1e9),
+             fmt::format("request and file latencies: the {} preset", c.storage.kind)};
+  return t;
 }
 
 ClusterSpec load_cluster(const std::string& file, const std::string& relative_to) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/core/params.hpp"
+#include "sim/plan/storage_target.hpp"
 
 namespace iowall::plan {
 
@@ -77,6 +78,13 @@ Json cluster_summary(const ClusterSpec& c);
 std::string cluster_summary_text(const Json& summary);
 // Whether a JSON document is a cluster description (has "nodes" and "fabric").
 bool is_cluster(const Json& doc);
+
+// Works out the fabric's and storage's derived counts (rails, ports, leaves) from the
+// described ones; called after reading, and after a what-if edit.
+void derive(ClusterSpec& c);
+// The cluster's storage as the planner's target: the servers' ports and drives together,
+// the nodes' storage NICs, one server for counts; latencies from the kind's preset.
+StorageTarget cluster_storage(const ClusterSpec& c);
 
 // A deterministic hash for ECMP: the spine plane a flow takes.
 std::uint64_t ecmp_hash(std::uint64_t flow);

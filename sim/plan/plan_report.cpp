@@ -11,6 +11,8 @@ namespace iowall::plan {
 
 namespace {
 // The described cluster's parts for `units` servers' worth of bandwidth (whole servers).
+// A time saved as the change it makes (negative: faster), without a negative zero.
+double change(double saved) { return saved == 0 ? 0.0 : -saved; }
 PlanPurchase purchase_of(const ClusterSpec& c, double units) {
   const int servers = std::max(1, static_cast<int>(std::ceil(units - 1e-9)));
   return {servers, servers * c.storage.drives, servers * c.storage.nics,
@@ -53,6 +55,7 @@ PlanAnswer answer(const PlanRequest& q) {
   a.result = solve(q.input, q.fidelity);
   if (q.target_overhead) a.bandwidth = bandwidth_for_overhead(q.input, *q.target_overhead);
   if (q.window) a.window = largest_model_for_window(q.input, *q.window);
+  if (q.levers) a.levers = purchase_levers(q.input, q.fidelity, a.result);
   return a;
 }
 
@@ -117,6 +120,13 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
       s += fmt::format("{:<14}overhead {} is out of reach: with unlimited storage bandwidth it is still {} (limited by {})\n",
                        "inverse", pct(*q.target_overhead), pct(bw.floor_overhead), bw.floor_bottleneck);
   }
+  for (std::size_t i = 0; i < a.levers.size(); ++i) {
+    const Lever& l = a.levers[i];
+    s += fmt::format("{:<14}{} ({} {}{}): save {} ({:+.3g} s, {:+.3g} s per {}), restore {} ({:+.3g} s)\n",
+                     i == 0 ? "levers" : "", l.name, l.units, l.unit, l.units == 1 ? "" : "s", dur(l.save_s),
+                     change(l.save_saved_s), change(l.save_saved_per_unit_s), l.unit, dur(l.restore_s),
+                     change(l.restore_saved_s));
+  }
   if (a.window) {
     const WindowAnswer& w = *a.window;
     s += fmt::format("{:<14}a {} save window fits at most {:.4g} params ({}; {} held per GPU{})\n", "inverse",
@@ -165,6 +175,9 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
                                                in.storage.server_unit, bw.floor_overhead, bw.floor_bottleneck};
     if (in.cluster && bw.bandwidth) j.inverse_bandwidth->purchase = purchase_of(*in.cluster, bw.units);
   }
+  for (const Lever& l : a.levers)
+    j.levers.push_back(PlanLever{l.name, l.unit, l.units, l.save_s, l.restore_s, l.save_saved_s, l.restore_saved_s,
+                                 l.save_saved_per_unit_s});
   if (a.window)
     j.inverse_window = PlanInverseWindow{*q.window, a.window->params, a.window->bytes, a.window->save_time,
                                          a.window->training_state_per_gpu};

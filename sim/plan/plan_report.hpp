@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/plan/checkpoint_planner.hpp"
+#include "sim/plan/cluster_levers.hpp"
 #include "sim/plan/plan_request.hpp"
 #include "sim/report/plan_result.hpp"
 
@@ -15,6 +16,7 @@ struct PlanAnswer {
   std::optional<BandwidthAnswer> bandwidth;  // --target-overhead
   std::optional<WindowAnswer> window;        // --window
   std::string chart;                         // SVG written, or why not
+  std::vector<Lever> levers;                 // --levers
 };
 
 PlanAnswer answer(const PlanRequest& q);

@@ -47,6 +47,8 @@ const std::map<std::string, std::string>& setting_keys() {
       {"nodes_per_leaf", "GPU nodes under one leaf switch (flow fidelity)"},
       {"leaf_uplink_bw", "a leaf switch's bandwidth to the spine (flow fidelity; default non-blocking)"},
       {"path", "gds, bounce or buffered (with --node: cuFileWrite; pinned buffers + O_DIRECT; the framework default)"},
+      {"levers", "with --cluster: what one more storage server, drive per server, NIC port per server or uplink per "
+                 "leaf saves, ranked by save time per part"},
       {"cluster", "a cluster description (clusters/*.json): node type and count, a leaf/spine fabric, storage servers; "
                   "the flow fidelity simulates every rank's route through it"},
       {"node", "one node's topology (a shipped name, a file, discovered or calibrated): save and restore rates from "
@@ -186,25 +188,6 @@ struct Reader {
 
 }  // namespace
 
-namespace {
-// The described cluster's storage as the planner's target: the servers' ports and drives
-// together, the nodes' storage NICs, one server for counts.
-void use_cluster_storage(PlanInput& in) {
-  const ClusterSpec& c = *in.cluster;
-  StorageTarget t = storage_preset(c.storage.kind);
-  t.write_bw = c.storage_write_ceiling();
-  t.read_bw = c.storage_read_ceiling();
-  t.node_write_bw = t.node_read_bw = c.nodes.nics * c.nodes.nic_bw;
-  t.server_write_bw = c.storage.server_write_bw();
-  t.server_unit = "server";
-  t.notes = {fmt::format("cluster {} ({}): {} servers x min({} NIC ports x {:.1f} GB/s, {} drives x {:.1f} GB/s write)",
-                         c.name, c.file, c.storage.servers, c.storage.nics, c.storage.nic_bw / 1e9, c.storage.drives,
-                         c.storage.drive_write_bw / 1e9),
-             fmt::format("nodes: {} storage NIC ports of {:.1f} GB/s each", c.nodes.nics, c.nodes.nic_bw / 1e9),
-             fmt::format("request and file latencies: the {} preset", c.storage.kind)};
-  in.storage = t;
-}
-}  // namespace
 
 PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin) {
   Reader rd{settings, origin};
@@ -327,7 +310,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
 
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
   if (in.node_sim) use_node_storage(in);
-  if (in.cluster) use_cluster_storage(in);
+  if (in.cluster) in.storage = cluster_storage(*in.cluster);
   StorageTarget& t = in.storage;
   if (rd.has("storage_bw")) {
     if (t.write_bw <= 0) rd.fail("storage_bw", "local-nvme has no shared aggregate: set --node-bw");
@@ -404,6 +387,10 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (!(*q.window > 0)) rd.fail("window", "must be positive");
   }
   if (rd.has("fidelity")) q.fidelity = rd.text("fidelity");
+  if (rd.has("levers") && rd.boolean("levers")) {
+    if (!q.input.cluster) rd.fail("levers", "ranks the parts of a described cluster: give --cluster");
+    q.levers = true;
+  }
   return q;
 }
 

@@ -21,6 +21,7 @@ struct PlanRequest {
   std::optional<double> target_overhead;  // fraction of wall time
   std::optional<double> window;           // s
   double server_bw = 0;                   // B/s per server (or SSD) for counts; 0 = the target's
+  bool levers = false;                    // with a cluster: what one more of each part buys
   nlohmann::json settings;                // what was asked, as given (echoed in the JSON output)
 };
 

@@ -51,6 +51,13 @@ struct PlanPurchase {
   int servers = 0, drives = 0, nic_ports = 0, storage_leaves = 0;
   bool operator==(const PlanPurchase&) const = default;
 };
+// One purchase lever of a described cluster (sim/plan/cluster_levers.hpp).
+struct PlanLever {
+  std::string name, unit;
+  int units = 0;
+  double save_s = 0, restore_s = 0, save_saved_s = 0, restore_saved_s = 0, save_saved_per_unit_s = 0;
+  bool operator==(const PlanLever&) const = default;
+};
 struct PlanInverseBandwidth {
   double target_overhead = 0;
   bool per_node = false;
@@ -116,6 +123,7 @@ struct PlanCheckpointResult {
   std::vector<std::string> warnings;
   std::optional<PlanInverseBandwidth> inverse_bandwidth;
   std::optional<PlanInverseWindow> inverse_window;
+  std::vector<PlanLever> levers;  // best first; empty unless asked
   std::optional<PlanOverheadCurve> overhead_vs_bandwidth;
   std::string chart;  // the SVG written, or why not; empty: none asked for
   bool operator==(const PlanCheckpointResult&) const = default;

@@ -155,6 +155,13 @@ json to_json(const PlanCheckpointResult& r) {
     j["inverse_bandwidth"]["purchase"] = {{"servers", b->purchase->servers}, {"drives", b->purchase->drives},
                                           {"nic_ports", b->purchase->nic_ports},
                                           {"storage_leaves", b->purchase->storage_leaves}};
+  if (!r.levers.empty()) {
+    j["levers"] = json::array();
+    for (const PlanLever& l : r.levers)
+      j["levers"].push_back({{"lever", l.name}, {"unit", l.unit}, {"units", l.units}, {"save_s", l.save_s},
+                             {"restore_s", l.restore_s}, {"save_saved_s", l.save_saved_s},
+                             {"restore_saved_s", l.restore_saved_s}, {"save_saved_per_unit_s", l.save_saved_per_unit_s}});
+  }
   if (const auto& w = r.inverse_window)
     j["inverse_window"] = {{"window_s", w->window_s}, {"params", w->params}, {"total_bytes", w->total_bytes},
                            {"save_s", w->save_s}, {"training_state_per_gpu_bytes", w->training_state_per_gpu_bytes}};
@@ -219,6 +226,15 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
       ib.purchase = PlanPurchase{static_cast<int>(p->integer("servers")), static_cast<int>(p->integer("drives")),
                                  static_cast<int>(p->integer("nic_ports")), static_cast<int>(p->integer("storage_leaves"))};
     r.inverse_bandwidth = ib;
+  }
+  if (f.has("levers")) {
+    if (!f.at("levers").is_array()) f.fail("levers", "must be an array");
+    for (std::size_t i = 0; i < f.at("levers").size(); ++i) {
+      const JsonFields l(f.at("levers")[i], f.file(), f.pointer("levers", i), "not an object");
+      r.levers.push_back(PlanLever{l.text("lever"), l.text("unit"), static_cast<int>(l.integer("units")),
+                                   l.number("save_s"), l.number("restore_s"), l.number("save_saved_s"),
+                                   l.number("restore_saved_s"), l.number("save_saved_per_unit_s")});
+    }
   }
   if (const auto w = object(f, "inverse_window"))
     r.inverse_window = PlanInverseWindow{w->number("window_s"), w->integer("params"), w->number("total_bytes"),

@@ -5,6 +5,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/plan/checkpoint_planner.hpp"
+#include "sim/plan/cluster_levers.hpp"
 #include "sim/plan/cluster.hpp"
 #include "sim/plan/plan_request.hpp"
 
@@ -122,4 +123,43 @@ TEST_CASE("bad cluster descriptions name their pointer", "[plan][cluster]") {
   p = plan(cluster(4), "flow");
   p["gpus"] = 64;  // 4 nodes x 8 GPUs = 32
   CHECK_THROWS_WITH(request_from_settings(p, {}), Catch::Contains("the cluster t has 32"));
+}
+
+TEST_CASE("purchase levers move the answer where the part binds", "[plan][cluster][levers]") {
+  // Drive-bound (4 servers x 4 drives x 2 GB/s = 32 GB/s): a fifth drive in every server
+  // makes 40 GB/s, so the save's I/O drops from 2 TB / 32 GB/s = 62.5 s to 2 TB / 40 GB/s
+  // = 50 s: 12.5 s for 4 drives, 3.125 s per drive. A fifth server: files go round-robin,
+  // so the busiest of five servers holds ceil(128 / 5) = 26 ranks' 15.625 GB at 8 GB/s,
+  // 50.78 s: 11.72 s for one server. A third NIC port per server changes nothing (ports
+  // give 100 GB/s a server already). Non-blocking leaves: no uplink lever.
+  json p = plan(cluster(16), "flow");
+  p["levers"] = true;
+  const PlanRequest q = request_from_settings(p, {});
+  const PlanResult base = solve(q.input, q.fidelity);
+  const std::vector<Lever> levers = purchase_levers(q.input, q.fidelity, base);
+  REQUIRE(levers.size() == 3);
+  CHECK(levers[0].name == "one more storage server");
+  CHECK(levers[0].save_saved_s == Approx(62.5 - 26 * 15.625 / 8).epsilon(0.02));
+  CHECK(levers[1].name == "one more drive in every server");
+  CHECK(levers[1].units == 4);
+  CHECK(levers[1].save_saved_per_unit_s == Approx(3.125).epsilon(0.02));
+  CHECK(levers[2].name == "one more NIC port in every server");
+  CHECK(levers[2].save_saved_s == Approx(0).margin(1e-6));
+  SECTION("oversubscribed leaves: an uplink per leaf is the lever that pays") {
+    // The leaf-bound cluster of the test above (2 uplinks a leaf, 4 leaves): a third uplink
+    // per leaf (4 uplinks bought) cuts the leaf-bound time by about a third.
+    json o = plan(cluster(16, "fat_tree", 16, 64), "flow");
+    o["levers"] = true;
+    const PlanRequest qo = request_from_settings(o, {});
+    const PlanResult bo = solve(qo.input, qo.fidelity);
+    const std::vector<Lever> lo = purchase_levers(qo.input, qo.fidelity, bo);
+    REQUIRE(lo.size() == 4);
+    CHECK(lo[0].name == "one more uplink on every compute leaf");
+    CHECK(lo[0].units == 4);
+    CHECK(lo[0].save_saved_s > 0.2 * bo.save.last_done);
+  }
+  SECTION("levers without a cluster are refused") {
+    json n = {{"gpus", 64}, {"checkpoint_size", "1 TB"}, {"levers", true}};
+    CHECK_THROWS_WITH(request_from_settings(n, {}), Catch::Contains("levers") && Catch::Contains("--cluster"));
+  }
 }

@@ -24,7 +24,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kBoolKeys[] = {"save_gradients", "bounce_pipelined", "async"};
+const char* const kBoolKeys[] = {"save_gradients", "bounce_pipelined", "async", "levers"};
 
 std::string flag_of(const std::string& key) {
   std::string f = "--" + key;
