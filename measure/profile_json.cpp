@@ -78,6 +78,7 @@ json profile_to_json(const Profile& p) {
   if (p.memcpy) fits["memcpy"] = line_json(*p.memcpy, "per_io", "memcpy_per_core");
   if (p.h2d) fits["h2d_copy"] = line_json(*p.h2d, "launch_cost", "copy_bandwidth");
   if (p.cufile) fits["cufile_compat"] = line_json(*p.cufile, "per_io_overhead", "extra_copy_bandwidth");
+  stages::add_write_fits(p.writes, fits);
   return {{"profile", p.name},
           {"iowall_version", "0.1.0"},
           {"machine", p.machine},
@@ -173,6 +174,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
   p.memcpy = rd.line("/fits/memcpy", "per_io", "memcpy_per_core");
   p.h2d = rd.line("/fits/h2d_copy", "launch_cost", "copy_bandwidth");
   p.cufile = rd.line("/fits/cufile_compat", "per_io_overhead", "extra_copy_bandwidth");
+  stages::read_write_fits(j, path, p);
   return p;
 }
 
