@@ -122,11 +122,14 @@ std::string draw_chart(const ValidationResult& v, const ReportContext& ctx) {
 }  // namespace
 
 std::string validation_table(const ValidationResult& v) {
-  std::string s = fmt::format("{:<36} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", "point", "set", "meas GB/s",
+  // The point column fits the longest key (a write's key names its durability too).
+  std::size_t w = 36;
+  for (const PredictedPoint& r : v.rows) w = std::max(w, r.group->key().size());
+  std::string s = fmt::format("{:<{}} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", "point", w, "set", "meas GB/s",
                               "min-max GB/s", "spread", "sim GB/s", "error", "limited by / note");
   for (const PredictedPoint& r : v.rows) {
     const bool pred = r.predicted_bw > 0;
-    s += fmt::format("{:<36} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", r.group->key(), r.fitted ? "fit" : "held-out",
+    s += fmt::format("{:<{}} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", r.group->key(), w, r.fitted ? "fit" : "held-out",
                      gbps(r.measured_bw), gbps(r.group->min_bw()) + "-" + gbps(r.group->max_bw()),
                      fmt::format("{:.1f}%", 100 * r.spread), pred ? gbps(r.predicted_bw) : "-",
                      pred ? pct(r.error) : "-", pred ? r.limited_by : r.method);
