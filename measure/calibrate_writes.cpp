@@ -94,8 +94,6 @@ DriveWriteInputs drive_write_inputs(const Profile& p) {
 
 namespace {
 
-using stages::round_sig;
-
 bool durable_by_syncs(const PointGroup& g) {
   const std::string d = g.durability();
   return d == "fsync_end" || d == "fsync_each";
@@ -168,19 +166,10 @@ public:
     f.latency_s = std::exp(lm.p[0]);
     f.bandwidth_Bps = std::exp(lm.p[1]);
     f.link_Bps = d.link_Bps;
-    Eigen::VectorXd r(n), observed(n), fitted(n);
+    Eigen::VectorXd r(n);
     residuals(lm.p, r);
-    for (int i = 0; i < n; ++i) {
-      const PointGroup& g = *pts[static_cast<std::size_t>(i)];
-      observed[i] = std::log(g.median_bw());
-      fitted[i] = observed[i] + r[i];
-      f.residuals.push_back({{"point", g.key()},
-                             {"measured", bandwidth_text(g.median_bw())},
-                             {"fitted", bandwidth_text(std::exp(fitted[i]))},
-                             {"error", round_sig(std::exp(r[i]) - 1, 3)}});
-      f.from.add(g);
-    }
-    f.q = fit::quality(observed, fitted, 2);
+    f.q = stages::bandwidth_residuals(pts, r, 2, f.residuals);
+    for (const PointGroup* g : pts) f.from.add(*g);
     prof.writes.drive = f;
     if (!prof.writes.flush)
       prof.notes.push_back("drive writes: fitted with a flush_cost of 0 (no flush fit)");

@@ -89,90 +89,64 @@ void add_write_fits(const WriteFits& w, json& fits) {
 
 namespace {
 
-struct Reader {
-  const json& j;
-  const std::string& path;
-  const json& at(const std::string& ptr) const {
-    const json::json_pointer p(ptr);
-    if (!j.contains(p)) throw InputError(path, ptr, "missing");
-    return j.at(p);
-  }
-  bool null(const std::string& ptr) const { return at(ptr).is_null(); }
-  std::string text(const std::string& ptr) const {
-    const json& v = at(ptr);
-    if (!v.is_string()) throw InputError(path, ptr, "expected a unit string");
-    return v.get<std::string>();
-  }
-  double seconds(const std::string& ptr) const {
-    Time t;
-    const ParseResult r = parse_time(text(ptr), t);
-    if (!r.ok) throw InputError(path, ptr, r.error);
-    return static_cast<double>(t.ps) / 1e12;
-  }
-  double bytes_per_s(const std::string& ptr) const {
-    Bandwidth b;
-    const ParseResult r = parse_bandwidth(text(ptr), b);
-    if (!r.ok) throw InputError(path, ptr, r.error);
-    if (b.bps <= 0) throw InputError(path, ptr, "must be more than 0");
-    return static_cast<double>(b.bps) / 8;
-  }
-  i64 bytes(const std::string& ptr) const {
-    Bytes b;
-    const ParseResult r = parse_bytes(text(ptr), b);
-    if (!r.ok) throw InputError(path, ptr, r.error);
-    return b.n;
-  }
-  std::optional<std::uint64_t> opt_bytes(const std::string& ptr) const {
-    if (null(ptr)) return std::nullopt;
-    return static_cast<std::uint64_t>(bytes(ptr));
-  }
-  std::optional<std::uint64_t> opt_centisecs(const std::string& ptr) const {
-    if (null(ptr)) return std::nullopt;
-    return static_cast<std::uint64_t>(std::llround(seconds(ptr) * 100));
-  }
-  std::optional<double> opt_number(const std::string& ptr) const {
-    if (null(ptr)) return std::nullopt;
-    if (!at(ptr).is_number()) throw InputError(path, ptr, "expected a number or null");
-    return at(ptr).get<double>();
-  }
-};
+// A bandwidth the simulator divides by: more than 0.
+double rate(const ProfileReader& rd, const std::string& ptr) {
+  const double v = rd.bytes_per_s(ptr);
+  if (!(v > 0)) throw InputError(rd.path, ptr, "must be more than 0");
+  return v;
+}
+std::optional<std::uint64_t> opt_bytes(const ProfileReader& rd, const std::string& ptr) {
+  if (rd.null(ptr)) return std::nullopt;
+  return static_cast<std::uint64_t>(rd.bytes(ptr));
+}
+std::optional<std::uint64_t> opt_centisecs(const ProfileReader& rd, const std::string& ptr) {
+  if (rd.null(ptr)) return std::nullopt;
+  return static_cast<std::uint64_t>(std::llround(rd.seconds(ptr) * 100));
+}
+std::optional<double> opt_number(const ProfileReader& rd, const std::string& ptr) {
+  if (rd.null(ptr)) return std::nullopt;
+  if (!rd.at(ptr).is_number()) throw InputError(rd.path, ptr, "expected a number or null");
+  return rd.at(ptr).get<double>();
+}
 
 }  // namespace
 
 void read_write_fits(const json& j, const std::string& path, Profile& p) {
   const json& fits = j.at("fits");
-  const Reader rd{j, path};
-  if (fits.contains("flush")) p.writes.flush = FlushFit{rd.seconds("/fits/flush/flush_cost"), {}};
+  const ProfileReader rd{j, path};
+  if (fits.contains("flush")) {
+    FlushFit f;
+    f.cost_s = rd.seconds("/fits/flush/flush_cost");
+    p.writes.flush = f;
+  }
   if (fits.contains("drive_writes")) {
     DriveWriteFit d;
     d.latency_s = rd.seconds("/fits/drive_writes/write_latency");
-    d.bandwidth_Bps = rd.bytes_per_s("/fits/drive_writes/write_bandwidth");
+    d.bandwidth_Bps = rate(rd, "/fits/drive_writes/write_bandwidth");
     const json& link = rd.at("/fits/drive_writes/link");
-    if (!(link.is_string() && link == "not limiting")) d.link_Bps = rd.bytes_per_s("/fits/drive_writes/link");
+    if (!(link.is_string() && link == "not limiting")) d.link_Bps = rate(rd, "/fits/drive_writes/link");
     p.writes.drive = d;
   }
-  if (fits.contains("buffered_writes")) {
+  if (const auto line = rd.line("/fits/buffered_writes", "per_write", "bandwidth")) {
     BufferedWriteFit b;
-    b.line.fixed_s = rd.seconds("/fits/buffered_writes/per_write");
-    b.line.bandwidth_identified = !rd.null("/fits/buffered_writes/bandwidth");
-    if (b.line.bandwidth_identified) b.line.bandwidth_Bps = rd.bytes_per_s("/fits/buffered_writes/bandwidth");
+    b.line = *line;
     p.writes.buffered = b;
   }
   if (fits.contains("writeback")) {
     WritebackFit w;
     w.flusher_identified = !rd.null("/fits/writeback/flusher_bandwidth");
-    if (w.flusher_identified) w.flusher_Bps = rd.bytes_per_s("/fits/writeback/flusher_bandwidth");
+    if (w.flusher_identified) w.flusher_Bps = rate(rd, "/fits/writeback/flusher_bandwidth");
     if (!rd.null("/fits/writeback/writeback_request")) w.request_bytes = rd.bytes("/fits/writeback/writeback_request");
     if (!rd.null("/fits/writeback/vm")) {
       const std::string v = "/fits/writeback/vm/";
       measure::MeasuredVm vm;
-      vm.dirty_ratio = rd.opt_number(v + "dirty_ratio");
-      vm.dirty_background_ratio = rd.opt_number(v + "dirty_background_ratio");
-      vm.dirty_bytes = rd.opt_bytes(v + "dirty_bytes");
-      vm.dirty_background_bytes = rd.opt_bytes(v + "dirty_background_bytes");
-      vm.dirty_expire_centisecs = rd.opt_centisecs(v + "dirty_expire");
-      vm.dirty_writeback_centisecs = rd.opt_centisecs(v + "dirty_writeback_interval");
-      vm.mem_available_bytes = rd.opt_bytes(v + "dirtyable_memory");
+      vm.dirty_ratio = opt_number(rd, v + "dirty_ratio");
+      vm.dirty_background_ratio = opt_number(rd, v + "dirty_background_ratio");
+      vm.dirty_bytes = opt_bytes(rd, v + "dirty_bytes");
+      vm.dirty_background_bytes = opt_bytes(rd, v + "dirty_background_bytes");
+      vm.dirty_expire_centisecs = opt_centisecs(rd, v + "dirty_expire");
+      vm.dirty_writeback_centisecs = opt_centisecs(rd, v + "dirty_writeback_interval");
+      vm.mem_available_bytes = opt_bytes(rd, v + "dirtyable_memory");
       w.vm = vm;
     }
     p.writes.writeback = w;

@@ -62,14 +62,21 @@ nlohmann::json base_topology() {
   return nlohmann::json::parse(in);
 }
 
-PointGroup write_group(const char* xfer, i64 io_size, int qd, int threads, i64 size) {
+// A configuration through io_uring, no repeats yet.
+PointGroup config(const char* xfer, const char* mode, i64 io_size, int qd, int threads) {
   PointGroup g;
   g.xfer = xfer;
   g.engine = "io_uring";
-  g.io_mode = "write";
+  g.io_mode = mode;
   g.io_size = io_size;
   g.qd = qd;
   g.threads = threads;
+  return g;
+}
+
+// Writes of `size` in all, made durable at the end.
+PointGroup write_group(const char* xfer, i64 io_size, int qd, int threads, i64 size) {
+  PointGroup g = config(xfer, "write", io_size, qd, threads);
   g.size = size;
   g.durable_as.end_fsync = true;
   g.files = {std::string(xfer) + "-synthetic.json"};
@@ -115,12 +122,7 @@ std::vector<PointGroup> synthetic_reads() {
   std::vector<PointGroup> reads;
   for (i64 size : {4096, 131072, 1048576})
     for (int qd : {1, 8}) {
-      PointGroup g;
-      g.xfer = "cpu_only";
-      g.engine = "io_uring";
-      g.io_mode = "read";
-      g.io_size = size;
-      g.qd = qd;
+      PointGroup g = config("cpu_only", "read", size, qd, 1);
       const double cpu = truth().cpu->at(qd, static_cast<double>(size));
       const double bw = storage_throughput(*truth().storage, static_cast<double>(size), qd, cpu);
       for (int r = 0; r < 3; ++r) {
