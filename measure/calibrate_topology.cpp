@@ -236,7 +236,9 @@ json write_path_entry(const Profile& p, const std::string& path, int qd, double 
     auto set = [&](const char* name, const std::optional<double>& value) {
       if (value) set_fitted(e, "path", path, name, *value);
     };
-    auto num = [](const std::optional<std::uint64_t>& x) { return x ? std::optional<double>(static_cast<double>(*x)) : std::nullopt; };
+    auto num = [](const std::optional<std::uint64_t>& x) {
+      return x ? std::optional<double>(static_cast<double>(*x)) : std::nullopt;
+    };
     auto centi = [](const std::optional<std::uint64_t>& x) {
       return x ? std::optional<double>(static_cast<double>(*x) / 100) : std::nullopt;
     };

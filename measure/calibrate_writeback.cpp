@@ -77,7 +77,8 @@ std::optional<double> background_threshold(const PointGroup& g) {
 bool same(const measure::MeasuredVm& a, const measure::MeasuredVm& b) {
   return a.dirty_ratio == b.dirty_ratio && a.dirty_background_ratio == b.dirty_background_ratio &&
          a.dirty_bytes == b.dirty_bytes && a.dirty_background_bytes == b.dirty_background_bytes &&
-         a.dirty_expire_centisecs == b.dirty_expire_centisecs && a.dirty_writeback_centisecs == b.dirty_writeback_centisecs;
+         a.dirty_expire_centisecs == b.dirty_expire_centisecs &&
+         a.dirty_writeback_centisecs == b.dirty_writeback_centisecs;
 }
 
 // writeback: the flusher's rate (flusher_bandwidth) fitted to the fsync latencies of
@@ -113,9 +114,11 @@ public:
       f.request_bytes = std::max_element(requests.begin(), requests.end(), [](const auto& a, const auto& b) {
                           return a.second < b.second;
                         })->first;
-    if (requests.size() > 1) prof.notes.push_back("writeback: the runs' max_sectors_kb differ; the most common is kept");
+    if (requests.size() > 1)
+      prof.notes.push_back("writeback: the runs' max_sectors_kb differ; the most common is kept");
     if (!prof.writes.drive) {
-      prof.notes.push_back("writeback: needs the drive's write fit (cpu_only writes) to tell the flusher from the drive");
+      prof.notes.push_back(
+          "writeback: needs the drive's write fit (cpu_only writes) to tell the flusher from the drive");
       prof.writes.writeback = f;
       return;
     }

@@ -157,7 +157,8 @@ public:
       return direct_write_throughput(t, g, prof.cpu->at(g.qd, static_cast<double>(g.io_size)));
     };
     auto residuals = [&](const Eigen::VectorXd& th, Eigen::VectorXd& r) {
-      for (int i = 0; i < n; ++i) r[i] = std::log(model(th, i)) - std::log(pts[static_cast<std::size_t>(i)]->median_bw());
+      for (int i = 0; i < n; ++i)
+        r[i] = std::log(model(th, i)) - std::log(pts[static_cast<std::size_t>(i)]->median_bw());
     };
     Eigen::VectorXd th0(2);
     th0 << std::log(std::max(min_time / 4, 1e-6)), std::log(1.2 * max_bw);

@@ -68,7 +68,8 @@ std::string PointGroup::key() const {
                           : d.fdatasync_every    ? fmt::format("fdatasync {}", d.fdatasync_every)
                           : d.end_fsync          ? "end_fsync"
                                                  : "not durable";
-  return fmt::format("{} {} {}{}", k, io_mode, how, d.end_fsync && (d.fsync_every || d.fdatasync_every) ? " end_fsync" : "");
+  const bool also_at_end = d.end_fsync && (d.fsync_every || d.fdatasync_every);
+  return fmt::format("{} {} {}{}", k, io_mode, how, also_at_end ? " end_fsync" : "");
 }
 
 std::string PointGroup::durability() const {
@@ -175,7 +176,8 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
       if (writes && it->second.size != g.size)
         throw InputError(path, "/iowall/options/size",
                          fmt::format("{}: {} here, {} in another repeat of the same configuration ({})",
-                                     g.key(), to_string(Bytes(g.size)), to_string(Bytes(it->second.size)), it->second.file));
+                                     g.key(), to_string(Bytes(g.size)), to_string(Bytes(it->second.size)),
+                                     it->second.file));
       if (std::find(it->second.files.begin(), it->second.files.end(), path) == it->second.files.end())
         it->second.files.push_back(path);
       it->second.samples.push_back(s);
@@ -248,7 +250,10 @@ Subset::Subset(const std::string& spec) : spec_(spec) {
 bool Subset::contains(const PointGroup& g) const {
   for (const Condition& c : conditions_) {
     if (c.key == "xfer" || c.key == "engine" || c.key == "io_mode" || c.key == "durability") {
-      const std::string v = c.key == "xfer" ? g.xfer : c.key == "engine" ? g.engine : c.key == "io_mode" ? g.io_mode : g.durability();
+      const std::string v = c.key == "xfer"      ? g.xfer
+                            : c.key == "engine"  ? g.engine
+                            : c.key == "io_mode" ? g.io_mode
+                                                 : g.durability();
       const bool eq = v == c.text;
       if (eq != (c.op == "=")) return false;
       continue;

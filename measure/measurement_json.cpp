@@ -131,7 +131,8 @@ public:
     // Durability (read for modes that write): all four keys, or none (a file from before
     // durable writes).
     static constexpr const char* kDurability[] = {"end_fsync", "fsync", "fdatasync", "sync"};
-    if (writes(o.io_mode) && std::any_of(std::begin(kDurability), std::end(kDurability), [&](const char* k) { return j.contains(k); })) {
+    const bool any = std::any_of(std::begin(kDurability), std::end(kDurability), [&](const char* k) { return j.contains(k); });
+    if (writes(o.io_mode) && any) {
       MeasuredDurability d;
       d.end_fsync = boolean(j, ptr, "end_fsync");
       d.fsync_every = small_count(j, ptr, "fsync");
