@@ -10,9 +10,16 @@
 #include <fmt/format.h>
 
 #include "measure/calibrate_stages.hpp"
+#include "measure/calibrate_writes.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall::calib {
+
+void Sources::add(const PointGroup& g) {
+  points.push_back(g.key());
+  for (const std::string& f : g.files)
+    if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+}
 
 namespace stages {
 double round_sig(double v, int digits) {
@@ -20,16 +27,40 @@ double round_sig(double v, int digits) {
   const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
   return std::round(v * scale) / scale;
 }
+
+std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double>>& size_time) {
+  std::map<double, int> sizes;
+  for (const auto& [s, t] : size_time) ++sizes[s];
+  if (sizes.size() < 2) return std::nullopt;
+  Eigen::MatrixXd x(size_time.size(), 2);
+  Eigen::VectorXd y(size_time.size()), w(size_time.size());
+  for (std::size_t i = 0; i < size_time.size(); ++i) {
+    x(i, 0) = 1;
+    x(i, 1) = size_time[i].first;
+    y[i] = size_time[i].second;
+    w[i] = 1.0 / std::max(std::fabs(size_time[i].second), 1e-9);  // relative errors: small and large I/Os alike
+  }
+  const fit::LinearResult r = fit::linear(x, y, w);
+  SizeLine line;
+  line.fixed_s = r.beta[0];
+  // A per-byte cost counts only if the line explains most of the spread of the times.
+  line.bandwidth_identified = r.beta[1] > 0 && r.q.r2 >= 0.5;
+  line.bandwidth_Bps = line.bandwidth_identified ? 1.0 / r.beta[1] : 0;
+  line.q = r.q;
+  return line;
+}
 }  // namespace stages
 
 namespace {
 
+using stages::fit_size_line;
 using stages::time_per_io;
 
+// The reads of `xfer` the subset selects (the write stages pick their own points).
 std::vector<const PointGroup*> select(const std::vector<PointGroup>& groups, const Subset& subset, const char* xfer) {
   std::vector<const PointGroup*> out;
   for (const PointGroup& g : groups)
-    if (g.xfer == xfer && subset.contains(g)) out.push_back(&g);
+    if (g.xfer == xfer && !g.writes() && subset.contains(g)) out.push_back(&g);
   return out;
 }
 
@@ -66,27 +97,6 @@ CpuCost fit_cpu(const std::vector<const PointGroup*>& pts, fit::Quality& q) {
   }
 }
 
-std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double>>& size_time) {
-  std::map<double, int> sizes;
-  for (const auto& [s, t] : size_time) ++sizes[s];
-  if (sizes.size() < 2) return std::nullopt;
-  Eigen::MatrixXd x(size_time.size(), 2);
-  Eigen::VectorXd y(size_time.size()), w(size_time.size());
-  for (std::size_t i = 0; i < size_time.size(); ++i) {
-    x(i, 0) = 1;
-    x(i, 1) = size_time[i].first;
-    y[i] = size_time[i].second;
-    w[i] = 1.0 / std::max(std::fabs(size_time[i].second), 1e-9);  // relative errors: small and large I/Os alike
-  }
-  const fit::LinearResult r = fit::linear(x, y, w);
-  SizeLine line;
-  line.fixed_s = r.beta[0];
-  // A per-byte cost counts only if the line explains most of the spread of the times.
-  line.bandwidth_identified = r.beta[1] > 0 && r.q.r2 >= 0.5;
-  line.bandwidth_Bps = line.bandwidth_identified ? 1.0 / r.beta[1] : 0;
-  line.q = r.q;
-  return line;
-}
 
 // Per-I/O time differences between two transfer types at the same size, threads, QD1.
 std::vector<std::pair<double, double>> differences(const std::vector<const PointGroup*>& a,
@@ -157,6 +167,7 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
   fit_memcpy(cached, prof);
   fit_h2d(gpu, only, prof);
   fit_cufile(direct, gpu, prof);
+  fit_writes(groups, subset, prof);
   return prof;
 }
 

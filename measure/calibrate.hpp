@@ -7,6 +7,8 @@
 //   memcpy    cpu_cached reads: time per I/O = fixed + size / memcpy bandwidth
 //   h2d_copy  cpu_gpu minus cpu_only, per I/O at QD1: launch cost + size / copy bandwidth
 //   cufile    gpu_direct minus cpu_gpu, per I/O at QD1: cuFile's compatibility-mode overhead
+// and, from write measurements (measure/calibrate_writes.hpp), the drive's write latency,
+// write bandwidth and flush cost, a buffered write's cost, and the page cache's writeback.
 #pragma once
 #include <optional>
 #include <string>
@@ -59,6 +61,45 @@ struct SizeLine {
   fit::Quality q;
 };
 
+// Where a fitted value came from: the measured configurations and the files holding them.
+struct Sources {
+  std::vector<std::string> points, files;
+  void add(const PointGroup& g);
+};
+
+// The write fits (measure/calibrate_writes.hpp), each with its sources.
+struct FlushFit {  // an fsync with nothing dirty in the page cache: the drive's flush_cost
+  double cost_s = 0;
+  Sources from;
+};
+struct DriveWriteFit {  // O_DIRECT writes: the lumped write latency and write data path bandwidth
+  double latency_s = 0, bandwidth_Bps = 0;
+  double link_Bps = 0;  // the drive's link as the fit took it; 0: not limiting
+  fit::Quality q;
+  nlohmann::json residuals = nlohmann::json::array();
+  Sources from;
+};
+struct BufferedWriteFit {  // write() into the page cache at QD1: fixed + size / bandwidth
+  SizeLine line;
+  Sources from;
+};
+struct WritebackFit {  // fsync of dirty page-cache data: the flusher's rate and the kernel's settings
+  double flusher_Bps = 0;
+  bool flusher_identified = false;  // below the drive's own write ceiling (else the drive sets the rate)
+  i64 request_bytes = 0;            // one writeback request (max_sectors_kb); 0: not recorded
+  std::optional<measure::MeasuredVm> vm;
+  fit::Quality q;
+  nlohmann::json residuals = nlohmann::json::array();
+  Sources from;
+};
+struct WriteFits {
+  std::optional<FlushFit> flush;
+  std::optional<DriveWriteFit> drive;
+  std::optional<BufferedWriteFit> buffered;
+  std::optional<WritebackFit> writeback;
+  bool any() const { return flush || drive || buffered || writeback; }
+};
+
 struct Profile {
   std::string name, machine, subset = "all", topology;
   std::vector<std::string> files;
@@ -69,6 +110,7 @@ struct Profile {
   std::optional<CpuCost> cpu;
   fit::Quality cpu_q;
   std::optional<SizeLine> memcpy, h2d, cufile;
+  WriteFits writes;
   std::vector<std::string> notes;  // what could not be fitted, and why
   nlohmann::json residuals = nlohmann::json::array();
   std::vector<std::string> fitted_points;

@@ -2,6 +2,9 @@
 // their own, and what they share: each fills its part of a profile from the points the
 // subset selected.
 #pragma once
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "measure/calibrate.hpp"
@@ -10,6 +13,9 @@ namespace iowall::calib::stages {
 
 // `v` rounded to `digits` significant digits (for the profile's qualities and errors).
 double round_sig(double v, int digits);
+// A line t = a + s / bandwidth fitted to per-I/O times (seconds) over I/O sizes (bytes), in
+// relative errors; nullopt with fewer than two sizes.
+std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double>>& size_time);
 // Seconds each thread spends per I/O at QD1: threads / IOPS.
 inline double time_per_io(const PointGroup& g) { return g.threads / g.median_iops(); }
 
@@ -17,5 +23,31 @@ inline double time_per_io(const PointGroup& g) { return g.threads / g.median_iop
 // drive, and which read service's ceiling fits, from the cpu_only points and the CPU cost
 // per I/O already in `prof`; also the latency spread.
 void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof);
+
+// Each point's measured and fitted bandwidth (`r`: the log residual of each) appended to
+// `out`, and the fit's quality on log bandwidth with `parameters` fitted
+// (measure/calibrate_storage.cpp).
+fit::Quality bandwidth_residuals(const std::vector<const PointGroup*>& pts, const Eigen::VectorXd& r, int parameters,
+                                 nlohmann::json& out);
+
+// Reads a profile's values at JSON pointers: InputError naming `path` and the pointer when
+// one is missing or not in its unit (measure/profile_json.cpp).
+struct ProfileReader {
+  const nlohmann::json& j;
+  const std::string& path;
+  const nlohmann::json& at(const std::string& ptr) const;
+  bool null(const std::string& ptr) const { return at(ptr).is_null(); }
+  std::string text(const std::string& ptr) const;  // a string
+  double seconds(const std::string& ptr) const;
+  double bytes_per_s(const std::string& ptr) const;
+  i64 bytes(const std::string& ptr) const;
+  // A SizeLine at `ptr` (nullopt where absent): its `fixed` time and its `bw` (null: not identified).
+  std::optional<SizeLine> line(const std::string& ptr, const char* fixed, const char* bw) const;
+};
+
+// The write fits in a profile's "fits" (measure/profile_writes_json.cpp): written only
+// where fitted, and read back; InputError naming `path` and the pointer for bad values.
+void add_write_fits(const WriteFits& w, nlohmann::json& fits);
+void read_write_fits(const nlohmann::json& j, const std::string& path, Profile& p);
 
 }  // namespace iowall::calib::stages

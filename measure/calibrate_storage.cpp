@@ -133,22 +133,6 @@ bool reaches_iops_ceiling(const StorageModel& m, const StorageParams& p, const E
   return m.concurrent && r_free.squaredNorm() > r_fit.squaredNorm() * 1.05 + 1e-9;
 }
 
-// Each point's measured and fitted bandwidth, and the fit's quality.
-void record_residuals(const std::vector<const PointGroup*>& only, const Eigen::VectorXd& r_fit, Profile& prof) {
-  const int n = static_cast<int>(only.size());
-  Eigen::VectorXd observed(n), fitted(n);
-  for (int i = 0; i < n; ++i) {
-    const PointGroup& g = *only[i];
-    observed[i] = std::log(g.median_bw());
-    fitted[i] = observed[i] + r_fit[i];
-    prof.residuals.push_back({{"point", g.key()},
-                              {"measured", bandwidth_text(g.median_bw())},
-                              {"fitted", bandwidth_text(std::exp(fitted[i]))},
-                              {"error", round_sig(std::exp(r_fit[i]) - 1, 3)}});
-  }
-  prof.storage_q = fit::quality(observed, fitted, 3);
-}
-
 }  // namespace
 
 void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
@@ -166,7 +150,23 @@ void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
                                      rate_text(m.max_iops)));
   }
   prof.storage = p;
-  record_residuals(only, r_fit, prof);
+  prof.storage_q = bandwidth_residuals(only, r_fit, 3, prof.residuals);
+}
+
+fit::Quality bandwidth_residuals(const std::vector<const PointGroup*>& pts, const Eigen::VectorXd& r, int parameters,
+                                 nlohmann::json& out) {
+  const int n = static_cast<int>(pts.size());
+  Eigen::VectorXd observed(n), fitted(n);
+  for (int i = 0; i < n; ++i) {
+    const PointGroup& g = *pts[static_cast<std::size_t>(i)];
+    observed[i] = std::log(g.median_bw());
+    fitted[i] = observed[i] + r[i];
+    out.push_back({{"point", g.key()},
+                   {"measured", bandwidth_text(g.median_bw())},
+                   {"fitted", bandwidth_text(std::exp(fitted[i]))},
+                   {"error", round_sig(std::exp(r[i]) - 1, 3)}});
+  }
+  return fit::quality(observed, fitted, parameters);
 }
 
 }  // namespace stages

@@ -4,10 +4,12 @@
 #include "measure/calibrate_topology.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "measure/calibrate_writes.hpp"
 #include "models/ssd/read_service.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/error.hpp"
@@ -49,6 +51,7 @@ void set_fitted(json& object, const ParamInfo& p, double value) {
     case ParamType::bandwidth: object[p.name] = bandwidth_text(value); return;
     case ParamType::rate: object[p.name] = rate_text(value); return;
     case ParamType::number: object[p.name] = value; return;
+    case ParamType::bytes: object[p.name] = to_string(Bytes(static_cast<i64>(std::llround(value)))); return;
     default: throw std::logic_error(fmt::format("calibration has no fitted value for the {} parameter \"{}\"",
                                                 param_type_name(p.type), p.name));
   }
@@ -61,6 +64,21 @@ void set_fitted(json& object, const ParamInfo& p, const std::string& value) {
 }
 void set_fitted(json& object, const char* domain, const std::string& model, const char* name, double value) {
   set_fitted(object, declared(domain, model, name), value);
+}
+
+// One "sources" line per write fit written into the drive: the values and the measurement
+// files they came from.
+void add_write_sources(json& t, const Profile& p, const std::string& ssd, const std::string& profile_file) {
+  auto line = [&](const std::string& what, const Sources& from) {
+    if (!t.contains("sources") || !t["sources"].is_array()) t["sources"] = json::array();
+    t["sources"].push_back(fmt::format("{} {}: iowall calibrate (profile {}) from {}", ssd, what, profile_file,
+                                       fmt::join(from.files, ", ")));
+  };
+  if (p.writes.drive)
+    line(fmt::format("write_latency {}, write_bandwidth {}", time_text(p.writes.drive->latency_s),
+                     bandwidth_text(p.writes.drive->bandwidth_Bps)),
+         p.writes.drive->from);
+  if (p.writes.flush) line(fmt::format("flush_cost {}", time_text(p.writes.flush->cost_s)), p.writes.flush->from);
 }
 
 }  // namespace
@@ -106,6 +124,11 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       set_fitted(d, "device", model, "max_iops", p.storage->max_iops);
       set_fitted(d, declared("device", model, "read_service"), read_service_name(p.storage->read));
       set_fitted(d, "device", model, "latency_sigma", p.latency_sigma);
+      if (p.writes.drive) {
+        set_fitted(d, "device", model, "write_latency", p.writes.drive->latency_s);
+        set_fitted(d, "device", model, "write_bandwidth", p.writes.drive->bandwidth_Bps);
+      }
+      if (p.writes.flush) set_fitted(d, "device", model, "flush_cost", p.writes.flush->cost_s);
       ssd_done = true;
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {
       set_fitted(d, "device", model, "memcpy_per_core", p.memcpy->bandwidth_Bps);
@@ -123,8 +146,12 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
   // calibrated drive therefore carries the fitted bandwidth: a lone request waits for it,
   // as in the fit, and concurrent requests share it. For the virtio disks measured here
   // the "link" is the hypervisor copying the data into guest memory, part of what was fitted.
+  // With writes fitted too, the write data would cross that link before the drive's write
+  // path times it again: where the read service does not need the link to time a lone
+  // read (batched), the link is left as the base topology has it (write_link_Bps).
+  const bool link_for_reads = !p.writes.drive || write_link_Bps(p) > 0;
   bool link_done = false;
-  if (ssd_done && t.contains("links") && t["links"].is_array()) {
+  if (ssd_done && link_for_reads && t.contains("links") && t["links"].is_array()) {
     const std::string port_prefix = ssd_id + ".";
     for (json& l : t["links"]) {
       const bool joins = (l.value("a", "").rfind(port_prefix, 0) == 0) || (l.value("b", "").rfind(port_prefix, 0) == 0);
@@ -143,6 +170,7 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       break;
     }
   }
+  if (ssd_done) add_write_sources(t, p, ssd_id, profile_file);
   t["name"] = base.value("name", "machine") + "-calibrated";
   t["description"] = fmt::format("{} Parameters of the first nvme_ssd{}{}{} fitted by `iowall calibrate` "
                                  "(profile: {}; base topology: {}).",
@@ -150,6 +178,10 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
                                  link_done ? " (its link carries the fitted read bandwidth: a lone request waits for its data)" : "",
                                  cpu_done ? ", the cpu_socket's memcpy" : "",
                                  gpu_done ? ", the GPU's copy engines" : "", profile_file, base_file);
+  if (ssd_done && p.writes.drive && !link_done)
+    t["description"] = t["description"].get<std::string>() +
+                       " The drive's link is the base topology's: its batched read service times every read by "
+                       "itself, and its write path times the writes.";
   return t;
 }
 
@@ -178,6 +210,45 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
       cost += std::max(0.0, extra);
     }
     set_fitted(e, "path", path, "chunk_cost", cost);
+  }
+  return e;
+}
+
+
+json write_path_entry(const Profile& p, const std::string& path, int qd, double io_size) {
+  json e = path_entry(p, path, qd, io_size);
+  if (path != "cpu_cached") return e;
+  // A buffered write's time beyond its copy at the cpu_socket's memcpy rate (the read fit's,
+  // where identified) is the write() call's own: page allocation, dirtying, the file system.
+  if (p.writes.buffered) {
+    const SizeLine& w = p.writes.buffered->line;
+    double cost = w.fixed_s;
+    if (w.bandwidth_identified && p.memcpy && p.memcpy->bandwidth_identified)
+      cost += io_size / w.bandwidth_Bps - io_size / p.memcpy->bandwidth_Bps;
+    set_fitted(e, "path", path, "syscall_cost", std::max(0.0, cost));
+  }
+  if (!p.writes.writeback) return e;
+  const WritebackFit& wb = *p.writes.writeback;
+  if (wb.flusher_identified) set_fitted(e, "path", path, "flusher_bandwidth", wb.flusher_Bps);
+  if (wb.request_bytes > 0) set_fitted(e, "path", path, "writeback_request", static_cast<double>(wb.request_bytes));
+  if (wb.vm) {
+    const measure::MeasuredVm& v = *wb.vm;
+    auto set = [&](const char* name, const std::optional<double>& value) {
+      if (value) set_fitted(e, "path", path, name, *value);
+    };
+    auto num = [](const std::optional<std::uint64_t>& x) {
+      return x ? std::optional<double>(static_cast<double>(*x)) : std::nullopt;
+    };
+    auto centi = [](const std::optional<std::uint64_t>& x) {
+      return x ? std::optional<double>(static_cast<double>(*x) / 100) : std::nullopt;
+    };
+    set("dirty_ratio", v.dirty_ratio);
+    set("dirty_background_ratio", v.dirty_background_ratio);
+    set("dirty_bytes", num(v.dirty_bytes));
+    set("dirty_background_bytes", num(v.dirty_background_bytes));
+    set("dirty_expire", centi(v.dirty_expire_centisecs));
+    set("dirty_writeback_interval", centi(v.dirty_writeback_centisecs));
+    set("dirtyable_memory", num(v.mem_available_bytes));
   }
   return e;
 }

@@ -32,6 +32,24 @@ double number_at(const nlohmann::json& j, const std::string& path, const std::st
   return j.at(p).get<double>();
 }
 
+// Whether a repeat wrote (true) or read (false); InputError for a mode calibration does
+// not fit, or writes that do not say how they were made durable.
+bool check_mode(const measure::MeasuredOptions& o, const std::string& path) {
+  if (o.io_mode == "read" || o.io_mode == "randread") return false;
+  if (o.io_mode == "rw" || o.io_mode == "randrw")
+    throw InputError(path, "/iowall/options/io_mode",
+                     fmt::format("\"{}\": calibration fits reads and writes measured apart, not mixed", o.io_mode));
+  if (o.io_mode != "write" && o.io_mode != "randwrite")
+    throw InputError(path, "/iowall/options/io_mode",
+                     fmt::format("\"{}\" is not an I/O mode calibration knows (read, randread, write, randwrite)",
+                                 o.io_mode));
+  if (!o.durability)
+    throw InputError(path, "/iowall/options/end_fsync",
+                     "missing: a write measurement must say how its writes were made durable (end_fsync, fsync, "
+                     "fdatasync and sync, as `iowall measure` records them)");
+  return true;
+}
+
 }  // namespace
 
 double median(std::vector<double> v) {
@@ -42,7 +60,23 @@ double median(std::vector<double> v) {
 }
 
 std::string PointGroup::key() const {
-  return fmt::format("{} {} {} qd{} t{}", xfer, engine, to_string(Bytes(io_size)), qd, threads);
+  const std::string k = fmt::format("{} {} {} qd{} t{}", xfer, engine, to_string(Bytes(io_size)), qd, threads);
+  if (!writes()) return k;
+  const measure::MeasuredDurability& d = durable_as;
+  const std::string how = d.dsync                ? "o_dsync"
+                          : d.fsync_every        ? fmt::format("fsync {}", d.fsync_every)
+                          : d.fdatasync_every    ? fmt::format("fdatasync {}", d.fdatasync_every)
+                          : d.end_fsync          ? "end_fsync"
+                                                 : "not durable";
+  const bool also_at_end = d.end_fsync && (d.fsync_every || d.fdatasync_every);
+  return fmt::format("{} {} {}{}", k, io_mode, how, also_at_end ? " end_fsync" : "");
+}
+
+std::string PointGroup::durability() const {
+  if (!writes()) return "none";
+  if (durable_as.dsync) return "o_dsync";
+  if (durable_as.fsync_every || durable_as.fdatasync_every) return "fsync_each";
+  return durable_as.end_fsync ? "fsync_end" : "none";
 }
 
 #define IOWALL_GROUP_MEDIAN(NAME, FIELD)        \
@@ -69,6 +103,19 @@ double PointGroup::max_bw() const {
   return m;
 }
 
+namespace {
+std::optional<double> median_of(const std::vector<Sample>& samples, std::optional<double> Sample::*field) {
+  std::vector<double> v;
+  for (const Sample& s : samples)
+    if (s.*field) v.push_back(*(s.*field));
+  if (v.empty()) return std::nullopt;
+  return median(std::move(v));
+}
+}  // namespace
+
+std::optional<double> PointGroup::median_write_phase_s() const { return median_of(samples, &Sample::write_phase_s); }
+std::optional<double> PointGroup::median_sync_s() const { return median_of(samples, &Sample::sync_mean_s); }
+
 std::optional<double> PointGroup::median_cached_at_start() const {
   std::vector<double> v;
   for (const Sample& s : samples) {
@@ -93,21 +140,23 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
     const measure::MeasurementFile f = measure::parse_measurement_json(j, path);
     for (std::size_t i = 0; i < f.points.size(); ++i) {
       const measure::MeasurementPoint& p = f.points[i];
-      // Calibration reads only reads: every sweep here is a read sweep.
-      if (p.options.io_mode != "read" && p.options.io_mode != "randread")
-        throw InputError(path, "/iowall/options/io_mode",
-                         fmt::format("\"{}\": calibration fits read measurements only", p.options.io_mode));
+      const bool writes = check_mode(p.options, path);
+      const measure::MeasuredDirection& d = writes ? p.write : p.read;
+      const char* dir = writes ? "write" : "read";
       const std::string ptr = fmt::format("/iowall/repeats/{}", i);
       Sample s;
-      s.bw_bytes_per_s = static_cast<double>(p.read.bw_bytes);
-      s.iops = p.read.iops;
-      s.clat_mean_ns = p.read.clat.mean_ns;
-      s.clat_p50_ns = static_cast<double>(p.read.clat.at(50).value_or(0));
-      s.clat_p90_ns = static_cast<double>(p.read.clat.at(90).value_or(0));
+      s.bw_bytes_per_s = static_cast<double>(d.bw_bytes);
+      s.iops = d.iops;
+      s.clat_mean_ns = d.clat.mean_ns;
+      s.clat_p50_ns = static_cast<double>(d.clat.at(50).value_or(0));
+      s.clat_p90_ns = static_cast<double>(d.clat.at(90).value_or(0));
       const double cpu_pct = number_at(j, path, ptr + "/usr_cpu") + number_at(j, path, ptr + "/sys_cpu");
-      if (p.read.ops > 0) s.cpu_s_per_io = cpu_pct / 100.0 * p.last_done_s / static_cast<double>(p.read.ops);
+      if (d.ops > 0) s.cpu_s_per_io = cpu_pct / 100.0 * p.last_done_s / static_cast<double>(d.ops);
       s.cached_at_start = p.page_cache_resident_at_start;
-      if (p.read.ops == 0 || s.bw_bytes_per_s <= 0) throw InputError(path, ptr + "/read", "no reads were measured");
+      if (d.ops == 0 || s.bw_bytes_per_s <= 0)
+        throw InputError(path, ptr + "/" + dir, fmt::format("no {}s were measured", dir));
+      s.write_phase_s = p.write_phase_s;
+      if (p.syncs && p.syncs->calls > 0) s.sync_mean_s = p.syncs->mean_ns / 1e9;
       PointGroup g;
       g.xfer = p.options.xfer_type;
       g.engine = p.options.engine;
@@ -116,7 +165,21 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
       g.io_size = p.options.io_size.n;
       g.qd = p.options.qd;
       g.threads = p.options.threads;
+      if (writes) {
+        g.durable_as = *p.options.durability;
+        g.size = p.options.size.n;
+        if (p.max_request_kib) g.max_request_bytes = static_cast<i64>(*p.max_request_kib) * 1024;
+        g.vm = f.vm;
+      }
       auto [it, inserted] = groups.try_emplace(g.key() + " " + g.io_mode, g);
+      // Repeats of one write configuration wrote the same amount: what an fsync waits for depends on it.
+      if (writes && it->second.size != g.size)
+        throw InputError(path, "/iowall/options/size",
+                         fmt::format("{}: {} here, {} in another repeat of the same configuration ({})",
+                                     g.key(), to_string(Bytes(g.size)), to_string(Bytes(it->second.size)),
+                                     it->second.file));
+      if (std::find(it->second.files.begin(), it->second.files.end(), path) == it->second.files.end())
+        it->second.files.push_back(path);
       it->second.samples.push_back(s);
       if (f.cufile_compat_mode) {
         // A group whose repeats disagree about the mode is not one configuration.
@@ -132,9 +195,11 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
   std::vector<PointGroup> out;
   for (auto& [k, g] : groups) out.push_back(std::move(g));
   // Stable order for reports: type, then size, queue depth, threads.
+  // Writes of one configuration made durable in different ways: by their keys.
   std::sort(out.begin(), out.end(), [](const PointGroup& a, const PointGroup& b) {
-    return std::tie(a.xfer, a.engine, a.io_mode, a.io_size, a.qd, a.threads) <
-           std::tie(b.xfer, b.engine, b.io_mode, b.io_size, b.qd, b.threads);
+    const std::string ka = a.writes() ? a.key() : std::string(), kb = b.writes() ? b.key() : std::string();
+    return std::tie(a.xfer, a.engine, a.io_mode, a.io_size, a.qd, a.threads, ka) <
+           std::tie(b.xfer, b.engine, b.io_mode, b.io_size, b.qd, b.threads, kb);
   });
   return out;
 }
@@ -168,12 +233,14 @@ Subset::Subset(const std::string& spec) : spec_(spec) {
       } catch (const std::exception&) {
         throw InputError("", "--fit-subset", fmt::format("\"{}\": {} takes a number", item, c.key));
       }
-    } else if (c.key == "xfer" || c.key == "engine") {
+    } else if (c.key == "xfer" || c.key == "engine" || c.key == "io_mode" || c.key == "durability") {
       if (c.op != "=" && c.op != "!=")
         throw InputError("", "--fit-subset", fmt::format("\"{}\": {} takes = or !=", item, c.key));
     } else {
       throw InputError("", "--fit-subset",
-                       fmt::format("unknown key \"{}\" (known: io_size, qd, threads, concurrency, xfer, engine)", c.key));
+                       fmt::format("unknown key \"{}\" (known: io_size, qd, threads, concurrency, xfer, engine, io_mode, "
+                                   "durability)",
+                                   c.key));
     }
     conditions_.push_back(c);
   }
@@ -182,8 +249,12 @@ Subset::Subset(const std::string& spec) : spec_(spec) {
 
 bool Subset::contains(const PointGroup& g) const {
   for (const Condition& c : conditions_) {
-    if (c.key == "xfer" || c.key == "engine") {
-      const bool eq = (c.key == "xfer" ? g.xfer : g.engine) == c.text;
+    if (c.key == "xfer" || c.key == "engine" || c.key == "io_mode" || c.key == "durability") {
+      const std::string v = c.key == "xfer"      ? g.xfer
+                            : c.key == "engine"  ? g.engine
+                            : c.key == "io_mode" ? g.io_mode
+                                                 : g.durability();
+      const bool eq = v == c.text;
       if (eq != (c.op == "=")) return false;
       continue;
     }

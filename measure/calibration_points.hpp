@@ -1,6 +1,8 @@
 // The measured points that calibration and validation work on: measurement files read
 // back, repeats of the same configuration grouped, with medians and the run-to-run
 // spread. A subset spec ("qd=1,io_size<=64KiB") selects groups by their configuration.
+// Reads and writes are told apart by their I/O mode; a write group also says how its
+// writes were made durable, what it wrote in all, and the kernel's dirty-page settings.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +18,8 @@ struct Sample {
   double clat_mean_ns = 0, clat_p50_ns = 0, clat_p90_ns = 0;
   double cpu_s_per_io = 0;  // (usr + sys) CPU seconds over all threads, per I/O
   std::optional<double> cached_at_start;  // share of the file in the page cache, when recorded
+  // Writes: the write phase (first write to last completion) and the syncs' mean latency.
+  std::optional<double> write_phase_s, sync_mean_s;
 };
 
 // All repeats of one configuration (transfer type, engine, I/O size, queue depth, threads).
@@ -26,8 +30,22 @@ struct PointGroup {
   // gpu_direct: cuFile ran in compatibility mode (POSIX reads through its bounce buffers)
   // in every repeat that said; nullopt where no repeat recorded it.
   std::optional<bool> cufile_compat;
+  // Writes only: how they were made durable; the bytes written in all (-s); the largest
+  // request the block queue takes (max_sectors_kb, bytes); the dirty-page settings.
+  measure::MeasuredDurability durable_as;
+  i64 size = 0;
+  std::optional<i64> max_request_bytes;
+  std::optional<measure::MeasuredVm> vm;
+  std::vector<std::string> files;  // every file with a repeat of this configuration
   std::vector<Sample> samples;
-  std::string key() const;  // e.g. "cpu_only io_uring 128 KiB qd8 t2"
+  // e.g. "cpu_only io_uring 128 KiB qd8 t2"; a write adds its mode and durability:
+  // "cpu_cached io_uring 1 MiB qd1 t1 write end_fsync".
+  std::string key() const;
+  bool writes() const { return io_mode == "write" || io_mode == "randwrite"; }
+  // The scenario workload's "durability" for this group's writes (none, fsync_end,
+  // fsync_each, o_dsync); "none" for reads.
+  std::string durability() const;
+  int sync_every() const { return durable_as.fsync_every ? durable_as.fsync_every : durable_as.fdatasync_every; }
   int concurrency() const { return qd * threads; }
   double median_bw() const;
   double median_iops() const;
@@ -36,6 +54,9 @@ struct PointGroup {
   double median_p90_ns() const;
   double min_bw() const;
   double max_bw() const;
+  // Writes: medians over the repeats that recorded them (nullopt where none did).
+  std::optional<double> median_write_phase_s() const;
+  std::optional<double> median_sync_s() const;
   // The median share of the file cached as the repeats began; nullopt unless every repeat recorded it.
   std::optional<double> median_cached_at_start() const;
 };
@@ -47,8 +68,8 @@ double median(std::vector<double> v);
 std::vector<PointGroup> load_points(const std::vector<std::string>& files);
 
 // Conditions on a group's configuration, all of which must hold: comma-separated
-// `key OP value` with keys io_size, qd, threads, concurrency, xfer, engine and OP one of
-// = != < <= > >=; "all" selects everything.
+// `key OP value` with keys io_size, qd, threads, concurrency, xfer, engine, io_mode,
+// durability and OP one of = != < <= > >= (= and != for the names); "all" selects everything.
 class Subset {
 public:
   explicit Subset(const std::string& spec);  // throws InputError("--fit-subset", ...)

@@ -17,6 +17,11 @@ namespace {
 
 using json = nlohmann::json;
 
+// Whether `iowall measure` wrote in this mode (-I write, randwrite, rw, randrw).
+bool writes(const std::string& io_mode) {
+  return io_mode.find("write") != std::string::npos || io_mode.find("rw") != std::string::npos;
+}
+
 // Walks the document keeping the JSON pointer of where it is, for error messages.
 class Reader {
 public:
@@ -53,6 +58,16 @@ public:
     const std::uint64_t n = count(obj, ptr, key);
     if (n > static_cast<std::uint64_t>(INT32_MAX)) fail(ptr + "/" + key, fmt::format("{} is too large", n));
     return static_cast<int>(n);
+  }
+  // A count that may be absent or null (a figure the kernel or an older iowall did not give).
+  std::optional<std::uint64_t> optional_count(const json& obj, const std::string& ptr, const char* key) const {
+    if (!obj.is_object() || !obj.contains(key) || obj.at(key).is_null()) return std::nullopt;
+    return count(obj, ptr, key);
+  }
+  bool boolean(const json& obj, const std::string& ptr, const char* key) const {
+    const json& v = member(obj, ptr, key);
+    if (!v.is_boolean()) fail(ptr + "/" + key, fmt::format("expected true or false, found {}", v.type_name()));
+    return v.get<bool>();
   }
   Bytes bytes(const json& obj, const std::string& ptr, const char* key) const {
     Bytes b;
@@ -113,7 +128,50 @@ public:
       if (!r.ok) fail(ptr + "/runtime", r.error);
       o.runtime = t;
     }
+    // Durability (read for modes that write): all four keys, or none (a file from before
+    // durable writes).
+    static constexpr const char* kDurability[] = {"end_fsync", "fsync", "fdatasync", "sync"};
+    const bool any = std::any_of(std::begin(kDurability), std::end(kDurability), [&](const char* k) { return j.contains(k); });
+    if (writes(o.io_mode) && any) {
+      MeasuredDurability d;
+      d.end_fsync = boolean(j, ptr, "end_fsync");
+      d.fsync_every = small_count(j, ptr, "fsync");
+      d.fdatasync_every = small_count(j, ptr, "fdatasync");
+      const std::string sync = text(j, ptr, "sync");
+      if (sync != "none" && sync != "dsync") fail(ptr + "/sync", fmt::format("\"{}\": expected none or dsync", sync));
+      d.dsync = sync == "dsync";
+      o.durability = d;
+    }
     return o;
+  }
+
+  MeasuredVm vm(const json& j, const std::string& ptr) const {
+    if (!j.is_object()) fail(ptr, "expected an object");
+    MeasuredVm v;
+    if (auto n = optional_count(j, ptr, "dirty_ratio")) v.dirty_ratio = static_cast<double>(*n);
+    if (auto n = optional_count(j, ptr, "dirty_background_ratio")) v.dirty_background_ratio = static_cast<double>(*n);
+    v.dirty_bytes = optional_count(j, ptr, "dirty_bytes");
+    v.dirty_background_bytes = optional_count(j, ptr, "dirty_background_bytes");
+    v.dirty_expire_centisecs = optional_count(j, ptr, "dirty_expire_centisecs");
+    v.dirty_writeback_centisecs = optional_count(j, ptr, "dirty_writeback_centisecs");
+    v.mem_total_bytes = optional_count(j, ptr, "mem_total_bytes");
+    v.mem_available_bytes = optional_count(j, ptr, "mem_available_bytes");
+    return v;
+  }
+
+  // A repeat's write figures, where it has them.
+  void write_figures(const json& rep, const std::string& ptr, MeasurementPoint& p) const {
+    if (auto it = rep.find("write_phase_s"); it != rep.end() && !it->is_null())
+      p.write_phase_s = number(rep, ptr, "write_phase_s");
+    if (auto it = rep.find("sync"); it != rep.end() && !it->is_null()) {
+      const std::string sp = ptr + "/sync";
+      MeasuredSyncs s;
+      s.calls = count(*it, sp, "total_ios");
+      s.mean_ns = number(member(*it, sp, "lat_ns"), sp + "/lat_ns", "mean");
+      p.syncs = s;
+    }
+    if (auto it = rep.find("disk"); it != rep.end() && !it->is_null())
+      p.max_request_kib = optional_count(*it, ptr + "/disk", "max_sectors_kb");
   }
 
 private:
@@ -145,6 +203,9 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     rd.fail("/iowall/cufile", "expected an object or null");
   }
   const MeasuredOptions opts = rd.options(rd.member(iw, "/iowall", "options"), "/iowall/options");
+  // What only writes use is read only for modes that write: a read file is read as before.
+  const bool writing = writes(opts.io_mode);
+  if (auto it = iw.find("vm"); writing && it != iw.end() && !it->is_null()) f.vm = rd.vm(*it, "/iowall/vm");
   const json& reps = rd.member(iw, "/iowall", "repeats");
   if (!reps.is_array()) rd.fail("/iowall/repeats", "expected an array");
   if (reps.empty()) rd.fail("/iowall/repeats", "holds no measurement");
@@ -162,6 +223,7 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     }
     p.read = rd.direction(rd.member(reps[i], ptr, "read"), ptr + "/read");
     p.write = rd.direction(rd.member(reps[i], ptr, "write"), ptr + "/write");
+    if (writing) rd.write_figures(reps[i], ptr, p);
     f.points.push_back(std::move(p));
   }
   return f;

@@ -29,11 +29,34 @@ struct MeasuredDirection {
   MeasuredLatency clat;
 };
 
+// When the writes were made durable (fio's end_fsync, fsync=N, fdatasync=N, sync=dsync).
+struct MeasuredDurability {
+  bool end_fsync = false;
+  int fsync_every = 0, fdatasync_every = 0;  // 0: none
+  bool dsync = false;                        // O_DSYNC on the target
+};
+
 struct MeasuredOptions {
   std::string file, target_kind, xfer_type, io_mode, engine;
   Bytes size, io_size;
   int threads = 1, qd = 1, rwmixread = 100, gpu = 0;
   std::optional<Time> runtime;
+  std::optional<MeasuredDurability> durability;  // absent in files written before durable writes
+};
+
+// The fsync/fdatasync calls of one repeat, over all threads.
+struct MeasuredSyncs {
+  std::uint64_t calls = 0;
+  double mean_ns = 0;  // mean latency of one call
+};
+
+// The kernel's dirty-page settings as the run found them (/proc/sys/vm, /proc/meminfo);
+// a field the kernel did not provide is absent.
+struct MeasuredVm {
+  std::optional<double> dirty_ratio, dirty_background_ratio;  // percent
+  std::optional<std::uint64_t> dirty_bytes, dirty_background_bytes;
+  std::optional<std::uint64_t> dirty_expire_centisecs, dirty_writeback_centisecs;
+  std::optional<std::uint64_t> mem_total_bytes, mem_available_bytes;
 };
 
 struct MeasurementPoint {
@@ -42,11 +65,17 @@ struct MeasurementPoint {
   double first_done_s = 0, last_done_s = 0;
   std::optional<double> page_cache_resident_at_start;  // 0-1; absent in older files or where unknown
   MeasuredDirection read, write;
+  // Writes: from the first write to the last one completed; the repeat's syncs; the
+  // largest request the block queue takes (max_sectors_kb). Absent where not recorded.
+  std::optional<double> write_phase_s;
+  std::optional<MeasuredSyncs> syncs;
+  std::optional<std::uint64_t> max_request_kib;
 };
 
 struct MeasurementFile {
   std::string path, version;
   std::optional<bool> cufile_compat_mode;  // when cuFile ran and its mode was known
+  std::optional<MeasuredVm> vm;            // /iowall/vm, where recorded
   std::vector<MeasurementPoint> points;
 };
 

@@ -78,6 +78,7 @@ json profile_to_json(const Profile& p) {
   if (p.memcpy) fits["memcpy"] = line_json(*p.memcpy, "per_io", "memcpy_per_core");
   if (p.h2d) fits["h2d_copy"] = line_json(*p.h2d, "launch_cost", "copy_bandwidth");
   if (p.cufile) fits["cufile_compat"] = line_json(*p.cufile, "per_io_overhead", "extra_copy_bandwidth");
+  stages::add_write_fits(p.writes, fits);
   return {{"profile", p.name},
           {"iowall_version", "0.1.0"},
           {"machine", p.machine},
@@ -89,44 +90,46 @@ json profile_to_json(const Profile& p) {
           {"notes", p.notes}};
 }
 
-namespace {
+namespace stages {
 
-struct ProfileReader {
-  const json& j;
-  const std::string& path;
-  const json& at(const std::string& ptr) const {
-    const json::json_pointer p(ptr);
-    if (!j.contains(p)) throw InputError(path, ptr, "missing");
-    return j.at(p);
-  }
-  std::string text(const std::string& ptr) const {
-    const json& v = at(ptr);
-    if (!v.is_string()) throw InputError(path, ptr, "expected a unit string");
-    return v.get<std::string>();
-  }
-  double seconds(const std::string& ptr) const {
-    Time t;
-    const ParseResult r = parse_time(text(ptr), t);
-    if (!r.ok) throw InputError(path, ptr, r.error);
-    return static_cast<double>(t.ps) / 1e12;
-  }
-  double bytes_per_s(const std::string& ptr) const {
-    Bandwidth b;
-    const ParseResult r = parse_bandwidth(text(ptr), b);
-    if (!r.ok) throw InputError(path, ptr, r.error);
-    return static_cast<double>(b.bps) / 8;
-  }
-  std::optional<SizeLine> line(const std::string& ptr, const char* fixed, const char* bw) const {
-    if (!j.contains(json::json_pointer(ptr))) return std::nullopt;
-    SizeLine l;
-    l.fixed_s = seconds(ptr + "/" + fixed);
-    l.bandwidth_identified = !at(ptr + "/" + bw).is_null();
-    if (l.bandwidth_identified) l.bandwidth_Bps = bytes_per_s(ptr + "/" + bw);
-    return l;
-  }
-};
+const json& ProfileReader::at(const std::string& ptr) const {
+  const json::json_pointer p(ptr);
+  if (!j.contains(p)) throw InputError(path, ptr, "missing");
+  return j.at(p);
+}
+std::string ProfileReader::text(const std::string& ptr) const {
+  const json& v = at(ptr);
+  if (!v.is_string()) throw InputError(path, ptr, "expected a unit string");
+  return v.get<std::string>();
+}
+double ProfileReader::seconds(const std::string& ptr) const {
+  Time t;
+  const ParseResult r = parse_time(text(ptr), t);
+  if (!r.ok) throw InputError(path, ptr, r.error);
+  return static_cast<double>(t.ps) / 1e12;
+}
+double ProfileReader::bytes_per_s(const std::string& ptr) const {
+  Bandwidth b;
+  const ParseResult r = parse_bandwidth(text(ptr), b);
+  if (!r.ok) throw InputError(path, ptr, r.error);
+  return static_cast<double>(b.bps) / 8;
+}
+i64 ProfileReader::bytes(const std::string& ptr) const {
+  Bytes b;
+  const ParseResult r = parse_bytes(text(ptr), b);
+  if (!r.ok) throw InputError(path, ptr, r.error);
+  return b.n;
+}
+std::optional<SizeLine> ProfileReader::line(const std::string& ptr, const char* fixed, const char* bw) const {
+  if (!j.contains(json::json_pointer(ptr))) return std::nullopt;
+  SizeLine l;
+  l.fixed_s = seconds(ptr + "/" + fixed);
+  l.bandwidth_identified = !at(ptr + "/" + bw).is_null();
+  if (l.bandwidth_identified) l.bandwidth_Bps = bytes_per_s(ptr + "/" + bw);
+  return l;
+}
 
-}  // namespace
+}  // namespace stages
 
 Profile profile_from_json(const json& j, const std::string& path) {
   if (!j.is_object() || !j.contains("profile") || !j.contains("fits"))
@@ -134,7 +137,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
   if (!j["fits"].is_object()) throw InputError(path, "/fits", "not an object of fits");
   for (const char* k : {"profile", "machine", "topology", "fit_subset", "iowall_version"})
     if (j.contains(k) && !j[k].is_string()) throw InputError(path, std::string("/") + k, "not a string");
-  const ProfileReader rd{j, path};
+  const stages::ProfileReader rd{j, path};
   Profile p;
   p.name = j.value("profile", "");
   p.machine = j.value("machine", "");
@@ -173,6 +176,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
   p.memcpy = rd.line("/fits/memcpy", "per_io", "memcpy_per_core");
   p.h2d = rd.line("/fits/h2d_copy", "launch_cost", "copy_bandwidth");
   p.cufile = rd.line("/fits/cufile_compat", "per_io_overhead", "extra_copy_bandwidth");
+  stages::read_write_fits(j, path, p);
   return p;
 }
 

@@ -21,41 +21,67 @@ static std::string simulated_path(const PointGroup& g) {
   return g.xfer == "gpu_direct" && g.cufile_compat.value_or(false) ? "compat" : g.xfer;
 }
 
-double simulate_point(const PointGroup& g, const Profile& p, const json& topology, std::string& limited_by) {
+json point_scenario(const PointGroup& g, const Profile& p, const json& topology) {
   const bool host_target = g.xfer == "cpu_only" || g.xfer == "cpu_cached";
   const std::string target = first_device(topology, host_target ? "dram" : "gpu");
   if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
   const std::string path_name = simulated_path(g);
-  json path = path_entry(p, path_name, g.qd, static_cast<double>(g.io_size));
-  if (g.xfer == "cpu_cached") path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
-  // Enough I/Os per thread for the queue to reach its steady state.
+  const double io_size = static_cast<double>(g.io_size);
+  json path = g.writes() ? write_path_entry(p, path_name, g.qd, io_size) : path_entry(p, path_name, g.qd, io_size);
+  if (g.xfer == "cpu_cached" && !g.writes())
+    path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
+  // Reads: enough I/Os per thread for the queue to reach its steady state. Writes: what
+  // was written, since what an fsync waits for grows with it.
   const i64 ios_per_thread = 100 + 50 * static_cast<i64>(g.qd);
-  const json doc = {
-      {"name", "calibration-point"},
-      {"description", g.key()},
-      {"topology", topology},
-      {"workload",
-       {{"kind", g.io_mode == "randread" ? "random_read" : "sequential_read"},
-        {"size", to_string(Bytes(g.io_size * g.threads * ios_per_thread))},
-        {"io_size", to_string(Bytes(g.io_size))},
-        {"threads", g.threads},
-        {"qd", g.qd},
-        {"targets", target},
-        {"storage", first_device(topology, "nvme_ssd")}}},
-      {"paths", json::array({path})},
-      {"seed", 1}};
-  const Scenario sc = scenario_from_json(doc, "validate", ".");
+  json workload = {{"kind", g.io_mode == "randread" ? "random_read" : "sequential_read"},
+                   {"size", to_string(Bytes(g.io_size * g.threads * ios_per_thread))},
+                   {"io_size", to_string(Bytes(g.io_size))},
+                   {"threads", g.threads},
+                   {"qd", g.qd},
+                   {"targets", target},
+                   {"storage", first_device(topology, "nvme_ssd")}};
+  if (g.writes()) {
+    workload["kind"] = g.io_mode == "randwrite" ? "random_write" : "sequential_write";
+    workload["size"] = to_string(Bytes(g.size));
+    workload["durability"] = g.durability();
+    if (g.durability() == "fsync_each") workload["fsync_every"] = g.sync_every();
+  }
+  return {{"name", "calibration-point"}, {"description", g.key()}, {"topology", topology},
+          {"workload", workload},        {"paths", json::array({path})}, {"seed", 1}};
+}
+
+double simulate_point(const PointGroup& g, const Profile& p, const json& topology, std::string& limited_by) {
+  const Scenario sc = scenario_from_json(point_scenario(g, p, topology), "validate", ".");
   const RunResult result = run_scenario(sc);
   const PathMetrics& m = result.paths.at(0).metrics;
   limited_by = m.limited_by ? m.limited_by->resource : "";
   return m.throughput_GBps * 1e9;
 }
 
-ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer) {
+std::string point_type(const PointGroup& g) { return g.writes() ? g.xfer + " write" : g.xfer; }
+
+// A write group: simulated as measured (its size, its durability) where the subset's fit
+// has the drive's writes; `simulate(method)` runs it, `method` otherwise says why not.
+template <typename Simulate>
+static void predict_write(const PointGroup& g, const Profile& fit, const json& topology, Simulate&& simulate,
+                          std::string& method) {
+  if (g.xfer != "cpu_only" && g.xfer != "cpu_cached") {
+    method = "not simulated: this validation covers cpu_only and cpu_cached writes";
+  } else if (!fit.storage || !fit.writes.drive) {
+    method = "not predicted: no drive write fit";
+  } else if (first_device(topology, "dram").empty()) {
+    method = "not predicted: the topology has no host memory";
+  } else {
+    simulate(fmt::format("simulation, writes until durable ({})", g.durability()));
+  }
+}
+
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& type) {
   std::vector<double> err, spread;
   ErrorSummary s;
   for (const PredictedPoint& r : rows) {
-    if (r.fitted != fitted || r.predicted_bw <= 0 || (!xfer.empty() && r.group->xfer != xfer)) continue;
+    const bool of_type = type.empty() || (type == kAllWrites ? r.group->writes() : point_type(*r.group) == type);
+    if (r.fitted != fitted || r.predicted_bw <= 0 || !of_type) continue;
     err.push_back(std::fabs(r.error));
     spread.push_back(r.spread);
     s.worst_abs = std::max(s.worst_abs, std::fabs(r.error));
@@ -85,7 +111,9 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
       r.error = r.predicted_bw / r.measured_bw - 1;
     };
     const bool compat = simulated_path(g) == "compat";
-    if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu" || compat) {
+    if (g.writes()) {
+      predict_write(g, v.fit, topology, simulate, r.method);
+    } else if (g.xfer == "cpu_only" || g.xfer == "cpu_gpu" || compat) {
       if (!v.fit.storage) {
         r.method = "not predicted: no storage fit";
       } else if (g.xfer != "cpu_only" && first_device(topology, "gpu").empty()) {
@@ -116,9 +144,14 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
   if (!any_held_out) throw InputError("", "--fit-subset", fmt::format("\"{}\" holds every point: none is left to predict", subset.spec()));
   v.held_out = summarize(v.rows, false);
   v.in_sample = summarize(v.rows, true);
-  for (const PredictedPoint& r : v.rows)
-    if (!r.fitted && r.predicted_bw > 0 && !v.held_out_by_type.count(r.group->xfer))
-      v.held_out_by_type[r.group->xfer] = summarize(v.rows, false, r.group->xfer);
+  bool held_out_writes = false;
+  for (const PredictedPoint& r : v.rows) {
+    if (r.fitted || r.predicted_bw <= 0) continue;
+    held_out_writes |= r.group->writes();
+    if (!v.held_out_by_type.count(point_type(*r.group)))
+      v.held_out_by_type[point_type(*r.group)] = summarize(v.rows, false, point_type(*r.group));
+  }
+  if (held_out_writes) v.held_out_by_type[kAllWrites] = summarize(v.rows, false, kAllWrites);
   return v;
 }
 

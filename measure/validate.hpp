@@ -31,14 +31,21 @@ struct ErrorSummary {
   double median_spread = 0;  // of the same points' repeats
 };
 
-// The fitted or held-out rows that were simulated; only those of transfer type `xfer` unless empty.
-ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& xfer = "");
+// A point's type in the per-type summaries: its transfer type, with " write" for writes
+// ("cpu_only", "cpu_cached write"); kAllWrites gathers every write.
+std::string point_type(const PointGroup& g);
+inline constexpr char kAllWrites[] = "all writes";
+
+// The fitted or held-out rows that were simulated; only those of `type` (a point_type, or
+// kAllWrites) unless empty.
+ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, const std::string& type = "");
 
 struct ValidationResult {
   Profile fit;  // fitted on the subset only
   std::vector<PredictedPoint> rows;
   ErrorSummary held_out, in_sample;
-  // Per transfer type: one type that is easy to predict must not hide another that is not.
+  // Per type (point_type, and kAllWrites where writes were held out): one type that is
+  // easy to predict must not hide another that is not.
   std::map<std::string, ErrorSummary> held_out_by_type;
 };
 
@@ -47,8 +54,13 @@ struct ValidationResult {
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const nlohmann::json& base_topology,
                           const std::string& base_file, const std::function<void()>& group_done = {});
 
-// The simulated read throughput (bytes/s) of one measured configuration; `limited_by` receives
-// the busiest resource.
+// The scenario that simulates one measured configuration on `topology` (the profile `p`
+// already applied to it by apply_profile): the measured transfer type's path with the
+// profile's costs; reads long enough for a steady state, writes of the measured size made
+// durable as measured.
+nlohmann::json point_scenario(const PointGroup& g, const Profile& p, const nlohmann::json& topology);
+// The simulated throughput (bytes/s; writes: until durable) of one measured
+// configuration; `limited_by` receives the busiest resource.
 double simulate_point(const PointGroup& g, const Profile& p, const nlohmann::json& topology, std::string& limited_by);
 
 // The typed result (sim/report/validate_result.hpp) and its JSON, written by its one writer.

@@ -1,5 +1,6 @@
 #include "measure/validate_report.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -24,6 +25,34 @@ std::string summary_line(const char* what, const ErrorSummary& s) {
 
 std::string param_row(const char* name, const std::string& full, const std::string& subset) {
   return fmt::format("| {} | {} | {} |\n", name, full, subset);
+}
+
+// The write fits' rows: only where a profile has them, so a read validation's table is as it was.
+std::string write_params_rows(const Profile& full, const Profile& sub) {
+  auto drive = [](const Profile& p, bool bw) -> std::string {
+    if (!p.writes.drive) return "-";
+    return bw ? bandwidth_text(p.writes.drive->bandwidth_Bps) : time_text(p.writes.drive->latency_s);
+  };
+  auto flush = [](const Profile& p) -> std::string { return p.writes.flush ? time_text(p.writes.flush->cost_s) : "-"; };
+  auto buffered = [](const Profile& p, bool bw) -> std::string {
+    if (!p.writes.buffered) return "-";
+    const SizeLine& l = p.writes.buffered->line;
+    if (!bw) return time_text(l.fixed_s);
+    return l.bandwidth_identified ? bandwidth_text(l.bandwidth_Bps) : "not identifiable";
+  };
+  auto flusher = [](const Profile& p) -> std::string {
+    if (!p.writes.writeback) return "-";
+    return p.writes.writeback->flusher_identified ? bandwidth_text(p.writes.writeback->flusher_Bps)
+                                                  : "not identified (the drive bounds writeback)";
+  };
+  std::string s;
+  s += param_row("drive write_latency", drive(full, false), drive(sub, false));
+  s += param_row("drive write_bandwidth", drive(full, true), drive(sub, true));
+  s += param_row("drive flush_cost", flush(full), flush(sub));
+  s += param_row("buffered write() per call", buffered(full, false), buffered(sub, false));
+  s += param_row("buffered write() bandwidth", buffered(full, true), buffered(sub, true));
+  s += param_row("writeback flusher_bandwidth", flusher(full), flusher(sub));
+  return s;
 }
 
 std::string params_table(const Profile& full, const Profile& sub) {
@@ -57,6 +86,7 @@ std::string params_table(const Profile& full, const Profile& sub) {
   s += param_row("host-to-device copy bandwidth", line(full.h2d, true), line(sub.h2d, true));
   s += param_row("host-to-device launch cost", line(full.h2d, false), line(sub.h2d, false));
   s += param_row("cuFile compat overhead per I/O", line(full.cufile, false), line(sub.cufile, false));
+  if (full.writes.any() || sub.writes.any()) s += write_params_rows(full, sub);
   return s;
 }
 
@@ -75,13 +105,14 @@ std::string draw_chart(const ValidationResult& v, const ReportContext& ctx) {
   const std::string svg = ctx.dir + "/validation.svg";
   write_file_atomically(dat, data);
   const std::string terminal = "set terminal svg size 1100,560 dynamic background rgb 'white'\n";
-  const std::string plot = fmt::format("set title '{}: measured (median, min-max of repeats) vs simulated read throughput'\n"
+  const bool writes = std::any_of(v.rows.begin(), v.rows.end(), [](const PredictedPoint& r) { return r.group->writes(); });
+  const std::string plot = fmt::format("set title '{}: measured (median, min-max of repeats) vs simulated {}'\n"
                       "set ylabel 'GB/s'\nset logscale y\nset grid ytics\nset key top left\n"
                       "set xtics rotate by 60 right font ',8'\nset bmargin 14\n"
                       "plot '{}' using 1:2:3:4:xtic(7) with yerrorbars pt 7 lc rgb '#1f77b4' title 'measured', \\\n"
                       "     '' using 1:($6==0?$5:1/0) with points pt 5 ps 1.2 lc rgb '#d62728' title 'simulated, held out', \\\n"
                       "     '' using 1:($6==1?$5:1/0) with points pt 4 ps 1.2 lc rgb '#2ca02c' title 'simulated, fitted'\n",
-                      ctx.title, dat);
+                      ctx.title, writes ? "throughput (writes: until durable)" : "read throughput", dat);
   // The committed script names its output so that running gnuplot on it redraws the
   // chart; here gnuplot writes to a pipe and the SVG is written atomically.
   write_file_atomically(gp, terminal + fmt::format("set output '{}'\n", svg) + plot);
@@ -91,11 +122,14 @@ std::string draw_chart(const ValidationResult& v, const ReportContext& ctx) {
 }  // namespace
 
 std::string validation_table(const ValidationResult& v) {
-  std::string s = fmt::format("{:<36} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", "point", "set", "meas GB/s",
+  // The point column fits the longest key (a write's key names its durability too).
+  std::size_t w = 36;
+  for (const PredictedPoint& r : v.rows) w = std::max(w, r.group->key().size());
+  std::string s = fmt::format("{:<{}} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", "point", w, "set", "meas GB/s",
                               "min-max GB/s", "spread", "sim GB/s", "error", "limited by / note");
   for (const PredictedPoint& r : v.rows) {
     const bool pred = r.predicted_bw > 0;
-    s += fmt::format("{:<36} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", r.group->key(), r.fitted ? "fit" : "held-out",
+    s += fmt::format("{:<{}} {:<8} {:>9} {:>17} {:>8} {:>9} {:>8}  {}\n", r.group->key(), w, r.fitted ? "fit" : "held-out",
                      gbps(r.measured_bw), gbps(r.group->min_bw()) + "-" + gbps(r.group->max_bw()),
                      fmt::format("{:.1f}%", 100 * r.spread), pred ? gbps(r.predicted_bw) : "-",
                      pred ? pct(r.error) : "-", pred ? r.limited_by : r.method);
@@ -123,6 +157,11 @@ std::string write_validation_report(const ValidationResult& v, const Profile& fu
   md += fmt::format("**Held out:** {}.\n\n**Target** (median |error| <= 10% on held-out points): {}.\n\n",
                     summary_line("held out", v.held_out).substr(10),
                     v.held_out.points == 0 ? "not assessed (no simulated held-out point)" : met ? "met" : "NOT met");
+  if (const auto w = v.held_out_by_type.find(kAllWrites); w != v.held_out_by_type.end()) {
+    const bool w_met = w->second.points > 0 && w->second.median_abs <= 0.10;
+    md += fmt::format("**Held out, writes (until durable):** {}. Target (median |error| <= 10%): {}.\n\n",
+                      summary_line(kAllWrites, w->second), w_met ? "met" : "NOT met");
+  }
   if (v.held_out_by_type.size() > 1) {
     md += "Held out, per transfer type:\n\n";
     for (const auto& [xfer, t] : v.held_out_by_type)

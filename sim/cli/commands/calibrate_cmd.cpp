@@ -42,6 +42,20 @@ std::string summary(const calib::Profile& p) {
   line("memcpy", p.memcpy);
   line("h2d", p.h2d);
   line("cufile", p.cufile);
+  const calib::WriteFits& w = p.writes;
+  if (w.drive)
+    s += fmt::format("  writes   write_latency {}  write_bandwidth {}  R2 {:.3f} ({} points)\n",
+                     calib::time_text(w.drive->latency_s), calib::bandwidth_text(w.drive->bandwidth_Bps), w.drive->q.r2,
+                     w.drive->q.points);
+  if (w.flush)
+    s += fmt::format("  flush    flush_cost {} (median fsync of O_DIRECT writes, {} points)\n",
+                     calib::time_text(w.flush->cost_s), w.flush->from.points.size());
+  if (w.buffered) line("buffered", w.buffered->line);
+  if (w.writeback)
+    s += fmt::format("  writeback flusher_bandwidth {}  request {}  R2 {:.3f} ({} points)\n",
+                     w.writeback->flusher_identified ? calib::bandwidth_text(w.writeback->flusher_Bps) : "not identified",
+                     w.writeback->request_bytes > 0 ? to_string(Bytes(w.writeback->request_bytes)) : "not recorded",
+                     w.writeback->q.r2, w.writeback->q.points);
   for (const auto& n : p.notes) s += "  note: " + n + "\n";
   return s;
 }
