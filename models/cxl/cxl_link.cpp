@@ -21,7 +21,7 @@ WireFormat line_format(const LinkConfig& c) {
 LinkSpec make_cxl_link(const Params& p) {
   const LinkConfig c = read_link(p);
   if (p.describing()) return LinkSpec{"cxl", Bandwidth(0), c.latency, {}, {}, "cxl"};
-  return LinkSpec{"cxl", c.bandwidth(), c.latency, line_format(c), line_format(c), c.describe()};
+  return LinkSpec{"cxl", c.bandwidth(), c.latency, line_format(c), line_format(c), c.describe(), 0, "CXL flits"};
 }
 
 }  // namespace

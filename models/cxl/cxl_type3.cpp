@@ -10,6 +10,7 @@ namespace iowall {
 CxlType3::CxlType3(const Params& p, SimContext& ctx) : Device(p, ctx) {
   if (!media_bandwidth.is_positive() && !p.describing()) p.fail("media_bandwidth", "must be positive");
   media_ = std::make_unique<Server>(*this, "media");
+  media_->set_carries("line access");
   register_stat("accesses", "lines", "64 B accesses served", accesses_);
   register_stat("waited_for_slot", "requests", "requests that found every request slot taken", waited_);
   register_stat("occupancy", "requests", "request slots in use", occupancy_, max_requests);

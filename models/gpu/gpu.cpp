@@ -6,6 +6,7 @@ namespace iowall {
 
 Gpu::Gpu(const Params& p, SimContext& ctx) : Device(p, ctx) {
   copy_engines_ = std::make_unique<Server>(*this, "copy_engines", static_cast<int>(copy_engines));
+  copy_engines_->set_carries("copy");
 }
 
 Hop Gpu::copy_engine_hop() const {

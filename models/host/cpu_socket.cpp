@@ -11,6 +11,7 @@ namespace iowall {
 
 CpuSocket::CpuSocket(const Params& p, SimContext& ctx) : Device(p, ctx) {
   cores_ = std::make_unique<Server>(*this, "cores", static_cast<int>(cores));
+  cores_->set_carries("CPU work");
   // "C1 2us 2us, C1E 10us 20us": each state a name, an exit latency and a target residency.
   std::stringstream list(idle_states);
   std::string item;

@@ -4,7 +4,10 @@
 
 namespace iowall {
 
-Dram::Dram(const Params& p, SimContext& ctx) : Device(p, ctx) { server_ = std::make_unique<Server>(*this, "access"); }
+Dram::Dram(const Params& p, SimContext& ctx) : Device(p, ctx) {
+  server_ = std::make_unique<Server>(*this, "access");
+  server_->set_carries("memory access");
+}
 
 Hop Dram::access_hop() const {
   Hop h;

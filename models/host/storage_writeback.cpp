@@ -16,6 +16,7 @@ StorageWriteback::StorageWriteback(SimContext& ctx, BlockStorage& storage, const
       rate_(flusher_rate),
       flusher_(std::make_unique<Server>(*this, "flusher")) {
   register_stat("requests", "requests", "writeback requests sent to the store", requests_done_);
+  flusher_->set_carries("writeback");
 }
 
 void StorageWriteback::write_back(Bytes bytes, Done done) {

@@ -45,7 +45,7 @@ LinkSpec make_roce(const Params& p) {
   // (RoCEv2, IBTA annex A17); BTH 12, ICRC 4 (IBTA).
   const i64 per_packet = 8 + 12 + 14 + 4 + 20 + 8 + 12 + 4;
   return LinkSpec{"ethernet", c.rate, c.latency, format(c.mtu, per_packet), {},
-                  p.describing() ? "ethernet" : fmt::format("RoCEv2 {}", to_string(c.rate))};
+                  p.describing() ? "ethernet" : fmt::format("RoCEv2 {}", to_string(c.rate)), 0, "RoCE packets"};
 }
 
 LinkSpec make_ib(const Params& p) {
@@ -53,7 +53,8 @@ LinkSpec make_ib(const Params& p) {
   // LRH 8, BTH 12, ICRC 4, VCRC 2 (IBTA); link-level flow-control packets not counted.
   const i64 per_packet = 8 + 12 + 4 + 2;
   return LinkSpec{"infiniband", c.rate, c.latency, format(c.mtu, per_packet), {},
-                  p.describing() ? "infiniband" : fmt::format("InfiniBand {}", to_string(c.rate))};
+                  p.describing() ? "infiniband" : fmt::format("InfiniBand {}", to_string(c.rate)), 0,
+                  "InfiniBand packets"};
 }
 
 }  // namespace

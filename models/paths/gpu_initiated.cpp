@@ -91,7 +91,10 @@ private:
   }
   Server& cid_counter(Gpu& gpu) {
     auto& s = counters_[&gpu];
-    if (!s) s = std::make_unique<Server>(gpu, "cid_counter");
+    if (!s) {
+      s = std::make_unique<Server>(gpu, "cid_counter");
+      s->set_carries("command ID atomic");
+    }
     return *s;
   }
   void issue(std::uint32_t id, int queue, Time submit_delay) {

@@ -53,7 +53,7 @@ LinkSpec make_pcie_link(const Params& p) {
   }
   const i64 cpl = c.rcb_split ? std::min(c.rcb, c.mps) : c.mps;
   return LinkSpec{"pcie", encoded_bandwidth(c), c.flit() ? latency + fec_latency : latency,
-                  format(c, c.mps, mwr_overhead(c)), format(c, cpl, cpld_overhead(c)), describe(c), credits};
+                  format(c, c.mps, mwr_overhead(c)), format(c, cpl, cpld_overhead(c)), describe(c), credits, "PCIe TLPs"};
 }
 
 LinkSpec make_fabric_link(const Params& p) {

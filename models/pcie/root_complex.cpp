@@ -9,7 +9,9 @@ RootComplex::RootComplex(const Params& p, SimContext& ctx) : Device(p, ctx) {
   for (i64 i = 0; i < root_ports; ++i)
     make_port("rp" + std::to_string(i), "root port", PortRole::pcie_downstream);
   p2p_ = std::make_unique<Server>(*this, "p2p");
+  p2p_->set_carries("peer-to-peer TLPs");
   if (iommu) iommu_ = std::make_unique<Server>(*this, "iommu");
+  if (iommu_) iommu_->set_carries("address translation");
 }
 
 void RootComplex::transit(const Port& in, const Port& out, bool to_memory, std::vector<Hop>& hops) {

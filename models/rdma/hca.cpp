@@ -11,6 +11,7 @@ constexpr Bytes kDoorbell{8}, kWqe{64}, kCqe{64}, kMttLine{64};
 Hca::Hca(Component& owner, RouteMover& mover, const HcaConfig& config, const Route& to_hca, const Route& from_hca)
     : mover_(mover), config_(config), to_hca_(to_hca), from_hca_(from_hca),
       engine_(std::make_unique<Server>(owner, "hca")), cache_(config.mtt_cache_lines) {
+  engine_->set_carries("work request");
   auto& stats = owner.ctx().stats();
   const std::string p = owner.name() + "/rdma/";
   stats.add(p + "doorbells", "writes", "send queue doorbells (posted 8 B MMIO writes)", doorbells_);

@@ -56,10 +56,10 @@ void FlashMedia::read(Bytes offset, Bytes bytes, Done done, Time from) {
   Time last = from;
   for_each_page(offset, bytes, [this, &last, from](int die, Bytes page_bytes) {
     const Time sensing = sensing_time();
-    const Time sensed = dies_[static_cast<std::size_t>(die)].book(from, sensing) + sensing;
+    const Time sensed = dies_[static_cast<std::size_t>(die)].book(from, sensing, "sense") + sensing;
     const Time transfer = channel_time(page_bytes);
     Timeline& channel = channel_of(die);
-    last = std::max(last, channel.book(sensed, transfer) + transfer);
+    last = std::max(last, channel.book(sensed, transfer, "page out") + transfer);
   });
   finish_at(last, done);
 }
@@ -70,8 +70,8 @@ void FlashMedia::program(Bytes offset, Bytes bytes, Done done) {
   for_each_page(offset, bytes, [this, &last](int die, Bytes page_bytes) {
     const Time transfer = channel_time(page_bytes);
     Timeline& channel = channel_of(die);
-    const Time loaded = channel.book(owner_.now(), transfer) + transfer;
-    last = std::max(last, dies_[static_cast<std::size_t>(die)].book(loaded, g_.program_time) + g_.program_time);
+    const Time loaded = channel.book(owner_.now(), transfer, "page in") + transfer;
+    last = std::max(last, dies_[static_cast<std::size_t>(die)].book(loaded, g_.program_time, "program") + g_.program_time);
   });
   finish_at(last, done);
 }

@@ -53,6 +53,7 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
                                  "\"dbbuf_supported\": true; emulated controllers do, physical SSDs rarely)");
   }
   controller_ = std::make_unique<Server>(*this, "controller");
+  controller_->set_carries("command");
   controller_->set_arbitration(arbitration == "wrr" ? Arbitration::weighted_round_robin : Arbitration::round_robin,
                                parse_weights(p, wrr_weights, static_cast<int>(io_queues)));
   if (!p.describing() && urgent_queues > 0 && arbitration != "wrr")
@@ -62,6 +63,8 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
   controller_->set_urgent_classes(static_cast<int>(urgent_queues));
   read_path_ = std::make_unique<Server>(*this, "media_read");
   write_path_ = std::make_unique<Server>(*this, "media_write");
+  read_path_->set_carries("media read");
+  write_path_->set_carries("media write");
   if (media == "nand") {
     FlashGeometry g;
     g.channels = static_cast<int>(channels);

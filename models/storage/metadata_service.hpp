@@ -13,7 +13,9 @@ namespace iowall::storage {
 class MetadataService final : public Component {
 public:
   MetadataService(SimContext& ctx, std::string name, int threads, Time open_cost)
-      : Component(ctx, std::move(name)), service_(*this, "service", threads), open_cost_(open_cost) {}
+      : Component(ctx, std::move(name)), service_(*this, "service", threads), open_cost_(open_cost) {
+    service_.set_carries("open");
+  }
 
   // Serves one open; `done` when its service thread is free again.
   void open(InlineFunction<void()> done) { service_.submit(open_cost_, now(), {}, done); }

@@ -39,6 +39,7 @@ struct LinkSpec {
   WireFormat wire_read;      // read completions; unused (all zero) when the protocol has none
   std::string summary;       // "PCIe Gen5 x16", for tables
   i64 credits = 0;           // TLPs the receiver buffers (tlp fidelity's flow control); 0: unbounded
+  std::string carries{};     // what one job on a direction carries (trace slices); empty: "<protocol> transfer"
 };
 
 // How a DMA moves bytes: the device writes them (posted writes travel with the

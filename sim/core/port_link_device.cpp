@@ -36,6 +36,7 @@ Link::Link(SimContext& ctx, Port& a, Port& b, LinkSpec spec)
     ch.wire_read = spec_.wire_read;
     const std::string dir = side == 0 ? a.full_name() + ">" + b.full_name() : b.full_name() + ">" + a.full_name();
     ch.server = std::make_unique<Server>(*this, side == 0 ? "a>b" : "b>a");
+    ch.server->set_carries(spec_.carries.empty() ? spec_.protocol + " transfer" : spec_.carries);
     // At TLP fidelity a hop holds no more TLPs than the receiver has credits for.
     if (ctx.fidelity() == Fidelity::tlp && spec_.credits > 0) ch.server->set_capacity(static_cast<std::size_t>(spec_.credits));
     ctx.stats().add(name() + "/" + (side == 0 ? "a>b" : "b>a") + "/payload_bytes", "B",

@@ -12,8 +12,29 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
   stats.add(prefix + "/busy", "units", "time-weighted busy servers (utilization x units)", busy_gauge_, units_);
   stats.add(prefix + "/queue", "jobs", "time-weighted jobs waiting", queue_gauge_);
   stats.add(prefix + "/jobs", "jobs", "jobs served", jobs_);
-  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(owner_.name(), name_);
+  if (owner_.ctx().trace())
+    tracing_.reset(new Tracing{name_, std::vector<int>(static_cast<std::size_t>(units_), 0),
+                               std::vector<Time>(static_cast<std::size_t>(units_), Time{})});
   if (owner_.ctx().series_period().ps > 0) busy_gauge_.enable_series(owner_.ctx().series_period());
+}
+
+void Server::set_carries(const std::string& what) {
+  if (tracing_) tracing_->carries = what;
+}
+
+void Server::trace_job(Time start, Time release) {
+  // A unit is free when its latest job has released it. One always is: a job starts only
+  // while fewer than `units_` jobs hold a unit, and a unit is held until its release.
+  Tracing& t = *tracing_;
+  std::size_t unit = 0;
+  while (unit < t.free_at.size() && t.free_at[unit] > start) ++unit;
+  if (unit == t.free_at.size())  // (not reached, by the above) the unit that frees first
+    unit = static_cast<std::size_t>(std::min_element(t.free_at.begin(), t.free_at.end()) - t.free_at.begin());
+  t.free_at[unit] = release;
+  Trace& trace = *owner_.ctx().trace();
+  if (t.tracks[unit] == 0)
+    t.tracks[unit] = trace.track(owner_.name(), units_ == 1 ? name_ : name_ + " #" + std::to_string(unit), t.carries);
+  trace.span(t.tracks[unit], start, release);
 }
 
 void Server::set_arbitration(Arbitration policy, std::vector<int> weights) {
@@ -141,7 +162,7 @@ void Server::begin(Job& job) {
     busy_gauge_.set(start, busy_);
   jobs_.add();
   busy_time_ += job.service;
-  if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", start, release);
+  if (tracing_) trace_job(start, release);
   if (quiet) {
     quiet_release_ = true;
     release_at_ = release;

@@ -5,6 +5,7 @@
 // When a job starts, its callback learns its start and end; the server frees the
 // unit at the end. A full queue refuses the job (backpressure) and can notify a
 // waiter when space opens. Busy units and queue occupancy are time-weighted gauges.
+// Under a trace, each job is a slice on the track of the unit that serves it.
 #pragma once
 #include <memory>
 #include <string>
@@ -49,6 +50,8 @@ public:
   Time drain_time(int job_class = 0) const;
   // Calls `fn` once the queue has room again (FIFO among waiters).
   void wait_for_space(Notify fn);
+  // What one job carries ("command", "copy"): the name of its slices in a trace.
+  void set_carries(const std::string& what);
 
   bool full() const { return queued() >= capacity_; }
   void set_capacity(std::size_t jobs) { capacity_ = jobs; }
@@ -75,6 +78,8 @@ private:
   void retire_quiet(Time now);
   // A job is about to wait behind the quietly released unit: give the release its event.
   void schedule_quiet_release();
+  // Records a job in the trace, on the first unit free at `start` (only under a trace).
+  void trace_job(Time start, Time release);
 
   Component& owner_;
   std::string name_;
@@ -100,7 +105,14 @@ private:
   // route): the event is scheduled only if a job arrives before then.
   bool quiet_release_ = false;
   Time release_at_{};
-  int trace_track_ = 0;
+  // Set only under a trace: the track of each unit (created on its first job) and when
+  // each unit's latest job ends.
+  struct Tracing {
+    std::string carries;
+    std::vector<int> tracks;
+    std::vector<Time> free_at;
+  };
+  std::unique_ptr<Tracing> tracing_;
 };
 
 }  // namespace iowall

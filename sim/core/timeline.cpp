@@ -16,7 +16,7 @@ Timeline::Timeline(Component& owner, std::string name, int units)
   auto& stats = owner_.ctx().stats();
   stats.add(prefix + "/jobs", "jobs", "operations served", jobs_);
   stats.add(prefix + "/busy_time", "ps", "time booked, summed over units", busy_ps_);
-  if (auto* t = owner_.ctx().trace()) trace_track_ = t->track(owner_.name(), name_);
+  if (owner_.ctx().trace()) trace_tracks_.assign(units_.size(), 0);
 }
 
 void Timeline::forget_past(std::vector<Interval>& unit) const {
@@ -39,7 +39,7 @@ std::pair<Time, std::size_t> Timeline::earliest_gap(const std::vector<Interval>&
   return {start, i};
 }
 
-Time Timeline::book(Time arrival, Time duration) {
+Time Timeline::book(Time arrival, Time duration, const char* what) {
   std::size_t best_unit = 0, best_index = 0;
   Time best = Time::max();
   for (std::size_t u = 0; u < units_.size(); ++u) {
@@ -67,7 +67,14 @@ Time Timeline::book(Time arrival, Time duration) {
   unit.last_end = std::max(unit.last_end, best + duration);
   jobs_.add();
   busy_ps_.add(static_cast<std::uint64_t>(duration.ps));
-  if (trace_track_) owner_.ctx().trace()->span(trace_track_, "busy", best, best + duration);
+  if (!trace_tracks_.empty()) {
+    // Bookings of one unit never overlap: one track per unit.
+    Trace& trace = *owner_.ctx().trace();
+    int& track = trace_tracks_[best_unit];
+    if (track == 0)
+      track = trace.track(owner_.name(), units_.size() == 1 ? name_ : name_ + " #" + std::to_string(best_unit), name_);
+    trace.span(track, best, best + duration, what);
+  }
   return best;
 }
 

@@ -6,7 +6,7 @@
 // whose sensing ended sooner) fills a gap if one fits, and otherwise goes after the
 // bookings already made. Used where a whole operation's timing can be computed when it
 // starts (the pages of one NAND command), so the operation costs one event, not two
-// per page.
+// per page. Under a trace, each booking is a slice on the track of its unit.
 #pragma once
 #include <string>
 #include <vector>
@@ -22,7 +22,8 @@ public:
   Timeline& operator=(const Timeline&) = delete;
 
   // Books `duration` arriving at `arrival` (not before now); returns when it starts.
-  Time book(Time arrival, Time duration);
+  // `what` (a string literal) names the booking's slice in a trace: "sense", "program".
+  Time book(Time arrival, Time duration, const char* what = nullptr);
   std::uint64_t jobs() const { return jobs_.value(); }
   Time busy_time() const { return Time(static_cast<i64>(busy_ps_.value())); }
   std::size_t bookings() const;
@@ -44,7 +45,7 @@ private:
   std::string name_;
   std::vector<Unit> units_;
   Counter jobs_, busy_ps_;
-  int trace_track_ = 0;
+  std::vector<int> trace_tracks_;  // under a trace: each unit's track (created on first use)
 };
 
 }  // namespace iowall

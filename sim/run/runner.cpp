@@ -91,9 +91,10 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
 // bounds a closed loop.
 constexpr double kWindowBoundBelow = 0.5;
 
-PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, bool trace_this) {
-  Trace trace;
-  PathSimulation sim(sc, choice, options.series_period, trace_this ? &trace : nullptr);
+// `trace` (optional) records this path's run next to the paths before it.
+PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptions& options, Trace* trace) {
+  if (trace) trace->begin_path(choice.label, sc.paths.size());
+  PathSimulation sim(sc, choice, options.series_period, trace);
   SimContext& ctx = sim.ctx;
   DataPath* path = sim.path.get();
   Workload& workload = *sim.workload;
@@ -161,7 +162,6 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
     if (workload.durable()) m.durable_s = m.last_done_s;
   }
   m.phases = phase_metrics(workload.phases(), ctx.stats());
-  if (trace_this) write_file_atomically(options.trace_file, trace.to_json());
   out.stats = collect_stats(ctx.stats(), last_done);
   return out;
 }
@@ -184,8 +184,10 @@ TopologySummary topology_summary(const Json& topology) {
 RunResult run_scenario(const Scenario& sc, const RunOptions& options) {
   RunResult r;
   // The paths first: a bad topology is reported by the simulation that reads it.
-  for (std::size_t i = 0; i < sc.paths.size(); ++i)
-    r.paths.push_back(run_path(sc, sc.paths[i], options, i == 0 && !options.trace_file.empty()));
+  Trace trace(options.trace_events);
+  Trace* traced = options.trace_file.empty() ? nullptr : &trace;
+  for (const PathChoice& choice : sc.paths) r.paths.push_back(run_path(sc, choice, options, traced));
+  if (traced) write_file_atomically(options.trace_file, trace.to_json());
   r.iowall_version = kIowallVersion;
   r.scenario = sc.name;
   r.description = sc.description;

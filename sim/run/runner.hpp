@@ -11,7 +11,8 @@
 namespace iowall {
 
 struct RunOptions {
-  std::string trace_file;  // Chrome trace-event JSON of the first path, when set
+  std::string trace_file;  // Chrome trace-event JSON of every path, when set
+  std::size_t trace_events = 1'000'000;  // slices the trace keeps, shared equally among the paths
   Time series_period{};    // when set, utilization time series of every resource
   bool progress = false;   // a progress line per path on stderr (when it is a terminal)
 };

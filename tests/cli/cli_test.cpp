@@ -136,7 +136,7 @@ TEST_CASE("models and topo show describe what is there", "[cli]") {
   CHECK(schema.out.find("\"nvme_ssd\"") != std::string::npos);
 }
 
-TEST_CASE("the trace opens as trace-event JSON: a process per device, a thread per resource", "[cli]") {
+TEST_CASE("the trace opens as trace-event JSON: a process per path and device, a thread per resource", "[cli]") {
   const std::string sc = write_temp("tiny3.json", kScenario);
   const std::string trace = "/tmp/iowall_cli_trace_" + std::to_string(getpid()) + ".json";
   const Result r = cli("run " + sc + " --trace " + trace + " --output-format json");
@@ -145,8 +145,10 @@ TEST_CASE("the trace opens as trace-event JSON: a process per device, a thread p
   CHECK(t.find("\"traceEvents\"") != std::string::npos);
   CHECK(t.find("\"thread_name\"") != std::string::npos);
   CHECK(t.find("\"process_name\"") != std::string::npos);
-  CHECK(t.find("\"name\":\"nvme0\"") != std::string::npos);
+  CHECK(t.find("\"name\":\"gpu_direct: nvme0\"") != std::string::npos);
+  CHECK(t.find("\"name\":\"cpu_gpu: nvme0\"") != std::string::npos);
   CHECK(t.find("\"name\":\"media_read\"") != std::string::npos);
+  CHECK(t.find("\"name\":\"media read\"") != std::string::npos);  // a slice: what the resource carries
   std::remove(trace.c_str());
 }
 

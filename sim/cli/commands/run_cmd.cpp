@@ -23,6 +23,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::optional<std::uint64_t> seed;
   std::string trace;
+  std::size_t trace_events = 1'000'000;
   std::string series;
   bool stats = false;
   std::string chart;
@@ -38,7 +39,11 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("scenario", args->scenario, "scenario JSON file (default: the embedded default scenario)");
   cmd->add_option("--set", args->sets, "override a field: POINTER=VALUE, e.g. --set '/workload/io_size=\"4 KiB\"'");
   add_seed_option(*cmd, args->seed, "random seed, 0 to 2^64-1 (overrides the scenario's)");
-  cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of the first path (opens in Perfetto)")->check(writable_output());
+  cmd->add_option("--trace", args->trace, "write a Chrome trace-event JSON of every path (opens in Perfetto)")->check(writable_output());
+  cmd->add_option("--trace-events", args->trace_events,
+                  "slices the trace keeps, shared equally among the paths; later ones are dropped and counted "
+                  "(default 1000000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000'000}));
   cmd->add_option("--series", args->series, "also record each resource's utilization per period, e.g. \"1 ms\"");
   cmd->add_flag("--stats", args->stats, "also list every statistic in the normal and csv outputs");
   cmd->add_option("--chart", args->chart, "write an SVG chart of throughput and CPU per path (needs gnuplot)")->check(writable_output());
@@ -54,6 +59,7 @@ void setup(CLI::App& root, CliState&) {
     const Scenario sc = load_scenario(args->scenario, sets);
     RunOptions options;
     options.trace_file = args->trace;
+    options.trace_events = args->trace_events;
     options.progress = !args->out.quiet;
     if (!args->series.empty()) {
       const ParseResult r = parse_time(args->series, options.series_period);
