@@ -8,15 +8,11 @@
 #include "sim/core/error.hpp"
 #include "sim/plan/failure_model.hpp"
 #include "sim/plan/io_time.hpp"
+#include "sim/plan/plan_text.hpp"
 
 namespace iowall::plan {
 namespace {
 
-std::string bytes_text(double b) {
-  if (b >= 1e12) return fmt::format("{:.3g} TB", b / 1e12);
-  if (b >= 1e9) return fmt::format("{:.3g} GB", b / 1e9);
-  return fmt::format("{:.3g} MB", b / 1e6);
-}
 std::string secs_text(double s) { return s >= 100 ? fmt::format("{:.0f} s", s) : fmt::format("{:.3g} s", s); }
 
 // Bytes a GPU holds while training: the state it would restore plus its gradients.
@@ -200,7 +196,7 @@ BandwidthAnswer bandwidth_for_overhead(const PlanInput& in, double target) {
     (overhead(std::exp(mid)) > target ? lo : hi) = mid;
   }
   a.bandwidth = std::exp(hi);
-  if (in.storage.server_write_bw > 0) a.units = std::ceil(*a.bandwidth / in.storage.server_write_bw - 1e-9);
+  a.units = in.storage.servers_for(*a.bandwidth);
   return a;
 }
 

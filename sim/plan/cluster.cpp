@@ -179,11 +179,14 @@ StorageTarget cluster_storage(const ClusterSpec& c) {
   t.node_write_bw = t.node_read_bw = c.nodes.nics * c.nodes.nic_bw;
   t.server_write_bw = c.storage.server_write_bw();
   t.server_unit = "server";
-  t.notes = {fmt::format("cluster {} ({}): {} servers x min({} NIC ports x {:.1f} GB/s, {} drives x {:.1f} GB/s write)",
-                         c.name, c.file, c.storage.servers, c.storage.nics, c.storage.nic_bw / 1e9, c.storage.drives,
-                         c.storage.drive_write_bw / 1e9),
-             fmt::format("nodes: {} storage NIC ports of {:.1f} GB/s each", c.nodes.nics, c.nodes.nic_bw / 1e9),
-             fmt::format("request and file latencies: the {} preset", c.storage.kind)};
+  t.values_from = fmt::format("the cluster {}", c.name);
+  t.notes = {{{"storage_bw", "storage_read_bw", "server_bw"},
+              fmt::format("cluster {} ({}): {} servers x min({} NIC ports x {:.1f} GB/s, {} drives x {:.1f} GB/s write)",
+                          c.name, c.file, c.storage.servers, c.storage.nics, c.storage.nic_bw / 1e9, c.storage.drives,
+                          c.storage.drive_write_bw / 1e9)},
+             {{"node_bw", "node_read_bw"},
+              fmt::format("nodes: {} storage NIC ports of {:.1f} GB/s each", c.nodes.nics, c.nodes.nic_bw / 1e9)},
+             {{"request_latency", "file_latency"}, fmt::format("request and file latencies: the {} preset", c.storage.kind)}};
   return t;
 }
 

@@ -92,7 +92,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
   const double agg_bw = save ? s.write_bw : s.read_bw;
   const int nodes = (in.par.gpus + gpn - 1) / gpn;
   const int leaves = (nodes + in.fabric.nodes_per_leaf - 1) / std::max(1, in.fabric.nodes_per_leaf);
-  const int servers = s.server_write_bw > 0 && agg_bw > 0 ? static_cast<int>(std::ceil(agg_bw / s.server_write_bw)) : 0;
+  const int servers = s.servers_for(agg_bw);
 
   flow::FlowSolver fs;
   std::vector<std::uint32_t> node_link(nodes), host_mem(nodes), leaf(leaves), server(servers);

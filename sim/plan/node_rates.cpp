@@ -123,10 +123,12 @@ void use_node_storage(PlanInput& in) {
   if (ws > 0) in.storage.node_write_bw = node_bytes / ws;
   if (rs > 0) in.storage.node_read_bw = node_bytes / rs;
   in.storage.server_write_bw = 0;  // the per-drive figure is the preset's, not the node's
-  in.storage.notes = {fmt::format("node {} ({} GPU{}) simulated at chunk fidelity, {} per GPU, path {}: storage "
-                                  "rates from its drives",
-                                  ns.topology, ns.gpus, ns.gpus == 1 ? "" : "s",
-                                  to_string(Bytes(std::llround(ns.rank_bytes))), name(ns.path))};
+  in.storage.values_from = fmt::format("the simulated node {}", ns.topology);
+  in.storage.notes = {{{"node_bw", "node_read_bw"},
+                       fmt::format("node {} ({} GPU{}) simulated at chunk fidelity, {} per GPU, path {}: storage "
+                                   "rates from its drives",
+                                   ns.topology, ns.gpus, ns.gpus == 1 ? "" : "s",
+                                   to_string(Bytes(std::llround(ns.rank_bytes))), name(ns.path))}};
 }
 
 }  // namespace iowall::plan

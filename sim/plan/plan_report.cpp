@@ -6,6 +6,7 @@
 
 #include "sim/core/units.hpp"
 #include "sim/plan/plan_chart.hpp"
+#include "sim/plan/plan_text.hpp"
 
 namespace iowall::plan {
 
@@ -21,20 +22,11 @@ PlanPurchase purchase_of(const ClusterSpec& c, double units) {
 }  // namespace
 namespace {
 
-std::string size(double b) {
-  if (b >= 1e12) return fmt::format("{:.3g} TB", b / 1e12);
-  if (b >= 1e9) return fmt::format("{:.3g} GB", b / 1e9);
-  return fmt::format("{:.3g} MB", b / 1e6);
-}
 std::string dur(double s) {
   if (s >= 2 * 3600) return fmt::format("{:.3g} h", s / 3600);
   if (s >= 120) return fmt::format("{:.3g} min", s / 60);
   if (s >= 1) return fmt::format("{:.3g} s", s);
   return fmt::format("{:.3g} ms", s * 1e3);
-}
-std::string rate(double bps) {
-  if (bps >= 1e12) return fmt::format("{:.3g} TB/s", bps / 1e12);
-  return fmt::format("{:.3g} GB/s", bps / 1e9);
 }
 std::string pct(double f) { return fmt::format("{:.2f}%", 100 * f); }
 
@@ -68,12 +60,12 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
                               checkpoint::name(in.state.precision), checkpoint::name(in.state.optimizer),
                               in.async ? "async via host, " : "", name(in.path), in.storage.kind, q.fidelity);
   s += fmt::format("{:<14}{:.4g} params x {} B/param ({} weights + {} master + {} moments + {} gradients) = {}\n", "state",
-                   r.params, b.saved(), b.weights, b.master, b.moments, b.gradients, size(r.total_bytes));
+                   r.params, b.saved(), b.weights, b.master, b.moments, b.gradients, bytes_text(r.total_bytes));
   s += fmt::format("{:<14}{} writers; at most {} per rank, {} per node; {} held per GPU in training\n", "", r.writers,
-                   size(r.rank_max_bytes), size(r.node_max_bytes), size(r.training_state_per_gpu));
+                   bytes_text(r.rank_max_bytes), bytes_text(r.node_max_bytes), bytes_text(r.training_state_per_gpu));
   auto phase = [&](const char* label, const Phase& p) {
     s += fmt::format("{:<14}first {:<10} last {:<10} ({} of {})  limited by {}\n", label, dur(p.first_done),
-                     dur(p.last_done), rate(p.last_done > 0 ? p.bytes / p.last_done : 0), size(p.bytes), p.bottleneck);
+                     dur(p.last_done), rate_text(p.last_done > 0 ? p.bytes / p.last_done : 0), bytes_text(p.bytes), p.bottleneck);
   };
   if (in.node_sim) {
     const NodeSimulation& ns = *in.node_sim;
@@ -86,7 +78,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
       return t;
     };
     s += fmt::format("{:<14}{}: {} GPU{} x {} each, {}, simulated at chunk fidelity\n", "node", ns.topology, ns.gpus,
-                     ns.gpus == 1 ? "" : "s", size(ns.rank_bytes), name(ns.path));
+                     ns.gpus == 1 ? "" : "s", bytes_text(ns.rank_bytes), name(ns.path));
     s += fmt::format("{:<14}save {}: {}\n", "", dur(ns.save_s), run(ns.save));
     s += fmt::format("{:<14}restore {}: {}\n", "", dur(ns.restore_s), run(ns.restore));
   }
@@ -106,9 +98,9 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     const BandwidthAnswer& bw = *a.bandwidth;
     const std::string what = bw.per_node ? "per-node storage bandwidth" : "aggregate storage write bandwidth";
     if (bw.bandwidth)
-      s += fmt::format("{:<14}overhead {} needs {} {}{}\n", "inverse", pct(*q.target_overhead), what, rate(*bw.bandwidth),
+      s += fmt::format("{:<14}overhead {} needs {} {}{}\n", "inverse", pct(*q.target_overhead), what, rate_text(*bw.bandwidth),
                        bw.units > 0 ? fmt::format(" = {:.0f} x {} at {} each", bw.units, in.storage.server_unit,
-                                                  rate(in.storage.server_write_bw))
+                                                  rate_text(in.storage.server_write_bw))
                                     : "");
     if (bw.bandwidth && in.cluster) {
       const PlanPurchase p = purchase_of(*in.cluster, bw.units);
@@ -130,7 +122,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
   if (a.window) {
     const WindowAnswer& w = *a.window;
     s += fmt::format("{:<14}a {} save window fits at most {:.4g} params ({}; {} held per GPU{})\n", "inverse",
-                     dur(*q.window), static_cast<double>(w.params), size(w.bytes), size(w.training_state_per_gpu),
+                     dur(*q.window), static_cast<double>(w.params), bytes_text(w.bytes), bytes_text(w.training_state_per_gpu),
                      w.training_state_per_gpu > in.node.hbm_capacity ? ", more than HBM holds" : "");
   }
   for (const auto& w : r.warnings) s += "warning: " + w + "\n";
@@ -146,7 +138,7 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
   j.name = q.name;
   j.fidelity = q.fidelity;
   j.settings = q.settings;
-  j.storage_notes = in.storage.notes;
+  j.storage_notes = in.storage.note_texts();
   j.state = {r.params,          b.weights,       b.master,         b.moments, b.gradients, b.saved(), r.total_bytes,
              r.writers,         r.nodes,         r.rank_max_bytes, r.node_max_bytes, r.training_state_per_gpu};
   if (in.node_sim) {

@@ -2,6 +2,7 @@
 
 #include "sim/config/json_limits.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -100,6 +101,13 @@ bool parse_long_time(const std::string& text, double& seconds, std::string& erro
 namespace {
 
 using nlohmann::json;
+
+// The command-line flag of a setting: storage_bw -> --storage-bw.
+std::string flag(const std::string& key) {
+  std::string f = "--" + key;
+  std::replace(f.begin(), f.end(), '_', '-');
+  return f;
+}
 
 struct Reader {
   const json& s;
@@ -339,6 +347,11 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (t.write_bw <= 0) t.capacity_per_node = t.capacity / ((par.gpus + par.gpus_per_node - 1) / par.gpus_per_node);
   }
   if (rd.has("server_bw")) q.server_bw = rd.bw("server_bw"), t.server_write_bw = q.server_bw;
+  note_given_settings(t, [&](const std::string& k) -> std::string {
+    if (!rd.has(k)) return "";
+    const auto it = origin.find(k);
+    return it != origin.end() ? it->second : flag(k);
+  });
 
   if (rd.has("nodes_per_leaf")) in.fabric.nodes_per_leaf = rd.integer("nodes_per_leaf", 1, 1 << 20);
   if (rd.has("leaf_uplink_bw")) in.fabric.leaf_uplink_bw = rd.bw("leaf_uplink_bw");

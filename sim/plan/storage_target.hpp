@@ -1,12 +1,21 @@
 // Where checkpoints go: local NVMe, NVMe-oF, a parallel file system, an object store.
 // Each is a handful of numbers (aggregate, per-node and per-client bandwidth, request
 // and per-file latency, capacity); every preset value names its source or says it is
-// an assumption, and every one can be overridden from the command line or scenario.
+// an assumption, and every one can be overridden from the command line or scenario;
+// then the notes on the values replaced say where the new ones came from.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace iowall::plan {
+
+// Where some of a target's values come from, and the settings that replace them
+// ("storage_bw", "request_latency", ...; none for a note that no setting changes).
+struct StorageNote {
+  std::vector<std::string> covers;
+  std::string text;
+};
 
 struct StorageTarget {
   std::string kind;               // local-nvme | nvme-of | pfs | object
@@ -21,15 +30,29 @@ struct StorageTarget {
   double capacity_per_node = 0;   // local targets: bytes per node
   double server_write_bw = 0;     // one storage server (or SSD for local), for counts
   std::string server_unit;        // "server" or "SSD per node"
-  std::vector<std::string> notes;  // sources and assumptions, one per parameter
+  std::string server_source;      // where server_write_bw comes from
+  std::string values_from;        // "the nvme-of preset", or the node simulated for its rates
+  std::vector<StorageNote> notes;  // sources and assumptions, one per parameter
   // Little's law: a rank with queue_depth requests of io_size in flight, each taking
   // request_latency, cannot go faster than this.
   double latency_bound_bw() const;
   double client_cap() const;  // min of client_bw and the latency bound (0 = none)
+  // Servers (or drives) of server_write_bw that deliver `bw` (0 when no per-server figure);
+  // a quotient a rounding error above a whole number counts as that number.
+  int servers_for(double bw) const;
+  std::vector<std::string> note_texts() const;
 };
 
 // The preset for `kind`; throws InputError (option `--target`) for an unknown kind.
 StorageTarget storage_preset(const std::string& kind);
 const std::vector<std::string>& storage_kinds();
+
+// Rewrites the notes on the values the user's settings replaced, so that none names a
+// value no longer in force (a preset's "8 servers x 100 GB/s" beside a given 1.1 TB/s).
+// `given(key)` says where a setting came from ("--storage-bw", "FILE#/plan/storage_bw"),
+// empty when it was not given. The new notes give every value with its source, and
+// server counts from the bandwidths in force.
+using GivenSetting = std::function<std::string(const std::string& key)>;
+void note_given_settings(StorageTarget& t, const GivenSetting& given);
 
 }  // namespace iowall::plan
