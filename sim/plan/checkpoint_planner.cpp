@@ -9,6 +9,7 @@
 #include "sim/plan/failure_model.hpp"
 #include "sim/plan/io_time.hpp"
 #include "sim/plan/plan_text.hpp"
+#include "sim/plan/restore_broadcast.hpp"
 
 namespace iowall::plan {
 namespace {
@@ -51,7 +52,8 @@ std::map<std::string, Solver>& solvers() {
 const char* name(IoPath p) { return p == IoPath::gds ? "gds" : p == IoPath::bounce ? "bounce" : "buffered"; }
 
 PhaseLoads phase_loads(const PlanInput& in, const checkpoint::ShardPlan& sh) {
-  return {rank_load(sh.save_bytes, in.par.gpus_per_node), rank_load(sh.restore_bytes, in.par.gpus_per_node)};
+  return {rank_load(sh.save_bytes, in.par.gpus_per_node),
+          rank_load(restore_read_bytes(in.restore, sh), in.par.gpus_per_node)};
 }
 
 PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh) { return plan_with(in, sh, phase_loads(in, sh)); }
@@ -87,6 +89,7 @@ PlanResult plan_with(const PlanInput& in, const checkpoint::ShardPlan& sh, const
     r.stall = r.save.last_done;
   }
   r.restore = phase(Direction::restore, restore_stages(in));
+  if (in.restore == RestoreMode::read_once_broadcast) add_broadcast(in, sh, r.restore);
 
   r.mtbf = in.mttf / in.par.gpus;
   double delta = r.stall;

@@ -171,6 +171,8 @@ ShardPlan shard(const StateSpec& s, const Parallelism& p) {
     plan.rank_save_max = std::max(plan.rank_save_max, w);
     plan.rank_restore_max = std::max(plan.rank_restore_max, h);
     plan.rank_restore_min = r == 0 ? h : std::min(plan.rank_restore_min, h);
+    plan.rank_unwritten_max = std::max(plan.rank_unwritten_max, h - w);  // a rank writes only state it holds
+    plan.rank_unwritten_min = r == 0 ? h - w : std::min(plan.rank_unwritten_min, h - w);
   }
   plan.node_save_max = *std::max_element(node_save.begin(), node_save.end());
   plan.node_restore_max = *std::max_element(node_restore.begin(), node_restore.end());

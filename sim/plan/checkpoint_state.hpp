@@ -75,6 +75,9 @@ struct ShardPlan {
   std::int64_t node_save_max = 0, node_restore_max = 0;  // busiest node
   std::int64_t rank_save_max = 0, rank_save_min_writer = 0, rank_restore_max = 0, rank_restore_min = 0;
   std::int64_t restore_total = 0;           // bytes read back by all ranks together
+  // Bytes a rank holds but did not write (replicated state another rank wrote): what a
+  // restore that reads every byte once must send it; the most and the least of any rank.
+  std::int64_t rank_unwritten_max = 0, rank_unwritten_min = 0;
 };
 ShardPlan shard(const StateSpec& s, const Parallelism& p);
 

@@ -135,7 +135,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
 PlanResult plan_flow(const PlanInput& in) {
   const checkpoint::ShardPlan sh = checkpoint::shard(in.state, in.par);
   return plan_with(in, sh, [&](Direction dir, const Stages& st) {
-    return flow_transfer(in, dir == Direction::save ? sh.save_bytes : sh.restore_bytes, dir, st);
+    return flow_transfer(in, dir == Direction::save ? sh.save_bytes : restore_read_bytes(in.restore, sh), dir, st);
   });
 }
 

@@ -55,10 +55,11 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
   const PlanInput& in = q.input;
   const PlanResult& r = a.result;
   const auto& b = r.bytes_per_param;
-  std::string s = fmt::format("{}  ({} GPUs on {} nodes, tp {} x pp {} x dp {}, ZeRO-{}, {} + {}, {}{} to {}, {})\n",
+  std::string s = fmt::format("{}  ({} GPUs on {} nodes, tp {} x pp {} x dp {}, ZeRO-{}, {} + {}, {}{} to {}, {}{})\n",
                               q.name, in.par.gpus, r.nodes, in.par.tp, in.par.pp, in.par.dp, in.par.zero,
                               checkpoint::name(in.state.precision), checkpoint::name(in.state.optimizer),
-                              in.async ? "async via host, " : "", name(in.path), in.storage.kind, q.fidelity);
+                              in.async ? "async via host, " : "", name(in.path), in.storage.kind, q.fidelity,
+                              in.restore == RestoreMode::read_all ? "" : std::string(", restore ") + name(in.restore));
   s += fmt::format("{:<14}{:.4g} params x {} B/param ({} weights + {} master + {} moments + {} gradients) = {}\n", "state",
                    r.params, b.saved(), b.weights, b.master, b.moments, b.gradients, bytes_text(r.total_bytes));
   s += fmt::format("{:<14}{} writers; at most {} per rank, {} per node; {} held per GPU in training\n", "", r.writers,

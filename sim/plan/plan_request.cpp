@@ -32,7 +32,10 @@ const std::map<std::string, std::string>& setting_keys() {
       {"optimizer", "adam, adamw, sgd-momentum, sgd or none"},
       {"master", "fp32 master copy: auto, fp32 or none"},
       {"save_gradients", "gradients are saved too"},
-      {"replicated", "who writes replicated state: rank0 or spread"},
+      {"replicated", "who writes the state every data-parallel replica holds: rank0 (DP rank 0 of each group, the "
+                     "default) or spread (a share each); with --restore read-once-broadcast the same ranks read it back"},
+      {"restore", "how a restore reads replicated state: read-all (every replica reads all it holds, the default) or "
+                  "read-once-broadcast (each byte read once, then broadcast over the compute fabric)"},
       {"target", "local-nvme, nvme-of, pfs or object"},
       {"storage_bw", "aggregate storage write bandwidth"},
       {"storage_read_bw", "aggregate storage read bandwidth"},
@@ -58,6 +61,8 @@ const std::map<std::string, std::string>& setting_keys() {
       {"bounce_copies", "CPU copies per byte on the bounce path"},
       {"bounce_pipelined", "bounce stages overlap"},
       {"gpu_link_bw", "one GPU's PCIe link (GDS ceiling)"},
+      {"gpu_fabric_bw", "one GPU's link into the compute fabric, for the broadcast of --restore read-once-broadcast "
+                        "(default 50 GB/s; a --cluster's node NICs shared by its GPUs)"},
       {"d2h_bw", "copy engine GPU -> host"},
       {"h2d_bw", "copy engine host -> GPU"},
       {"host_mem_bw", "one node's host memory bandwidth"},
@@ -255,7 +260,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
 
   if (rd.has("cluster")) {
     for (const char* k : {"node", "target", "storage_bw", "storage_read_bw", "node_bw", "node_read_bw", "nodes_per_leaf",
-                          "leaf_uplink_bw", "server_bw"})
+                          "leaf_uplink_bw", "server_bw", "gpu_fabric_bw"})
       if (rd.has(k)) rd.fail(k, "the cluster description sets this: edit the description (or leave --cluster out)");
     const auto it = origin.find("cluster");
     const std::string from = it == origin.end() ? std::string() : it->second.substr(0, it->second.find('#'));
@@ -288,6 +293,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   if (rd.has("pp")) par.pp = rd.integer("pp", 1, 1 << 24);
   if (rd.has("zero")) par.zero = rd.integer("zero", 0, 3);
   if (rd.has("replicated")) par.replicated = choice("replicated", checkpoint::parse_replicated);
+  if (rd.has("restore")) in.restore = choice("restore", parse_restore_mode);
   if (rd.has("dp")) {
     par.dp = rd.integer("dp", 1, 1 << 24);
   } else {
@@ -363,6 +369,9 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   if (rd.has("bounce_copies")) n.bounce_copies = rd.integer("bounce_copies", 0, 8);
   if (rd.has("bounce_pipelined")) n.bounce_pipelined = rd.boolean("bounce_pipelined");
   if (rd.has("gpu_link_bw")) n.gpu_link_bw = rd.bw("gpu_link_bw");
+  if (rd.has("gpu_fabric_bw")) n.fabric_bw = rd.bw("gpu_fabric_bw");
+  // A described cluster's nodes share their NICs among their GPUs (GPU i uses NIC i mod NICs).
+  if (in.cluster) n.fabric_bw = in.cluster->nodes.nic_bw * std::min(in.cluster->nodes.nics, in.cluster->nodes.gpus) / in.cluster->nodes.gpus;
   if (rd.has("d2h_bw")) n.d2h_bw = rd.bw("d2h_bw");
   if (rd.has("h2d_bw")) n.h2d_bw = rd.bw("h2d_bw");
   if (rd.has("host_mem_bw")) n.host_mem_bw = rd.bw("host_mem_bw");

@@ -10,6 +10,7 @@
 
 #include "sim/plan/checkpoint_state.hpp"
 #include "sim/plan/cluster.hpp"
+#include "sim/plan/restore_mode.hpp"
 #include "sim/plan/storage_target.hpp"
 
 namespace iowall::plan {
@@ -33,6 +34,9 @@ struct NodeSpec {
   bool bounce_pipelined = false;  // false: copy all to host, then write (torch.save-style)
   double host_mem_capacity = 2e12;  // DGX H100: 2 TB (datasheet)
   double hbm_capacity = 80e9;       // H100: 80 GB (datasheet)
+  // One GPU's link into the compute fabric: DGX H100 has eight 400 Gb/s ConnectX-7 ports
+  // for it, one per GPU (datasheet); carries a read-once restore's broadcast.
+  double fabric_bw = 400e9 / 8;
 };
 
 // The network between GPU nodes and storage, for the flow-level fidelity (the closed
@@ -71,6 +75,7 @@ struct PlanInput {
   NodeSpec node;
   FabricSpec fabric;
   IoPath path = IoPath::gds;
+  RestoreMode restore = RestoreMode::read_all;
   bool async = false;             // copy to host memory, flush while training resumes
   double interval = 0;            // s of training between checkpoints; 0 = Daly's optimum
   double barrier = -1;            // s; < 0 = log2(ranks) rounds of 10 us (assumption)

@@ -55,3 +55,14 @@ TEST_CASE("plan checkpoint over a cluster answers the inverse query in servers, 
   CHECK(j["purchase"]["nic_ports"] == 4 * servers);
   CHECK(j["purchase"]["storage_leaves"] == (servers + 7) / 8);
 }
+
+TEST_CASE("plan checkpoint --restore read-once-broadcast: the header says so, the restore names its broadcast",
+          "[plan][cli][restore]") {
+  const Result r = cli(kBase + "--storage-bw '200 GB/s' --restore read-once-broadcast --output-format normal,json");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("restore read-once-broadcast)") != std::string::npos);
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.find("\n{") + 1));
+  CHECK(j["settings"]["restore"] == "read-once-broadcast");
+  CHECK(j["restore"]["bounds_s"].contains("broadcast to the data-parallel replicas (compute fabric)"));
+  CHECK(j["restore"]["bytes"].get<double>() == Approx(405e9 * 14));  // each byte once
+}
