@@ -165,7 +165,8 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
   if (a.bandwidth) {
     const BandwidthAnswer& bw = *a.bandwidth;
     j.inverse_bandwidth = PlanInverseBandwidth{*q.target_overhead, bw.per_node,           bw.bandwidth, bw.units,
-                                               in.storage.server_unit, bw.floor_overhead, bw.floor_bottleneck};
+                                               in.storage.server_unit, bw.floor_overhead, bw.floor_bottleneck,
+                                               std::nullopt};
     if (in.cluster && bw.bandwidth) j.inverse_bandwidth->purchase = purchase_of(*in.cluster, bw.units);
   }
   for (const Lever& l : a.levers)
