@@ -44,7 +44,7 @@ std::string chart_script(const PlanRequest& q) {
     data += fmt::format("{:.6g} {:.6g} {:.6g}\n", p.bandwidth_Bps / 1e9, 100 * p.gds, 100 * p.bounce);
   return fmt::format(
       "set terminal svg size 800,500 dynamic font 'sans,12'\n"
-      "set title \"{}: checkpoint overhead vs storage bandwidth ({} GPUs, {:.3g} TB)\" noenhanced\n"
+      "set title \"{}: total overhead (saves, restores, rework) vs storage bandwidth ({} GPUs, {:.3g} TB)\" noenhanced\n"
       "set xlabel \"{} storage write bandwidth (GB/s)\"\nset ylabel \"overhead (% of wall time lost)\"\n"
       "set logscale x\nset grid\nset key top right\n"
       "$d << EOD\n{}EOD\n"

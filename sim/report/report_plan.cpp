@@ -1,6 +1,6 @@
 // The report's section for one `iowall plan checkpoint` result: the request, sizes,
 // save and restore times with their bottlenecks, availability, and the chart of
-// checkpoint overhead against storage bandwidth for GDS and the bounce path.
+// total overhead (saves, restores, rework) against storage bandwidth for GDS and the bounce path.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -29,7 +29,7 @@ std::vector<std::string> phase_row(const std::string& name, const PlanPhaseResul
 ChartSpec overhead_chart(const PlanCheckpointResult& r) {
   const PlanOverheadCurve& c = *r.overhead_vs_bandwidth;
   ChartSpec spec;
-  spec.title = or_text(r.name, "checkpoint") + ": checkpoint overhead vs storage bandwidth";
+  spec.title = or_text(r.name, "checkpoint") + ": total overhead (saves, restores, rework) vs storage bandwidth";
   spec.xlabel = std::string(c.per_node ? "per-node" : "aggregate") + " storage write bandwidth (GB/s, log scale)";
   spec.ylabel = "overhead (% of wall time lost)";
   spec.log_x = true;
@@ -100,7 +100,7 @@ std::string plan_section(const ResultDoc& doc, Charts& charts) {
   for (const auto& w : r.warnings) s += html::paragraph("warning: " + w, "warning");
   if (r.overhead_vs_bandwidth)
     s += charts.figure(overhead_chart(r),
-                       "Checkpoint overhead (% of wall time lost to saves, restores and rework) against storage write "
+                       "Total overhead (% of wall time lost to saves, restores and rework after failures) against storage write "
                        "bandwidth (GB/s), synchronous saves over GDS and over the bounce path; the dotted line marks "
                        "this plan's bandwidth.");
   else

@@ -96,6 +96,9 @@ TEST_CASE("report of a checkpoint plan: overhead vs storage bandwidth for GDS an
   CHECK(html.find("GDS (storage to GPU memory directly)") != std::string::npos);
   CHECK(html.find("bounce (via host memory)") != std::string::npos);
   CHECK(html.find("limited by") != std::string::npos);
+  // The curve is the whole overhead (saves, restores and rework after failures), and says so.
+  CHECK(html.find("Total overhead (% of wall time lost to saves, restores and rework") != std::string::npos);
+  CHECK(html.find("Checkpoint overhead") == std::string::npos);
   CHECK(count_of(html, "<figure class=\"chart\"") == 1);
   CHECK(slurp(dir + "/direct.html").find("<figure class=\"chart\"") != std::string::npos);
   std::filesystem::remove_all(dir);
