@@ -19,10 +19,10 @@ const std::vector<EmbeddedFile>& embedded_files() {
 }  // namespace iowall
 CPP
 srcs=("$root"/sim/cli/main.cpp "$root"/sim/cli/commands/{command_registry,measure_cmd}.cpp
-      "$root"/sim/config/{json_file,json_limits}.cpp "$root"/sim/core/{atomic_file,histogram,interrupt,quote,units}.cpp
+      "$root"/sim/config/{json_file,json_limits}.cpp "$root"/sim/core/{atomic_file,histogram,interrupt,quote,suggest,units}.cpp
       "$out/obj/embedded_none.cpp")
 for s in "$root"/measure/*.cpp; do
-  case $(basename "$s") in calibrat*|validate*|fit.cpp) ;; *) srcs+=("$s") ;; esac
+  case $(basename "$s") in calibrat*|validate*|fit.cpp|profile*) ;; *) srcs+=("$s") ;; esac
 done
 objs=()
 for s in "${srcs[@]}"; do
