@@ -205,7 +205,7 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
 }
 
 Subset::Subset(const std::string& spec) : spec_(spec) {
-  if (spec == "all") return;
+  if (spec == "all" || spec == "none") return;
   std::stringstream ss(spec);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -248,6 +248,7 @@ Subset::Subset(const std::string& spec) : spec_(spec) {
 }
 
 bool Subset::contains(const PointGroup& g) const {
+  if (none()) return false;
   for (const Condition& c : conditions_) {
     if (c.key == "xfer" || c.key == "engine" || c.key == "io_mode" || c.key == "durability") {
       const std::string v = c.key == "xfer"      ? g.xfer

@@ -75,6 +75,9 @@ public:
   explicit Subset(const std::string& spec);  // throws InputError("--fit-subset", ...)
   bool contains(const PointGroup& g) const;
   const std::string& spec() const { return spec_; }
+  // "none": nothing is fitted; a validation carries a profile as it is to every point
+  // (a fit made on another machine, or another day).
+  bool none() const { return spec_ == "none"; }
 
 private:
   struct Condition {

@@ -93,10 +93,13 @@ ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, con
 }
 
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const json& base_topology,
-                          const std::string& base_file, const std::function<void()>& group_done) {
+                          const std::string& base_file, const std::function<void()>& group_done,
+                          const Profile* carried) {
   ValidationResult v;
-  v.fit = calibrate(groups, subset);
-  const json topology = apply_profile(base_topology, v.fit, base_file, "fit on subset " + subset.spec());
+  if (subset.none() && !carried) throw std::logic_error("validate: --fit-subset none needs the profile to carry");
+  v.fit = subset.none() ? *carried : calibrate(groups, subset);
+  const json topology = apply_profile(base_topology, v.fit, base_file,
+                                      subset.none() ? "the profile as fitted, nothing refitted" : "fit on subset " + subset.spec());
   bool any_held_out = false;
   for (const PointGroup& g : groups) {
     PredictedPoint r;

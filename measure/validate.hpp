@@ -50,9 +50,12 @@ struct ValidationResult {
 };
 
 // Simulates every group with the subset's fit applied to `base_topology`; `group_done`
-// (optional) is called after each group (a progress display).
+// (optional) is called after each group (a progress display). With the subset "none",
+// nothing is refitted: `carried` (required then) is applied as it is and every point is
+// held out, which shows how a fit made elsewhere carries over.
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const nlohmann::json& base_topology,
-                          const std::string& base_file, const std::function<void()>& group_done = {});
+                          const std::string& base_file, const std::function<void()>& group_done = {},
+                          const Profile* carried = nullptr);
 
 // The scenario that simulates one measured configuration on `topology` (the profile `p`
 // already applied to it by apply_profile): the measured transfer type's path with the

@@ -40,10 +40,16 @@ checkpoint_h200() {
     "GPU machine, checkpoint session: 16-vCPU VM, one H200 on PCIe Gen5 x16, ext4 on a virtio disk"
 }
 # A second VM of the same kind, its disk and writes phases in one call (second-h200-vm):
-# calibrated and validated alike, on the same two declared splits.
+# calibrated and validated alike, on the same two declared splits; and the first session's
+# profile carried to its points unchanged (--fit-subset none: nothing refitted).
 second_h200() {
   reads_and_writes second-h200-vm gpu-machine-h200-second \
     "GPU machine, a second VM: 16 vCPUs, one H200 on PCIe Gen5 x16, ext4 on a virtio disk"
+  local r=reports/calibration/gpu-machine/second-h200-vm
+  "$iowall" validate reports/calibration/gpu-machine/checkpoint-h200/profile.json \
+    "$r"/disk/sweep/*.json "$r"/writes/*.json --fit-subset none --report "$r/validation-first-profile" \
+    --title "the first session's profile, unchanged, on the second VM's reads and writes" \
+    > "$r/validation-first-profile.txt"
 }
 if [ "${1:-}" = checkpoint-h200 ]; then checkpoint_h200; exit; fi
 if [ "${1:-}" = second-h200-vm ]; then second_h200; exit; fi

@@ -29,7 +29,9 @@ void setup(CLI::App& root, CliState&) {
       "validate", "fit on a subset of measured points, predict the rest by simulation, report the errors");
   cmd->add_option("profile", a->profile, "the machine's full profile (from `iowall calibrate`)")->required();
   cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure`");
-  cmd->add_option("--fit-subset", a->subset, "points to fit on, e.g. \"threads=1\" or \"io_size<=64KiB\" (default threads=1)");
+  cmd->add_option("--fit-subset", a->subset,
+                  "points to fit on, e.g. \"threads=1\" or \"io_size<=64KiB\" (default threads=1); none: refit nothing, "
+                  "carry the profile as it is to every point (a fit from another machine or day)");
   cmd->add_option("--topology", a->topology, "the measured machine's topology (default: the profile's)");
   cmd->add_option("--report", a->report,
                   "FILE.html: write the HTML report there; any other path: a folder for validation.md, .json and .svg");
@@ -54,7 +56,8 @@ void setup(CLI::App& root, CliState&) {
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
     Progress progress("measured points", groups.size(), a->out.quiet);
-    const calib::ValidationResult v = calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); });
+    const calib::ValidationResult v =
+        calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); }, &full);
     progress.finish();
     if (!a->report.empty() && !html) {
       calib::ReportContext ctx;
