@@ -286,7 +286,7 @@ TEST_CASE("a profile's topology is relative to the profile: validate finds it fr
 }
 #endif
 
-TEST_CASE("--fit-subset none carries a profile unchanged to every point", "[calibrate][validate]") {
+TEST_CASE("validate with the subset none carries a profile unchanged to every point", "[calibrate][validate]") {
   // A profile fitted on one machine's points (a 2 GB/s, 80 us disk), carried to another's
   // (a 3 GB/s disk): nothing is refitted, so the predictions are the first disk's and every
   // point is held out; the same points refitted on threads=1 follow the second disk.
