@@ -31,6 +31,23 @@ std::vector<std::string> console_lines(const std::string& log) {
   return out;
 }
 
+// Loads `url` in chromium and reads the DOM after its scripts ran (dir/dom.html, the
+// console in dir/dom.log): the page counted `charts` charts, its self-check passed, and
+// nothing was logged to the console.
+void check_rendered(const std::string& dir, const std::string& url, std::size_t charts) {
+  REQUIRE(std::system((chromium_command(dir) + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>" + dir +
+                       "/dom.log").c_str()) == 0);
+  const std::string dom = slurp(dir + "/dom.html");
+  INFO(dom.substr(0, std::min<std::size_t>(dom.size(), 600)));
+  CHECK(dom.find("data-charts=\"" + std::to_string(charts) + "\"") != std::string::npos);
+  CHECK(dom.find("data-check=\"ok\"") != std::string::npos);
+  const auto console = console_lines(slurp(dir + "/dom.log"));
+  std::string joined;
+  for (const auto& line : console) joined += line + "\n";
+  INFO("console:\n" << joined);
+  CHECK(console.empty());
+}
+
 }  // namespace
 
 TEST_CASE("chromium renders a report without script errors, broken images or empty charts", "[browser]") {
@@ -53,18 +70,8 @@ TEST_CASE("chromium renders a report without script errors, broken images or emp
   REQUIRE(rep.code == 0);
   const std::string url = "file://" + dir + "/report.html";
 
-  REQUIRE(std::system((chromium_command(dir) + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>" + dir +
-                       "/dom.log").c_str()) == 0);
-  const std::string dom = slurp(dir + "/dom.html");
-  INFO(dom.substr(0, std::min<std::size_t>(dom.size(), 600)));
   // Run, three sweep charts, plan, validation: eight charts, each checked by the page.
-  CHECK(dom.find("data-charts=\"8\"") != std::string::npos);
-  CHECK(dom.find("data-check=\"ok\"") != std::string::npos);
-  const auto console = console_lines(slurp(dir + "/dom.log"));
-  std::string joined;
-  for (const auto& line : console) joined += line + "\n";
-  INFO("console:\n" << joined);
-  CHECK(console.empty());
+  check_rendered(dir, url, 8);
 
   REQUIRE(std::system((chromium_command(dir) + "--window-size=1200,3000 --screenshot=" + dir + "/report.png '" + url +
                        "' >" + dir + "/shot.log 2>&1").c_str()) == 0);
@@ -128,15 +135,6 @@ TEST_CASE("chromium renders the default scenario's intervals and tornado charts"
   REQUIRE(figures >= 8);
 
   const std::string url = "file://" + dir + "/report.html";
-  REQUIRE(std::system((chromium_command(dir) + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>" + dir +
-                       "/dom.log").c_str()) == 0);
-  const std::string dom = slurp(dir + "/dom.html");
-  CHECK(dom.find("data-charts=\"" + std::to_string(figures) + "\"") != std::string::npos);
-  CHECK(dom.find("data-check=\"ok\"") != std::string::npos);
-  const auto console = console_lines(slurp(dir + "/dom.log"));
-  std::string joined;
-  for (const auto& line : console) joined += line + "\n";
-  INFO("console:\n" << joined);
-  CHECK(console.empty());
+  check_rendered(dir, url, figures);
   std::filesystem::remove_all(dir);
 }
