@@ -172,12 +172,16 @@ void derive(ClusterSpec& c) {
   c.storage.storage_leaves = (c.storage.servers + c.storage.servers_per_leaf - 1) / c.storage.servers_per_leaf;
 }
 
-StorageTarget cluster_storage(const ClusterSpec& c) {
-  StorageTarget t = storage_preset(c.storage.kind);
+void set_cluster_bandwidths(StorageTarget& t, const ClusterSpec& c) {
   t.write_bw = c.storage_write_ceiling();
   t.read_bw = c.storage_read_ceiling();
   t.node_write_bw = t.node_read_bw = c.nodes.nics * c.nodes.nic_bw;
   t.server_write_bw = c.storage.server_write_bw();
+}
+
+StorageTarget cluster_storage(const ClusterSpec& c) {
+  StorageTarget t = storage_preset(c.storage.kind);
+  set_cluster_bandwidths(t, c);
   t.server_unit = "server";
   t.values_from = fmt::format("the cluster {}", c.name);
   t.notes = {{{"storage_bw", "storage_read_bw", "server_bw"},

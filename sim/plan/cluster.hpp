@@ -85,6 +85,9 @@ void derive(ClusterSpec& c);
 // The cluster's storage as the planner's target: the servers' ports and drives together,
 // the nodes' storage NICs, one server for counts; latencies from the kind's preset.
 StorageTarget cluster_storage(const ClusterSpec& c);
+// The bandwidths cluster_storage sets (aggregate, per node, per server), on a target
+// whose other settings stay: what a what-if edit of the cluster changes.
+void set_cluster_bandwidths(StorageTarget& t, const ClusterSpec& c);
 
 // A deterministic hash for ECMP: the spine plane a flow takes.
 std::uint64_t ecmp_hash(std::uint64_t flow);

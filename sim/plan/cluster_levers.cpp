@@ -31,11 +31,9 @@ std::vector<Lever> purchase_levers(const PlanInput& in, const std::string& fidel
     derive(*edited);
     PlanInput changed = in;
     changed.cluster = edited;
-    // The edits change the servers' bandwidths only; the request's other storage
-    // settings (client ceiling, request latency) stay.
-    changed.storage.write_bw = edited->storage_write_ceiling();
-    changed.storage.read_bw = edited->storage_read_ceiling();
-    changed.storage.server_write_bw = edited->storage.server_write_bw();
+    // The edits change bandwidths only; the request's other storage settings (client
+    // ceiling, request latency) stay.
+    set_cluster_bandwidths(changed.storage, *edited);
     const PlanResult r = solve(changed, fidelity);
     Lever l;
     l.name = edit.name;

@@ -9,6 +9,26 @@
 namespace iowall::plan {
 
 namespace {
+// A rank's own ceiling on its storage flow: its GPU link (GDS) and its storage client's.
+double rank_cap(const PlanInput& in, const Stages& st) {
+  const double client = in.storage.client_cap();
+  const double cap = st.io_via_gpu ? in.node.gpu_link_bw : 0;
+  if (client > 0) return cap > 0 ? std::min(cap, client) : client;
+  return cap;
+}
+
+// The phase of the closed-form stages with the storage flows' times on top (and the
+// per-file latency): `term` names them among the phase's bounds, `bottleneck` what bound them.
+Phase with_flows(Phase ph, const flow::FlowResult& res, double bytes, double file_latency, const char* term,
+                 const std::string& bottleneck) {
+  ph.terms.push_back({term, res.last_done});
+  if (res.last_done > ph.last_done) ph.bottleneck = bottleneck + " (flow)";
+  ph.first_done = ph.first_done + file_latency + res.first_done;
+  ph.last_done = ph.last_done + file_latency + res.last_done;
+  ph.bytes = bytes;
+  return ph;
+}
+
 // Flows of a cluster that end within 0.1% of a step of each other end together: ECMP
 // spreads tens of thousands of flows over links with slightly different loads.
 constexpr double kClusterTolerance = 1e-3;
@@ -39,7 +59,7 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
   std::vector<std::uint32_t> server_nic(static_cast<std::size_t>(s.servers) * s.nics, kNone);
   std::vector<std::uint32_t> drives(static_cast<std::size_t>(s.servers), kNone);
   const double drive_bw = s.drives * (save ? s.drive_write_bw : s.drive_read_bw);
-  const double client = in.storage.client_cap();
+  const double cap = rank_cap(in, st);
   double bytes = 0;
   std::int64_t writer = 0;
   for (std::size_t r = 0; r < rank_bytes.size(); ++r) {
@@ -52,8 +72,7 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
     const int server_port = static_cast<int>(writer / s.servers % s.nics);
     flow::Flow f;
     f.bytes = static_cast<double>(rank_bytes[r]);
-    f.cap = st.io_via_gpu ? in.node.gpu_link_bw : 0;
-    if (client > 0) f.cap = f.cap > 0 ? std::min(f.cap, client) : client;
+    f.cap = cap;
     f.path = {lazy(node_nic, static_cast<std::size_t>(n) * nics + port, "node NIC", c.nodes.nic_bw),
               lazy(uplink, static_cast<std::size_t>(leaf) * planes + plane, "leaf uplink", c.fabric.link_bw),
               lazy(to_storage, static_cast<std::size_t>(plane) * s.storage_leaves + server / s.servers_per_leaf,
@@ -67,14 +86,9 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
   }
   fs.set_time_tolerance(kClusterTolerance);
   const flow::FlowResult res = fs.run();
-  const double fixed = in.storage.file_latency;
-  ph.terms.push_back({"flow-level storage I/O through the cluster (last rank)", res.last_done});
   const std::string bound = res.bottleneck == flow::kOwnCeiling ? "a rank's ceiling (GPU link or storage client)" : res.bottleneck;
-  if (res.last_done > ph.last_done) ph.bottleneck = bound + " (flow)";
-  ph.first_done = ph.first_done + fixed + res.first_done;
-  ph.last_done = ph.last_done + fixed + res.last_done;
-  ph.bytes = bytes;
-  return ph;
+  return with_flows(std::move(ph), res, bytes, in.storage.file_latency,
+                    "flow-level storage I/O through the cluster (last rank)", bound);
 }
 }  // namespace
 
@@ -104,7 +118,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
   const double per_server = servers > 0 ? agg_bw / servers : 0;
   for (int v = 0; v < servers; ++v) server[v] = fs.add_resource("storage server", per_server);
   const std::uint32_t aggregate = fs.add_resource("storage system aggregate", agg_bw);
-  const double client = s.client_cap();
+  const double cap = rank_cap(in, st);
   double bytes = 0;
   std::int64_t writer = 0;
   for (std::size_t r = 0; r < rank_bytes.size(); ++r) {
@@ -113,8 +127,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
     const int n = static_cast<int>(r) / gpn;
     flow::Flow f;
     f.bytes = static_cast<double>(rank_bytes[r]);
-    f.cap = st.io_via_gpu ? in.node.gpu_link_bw : 0;
-    if (client > 0) f.cap = f.cap > 0 ? std::min(f.cap, client) : client;
+    f.cap = cap;
     f.path = {node_link[n], leaf[n / in.fabric.nodes_per_leaf], aggregate};
     if (!st.io_via_gpu) f.path.push_back(host_mem[n]);  // the NIC's DMA crosses host memory
     if (servers > 0) f.path.push_back(server[writer % servers]);  // files spread round-robin
@@ -123,13 +136,7 @@ Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_b
     ++writer;
   }
   const flow::FlowResult res = fs.run();
-  const double fixed = s.file_latency;
-  ph.terms.push_back({"flow-level storage I/O (last rank)", res.last_done});
-  if (res.last_done > ph.last_done) ph.bottleneck = res.bottleneck + " (flow)";
-  ph.first_done = ph.first_done + fixed + res.first_done;
-  ph.last_done = ph.last_done + fixed + res.last_done;
-  ph.bytes = bytes;
-  return ph;
+  return with_flows(std::move(ph), res, bytes, s.file_latency, "flow-level storage I/O (last rank)", res.bottleneck);
 }
 
 PlanResult plan_flow(const PlanInput& in) {
