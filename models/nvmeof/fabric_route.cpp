@@ -31,9 +31,31 @@ Route across(PathEnv& env, const Device& from, const Nic& from_nic, const Route&
 
 namespace {
 Link* network_link(const Nic& nic) { return nic.net.link(); }
+
+// GPU i of a PCIe hierarchy (in declared order) uses its i-th NIC with a network link,
+// wrapping when there are fewer NICs: rail i of a rail-optimized cluster.
+Nic* paired_nic(PathEnv& env, const Device& near) {
+  std::vector<Nic*> nics;
+  for (Device* d : env.topology.devices_of("nic"))
+    if (network_link(*static_cast<Nic*>(d)) && env.topology.connected(near, *d)) nics.push_back(static_cast<Nic*>(d));
+  if (nics.empty()) return nullptr;
+  std::size_t index = 0;
+  for (Device* g : env.topology.devices_of("gpu")) {
+    if (g == &near) return nics[index % nics.size()];
+    if (env.topology.connected(near, *g)) ++index;
+  }
+  return nics.front();  // host memory: the hierarchy's first NIC
+}
 }  // namespace
 
 Nic& choose_nic(PathEnv& env, const Device& near, const std::string& choice) {
+  if (choice == "paired") {
+    if (Nic* nic = paired_nic(env, near)) return *nic;
+    throw InputError(env.file, env.pointer,
+                     fmt::format("no route between {} and a storage target: no NIC on its PCIe hierarchy has a "
+                                 "network link",
+                                 near.name()));
+  }
   if (choice != "nearest") {
     Device* d = env.topology.find(choice);
     if (!d || d->model() != "nic")

@@ -34,8 +34,10 @@ struct CommonConfig : ParamSet {
   using ParamSet::ParamSet;
   IOWALL_PARAM(std::string, nic, "nearest",
                "client NIC: nearest (the NIC with a network link fewest PCIe hops from the GPU, same switch "
-               "first) or a NIC id",
-               "seed 001: multi-rail steering picks the NIC closest to the GPU");
+               "first), paired (GPU i of a node uses its i-th NIC with a network link: rail i of a rail-optimized cluster) "
+               "or a NIC id",
+               "seed 001: multi-rail steering picks the NIC closest to the GPU; paired: NVIDIA DGX SuperPOD reference "
+               "architecture (GPU i's traffic on rail i)");
   // Placement inside the client node (which socket does the work, where a bounce
   // buffer lives). The defaults follow first touch: the thread runs, and allocates its
   // buffer, on the socket nearest the GPU it serves.

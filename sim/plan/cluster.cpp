@@ -104,6 +104,7 @@ void read_node_topology(ClusterNodes& n, const Fields& f, const std::string& dir
   if (gpus == 0) f.fail("topology", fmt::format("{} has no GPU", doc.name));
   n.gpus = gpus;
   n.nics = nics;
+  n.node_topology = std::move(doc.json);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ struct ClusterNodes {
   int gpus = 0;           // per node, counted in the topology
   int nics = 0;           // storage-facing NIC ports per node (default: the topology's NICs)
   double nic_bw = 0;      // B/s per port
+  Json node_topology;     // the node topology's document, as read
 };
 
 struct ClusterFabric {

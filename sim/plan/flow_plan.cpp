@@ -17,16 +17,9 @@ double rank_cap(const PlanInput& in, const Stages& st) {
   return cap;
 }
 
-// The phase of the closed-form stages with the storage flows' times on top (and the
-// per-file latency): `term` names them among the phase's bounds, `bottleneck` what bound them.
 Phase with_flows(Phase ph, const flow::FlowResult& res, double bytes, double file_latency, const char* term,
                  const std::string& bottleneck) {
-  ph.terms.push_back({term, res.last_done});
-  if (res.last_done > ph.last_done) ph.bottleneck = bottleneck + " (flow)";
-  ph.first_done = ph.first_done + file_latency + res.first_done;
-  ph.last_done = ph.last_done + file_latency + res.last_done;
-  ph.bytes = bytes;
-  return ph;
+  return with_storage_io(std::move(ph), res.first_done, res.last_done, bytes, file_latency, term, bottleneck + " (flow)");
 }
 
 // Flows of a cluster that end within 0.1% of a step of each other end together: ECMP
@@ -91,6 +84,16 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
                     "flow-level storage I/O through the cluster (last rank)", bound);
 }
 }  // namespace
+
+Phase with_storage_io(Phase ph, double first_done, double last_done, double bytes, double file_latency,
+                      const std::string& term, const std::string& bottleneck) {
+  ph.terms.push_back({term, last_done});
+  if (last_done > ph.last_done) ph.bottleneck = bottleneck;
+  ph.first_done = ph.first_done + file_latency + first_done;
+  ph.last_done = ph.last_done + file_latency + last_done;
+  ph.bytes = bytes;
+  return ph;
+}
 
 Phase flow_transfer(const PlanInput& in, const std::vector<std::int64_t>& rank_bytes, Direction dir, const Stages& st) {
   const int gpn = in.par.gpus_per_node;

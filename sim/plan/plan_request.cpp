@@ -54,7 +54,7 @@ const std::map<std::string, std::string>& setting_keys() {
       {"levers", "with --cluster: what one more storage server, drive per server, NIC port per server or uplink per "
                  "leaf saves, ranked by save time per part"},
       {"cluster", "a cluster description (clusters/*.json): node type and count, a leaf/spine fabric, storage servers; "
-                  "the flow fidelity simulates every rank's route through it"},
+                  "the flow and chunk fidelities simulate every rank's route through it"},
       {"node", "one node's topology (a shipped name, a file, discovered or calibrated): save and restore rates from "
                "its simulation at chunk fidelity (the hand node flags override it)"},
       {"node_sample", "with --node: bytes each GPU saves and restores in the node's simulation (default 1 GiB)"},
@@ -78,7 +78,8 @@ const std::map<std::string, std::string>& setting_keys() {
       {"cluster_power", "power drawn by the cluster"},
       {"target_overhead", "inverse query: storage bandwidth for this overhead, e.g. 5%"},
       {"window", "inverse query: largest model whose save fits this time"},
-      {"fidelity", "analytical (flow when built)"}};
+      {"fidelity", "analytical (closed forms), flow (every rank a flow along its route) or chunk (a --cluster of at most 256 "
+                   "GPUs built device by device and simulated I/O by I/O: slow, for cross-checks)"}};
   return k;
 }
 
