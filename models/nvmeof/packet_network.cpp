@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/net/ethernet_switch.hpp"
+#include "models/net/infiniband_switch.hpp"
 
 namespace iowall::nvmeof {
 
@@ -29,9 +30,33 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
   net::FabricConfig cfg;
   cfg.dcqcn = dcqcn;
   // The fabric's buffer, PFC and ECN are those of its (first) switch; without one, a
-  // switch's defaults, which a direct NIC-to-NIC link never uses.
+  // switch's defaults, which a direct NIC-to-NIC link never uses. An InfiniBand fabric
+  // has credits per hop and lane and no congestion marking (models/net/infiniband_switch.hpp).
   const auto switches = env.topology.devices_of("ethernet_switch");
-  if (!switches.empty()) {
+  const auto ib_switches = env.topology.devices_of("infiniband_switch");
+  if (!switches.empty() && !ib_switches.empty())
+    throw InputError(env.file, env.pointer + "/fabric",
+                     fmt::format("the per-packet network is Ethernet or InfiniBand, not both: {} and {} are both switches",
+                                 switches.front()->name(), ib_switches.front()->name()));
+  // Without a switch, the NICs' own link says which.
+  std::string protocol = ib_switches.empty() ? "ethernet" : "infiniband";
+  if (switches.empty() && ib_switches.empty())
+    for (const auto& l : env.topology.links())
+      if (l->a().role() == PortRole::network && l->b().role() == PortRole::network) {
+        protocol = l->spec().protocol;
+        break;
+      }
+  if (!ib_switches.empty()) {
+    const auto& sw = static_cast<const InfinibandSwitch&>(*ib_switches.front());
+    const Params none(Json::object(), {env.file, env.pointer});
+    cfg.buffer = sw.port_buffer * sw.ports_count;
+    cfg.pfc = net::PfcConfig::read(none);
+    cfg.pfc.enabled = false;
+    cfg.pfc.credit = true;
+    cfg.pfc.credits = sw.credits_per_lane();
+    cfg.ecn = net::EcnConfig::read(none);
+    cfg.ecn.enabled = false;
+  } else if (!switches.empty()) {
     const auto& sw = static_cast<const EthernetSwitch&>(*switches.front());
     cfg.buffer = sw.buffer;
     cfg.pfc = sw.pfc;
@@ -51,11 +76,11 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
   const Link* first = nullptr;
   for (const auto& l : env.topology.links())
     if (l->a().role() == PortRole::network && l->b().role() == PortRole::network) {
-      if (l->spec().protocol != "ethernet")
+      if (l->spec().protocol != protocol)
         throw InputError(env.file, env.pointer + "/fabric",
-                         fmt::format("the per-packet network models Ethernet (RoCEv2) links; {}.{}--{}.{} is {}",
-                                     l->a().owner().name(), l->a().name(), l->b().owner().name(), l->b().name(),
-                                     l->spec().protocol));
+                         fmt::format("the per-packet network's links match its switches ({}); {}.{}--{}.{} is {}",
+                                     protocol, l->a().owner().name(), l->a().name(), l->b().owner().name(),
+                                     l->b().name(), l->spec().protocol));
       if (!first) first = l.get();
     }
   if (!first) throw InputError(env.file, env.pointer + "/fabric", "the topology has no network link");
