@@ -1,5 +1,7 @@
 #include "sim/run/runner.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/config/topology.hpp"
@@ -87,6 +89,28 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
   return out;
 }
 
+// A workload of phases one after another (a save's copy, serialization and flush) is
+// bound, phase by phase, by different things; the whole is bound by what bound the
+// phases that took most of its time: the limit whose phases sum to the longest time,
+// with its busy share of the whole run. (The busiest resource over the whole run would
+// name, say, the flusher that worked a quarter of the time while a CPU thread copied.)
+std::optional<LimitedBy> phased_limit(const std::vector<PhaseMetrics>& phases) {
+  std::vector<std::pair<std::string, std::pair<double, double>>> by_limit;  // seconds, busy seconds
+  double total = 0;
+  for (const PhaseMetrics& p : phases) {
+    total += p.seconds;
+    if (!p.limited_by) continue;
+    auto it = std::find_if(by_limit.begin(), by_limit.end(), [&](const auto& e) { return e.first == p.limited_by->resource; });
+    if (it == by_limit.end()) it = by_limit.insert(by_limit.end(), {p.limited_by->resource, {0.0, 0.0}});
+    it->second.first += p.seconds;
+    it->second.second += p.seconds * p.limited_by->utilization;
+  }
+  const auto best = std::max_element(by_limit.begin(), by_limit.end(),
+                                     [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+  if (best == by_limit.end() || !(total > 0)) return std::nullopt;
+  return LimitedBy{best->first, round_to(std::min(1.0, best->second.second / total), 4)};
+}
+
 // Below this utilization the busiest resource is idle most of the time: it is not what
 // bounds a closed loop.
 constexpr double kWindowBoundBelow = 0.5;
@@ -162,6 +186,8 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
     if (workload.durable()) m.durable_s = m.last_done_s;
   }
   m.phases = phase_metrics(workload.phases(), ctx.stats());
+  if (m.phases.size() > 1)
+    if (auto phased = phased_limit(m.phases)) m.limited_by = std::move(phased);
   out.stats = collect_stats(ctx.stats(), last_done);
   return out;
 }
