@@ -74,6 +74,7 @@ struct FlushFit {  // an fsync with nothing dirty in the page cache: the drive's
 };
 struct DriveWriteFit {  // O_DIRECT writes: the lumped write latency and write data path bandwidth
   double latency_s = 0, bandwidth_Bps = 0;
+  bool serial = false;  // the write service: processing and data in series (else pipelined)
   double link_Bps = 0;  // the drive's link as the fit took it; 0: not limiting
   fit::Quality q;
   nlohmann::json residuals = nlohmann::json::array();

@@ -124,9 +124,13 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       set_fitted(d, "device", model, "max_iops", p.storage->max_iops);
       set_fitted(d, declared("device", model, "read_service"), read_service_name(p.storage->read));
       set_fitted(d, "device", model, "latency_sigma", p.latency_sigma);
+      // The largest request the runs' block queue took (max_sectors_kb), where recorded.
+      if (p.storage->mdts_bytes != StorageParams{}.mdts_bytes)
+        set_fitted(d, "device", model, "mdts", p.storage->mdts_bytes);
       if (p.writes.drive) {
         set_fitted(d, "device", model, "write_latency", p.writes.drive->latency_s);
         set_fitted(d, "device", model, "write_bandwidth", p.writes.drive->bandwidth_Bps);
+        if (p.writes.drive->serial) set_fitted(d, declared("device", model, "write_service"), std::string("serial"));
       }
       if (p.writes.flush) set_fitted(d, "device", model, "flush_cost", p.writes.flush->cost_s);
       ssd_done = true;

@@ -6,7 +6,8 @@
 //              their median latency is the drive's flush_cost
 //   drive      cpu_only write throughput until durable: the lumped drive's write_latency
 //              and write_bandwidth, Levenberg-Marquardt on log throughput of the closed
-//              form below (max_iops and the CPU cost per I/O come from the read fits)
+//              form below (max_iops and the CPU cost per I/O come from the read fits),
+//              once per write service (pipelined, serial), keeping the one that fits best
 //   buffered   cpu_cached writes at QD1, their write phase: time per write() = fixed +
 //              size / bandwidth (copy into the page cache, page allocation, dirtying)
 //   writeback  fsyncs of buffered writes: the flusher's rate (the path's flusher_bandwidth)
@@ -26,10 +27,13 @@ namespace iowall::calib {
 // The lumped drive's write path in SI units. Each command (a write is ceil(size / mdts)
 // of them) is processed by the controller (1 / max_iops), crosses the link, passes the
 // write data path (its bytes / write bandwidth) and completes write_latency later; the
-// three are pipelined stages.
+// three are pipelined stages (the nvme_ssd's write_service "pipelined"), or, serial, the
+// processing and the data path are one stage: 1 / max_iops + bytes / write bandwidth
+// per command, one command after another (write_service "serial").
 struct DriveWriteInputs {
   double max_iops = 0, mdts_bytes = 131072;
   double latency_s = 0, bandwidth_Bps = 0;
+  bool serial = false;
   double link_Bps = 0;  // 0: the link never limits
   double flush_s = 0;   // an NVMe Flush (fsync, O_DSYNC)
 };

@@ -50,7 +50,9 @@ void add_write_fits(const WriteFits& w, json& fits) {
         {"model", "throughput until durable = total / (total / min(concurrency * size / (cpu + 1/max_iops + "
                   "command/link + command/write_bandwidth + write_latency + (commands-1) * slowest stage [+ "
                   "flush_cost with O_DSYNC]), command / slowest stage, threads * size / cpu) + syncs * flush_cost); "
-                  "fitted on log throughput"},
+                  "stages: pipelined 1/max_iops, command/link, command/write_bandwidth; serial 1/max_iops + "
+                  "command/write_bandwidth, command/link; fitted on log throughput"},
+        {"write_service", w.drive->serial ? "serial" : "pipelined"},
         {"write_latency", time_text(w.drive->latency_s)},
         {"write_bandwidth", bandwidth_text(w.drive->bandwidth_Bps)},
         {"link", w.drive->link_Bps > 0 ? json(bandwidth_text(w.drive->link_Bps)) : json("not limiting")},
@@ -125,6 +127,12 @@ void read_write_fits(const json& j, const std::string& path, Profile& p) {
     d.bandwidth_Bps = rate(rd, "/fits/drive_writes/write_bandwidth");
     const json& link = rd.at("/fits/drive_writes/link");
     if (!(link.is_string() && link == "not limiting")) d.link_Bps = rate(rd, "/fits/drive_writes/link");
+    // Profiles from before the write services were told apart: pipelined.
+    const std::string service = rd.at("/fits/drive_writes").value("write_service", "pipelined");
+    if (service != "pipelined" && service != "serial")
+      throw InputError(path, "/fits/drive_writes/write_service",
+                       fmt::format("unknown write service \"{}\" (known: pipelined, serial)", service));
+    d.serial = service == "serial";
     p.writes.drive = d;
   }
   if (const auto line = rd.line("/fits/buffered_writes", "per_write", "bandwidth")) {
