@@ -214,6 +214,7 @@ const std::vector<std::unique_ptr<WriteStage>>& write_stages() {
     v.push_back(stages::flush_stage());
     v.push_back(stages::drive_write_stage());
     v.push_back(stages::buffered_write_stage());
+    v.push_back(stages::io_wq_stage());
     v.push_back(stages::writeback_stage());
     return v;
   }();

@@ -10,6 +10,9 @@
 //              once per write service (pipelined, serial), keeping the one that fits best
 //   buffered   cpu_cached writes at QD1, their write phase: time per write() = fixed +
 //              size / bandwidth (copy into the page cache, page allocation, dirtying)
+//   io_wq      cpu_cached io_uring writes with several in flight: the part of that fixed
+//              time io_uring's io-wq worker runs one write of a file at a time; the rest is
+//              the handoff to and from the worker
 //   writeback  fsyncs of buffered writes: the flusher's rate (the path's flusher_bandwidth)
 //              given the drive, with the block queue's max_sectors_kb as the writeback
 //              request and the kernel's vm.dirty_* settings as the run recorded them
@@ -86,6 +89,7 @@ namespace stages {
 std::unique_ptr<WriteStage> flush_stage();
 std::unique_ptr<WriteStage> drive_write_stage();
 std::unique_ptr<WriteStage> buffered_write_stage();
+std::unique_ptr<WriteStage> io_wq_stage();
 std::unique_ptr<WriteStage> writeback_stage();
 }  // namespace stages
 

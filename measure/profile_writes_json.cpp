@@ -72,6 +72,16 @@ void add_write_fits(const WriteFits& w, json& fits) {
         {"rms_residual", time_text(l.q.rms_residual)},
         {"points", l.q.points},
         {"sources", sources_json(w.buffered->from)}};
+    if (w.buffered->io_wq_serial_s)
+      fits["buffered_writes"]["io_wq"] = {
+          {"model", "io_uring punts buffered writes to its io-wq worker, which runs one file's writes one at a time: "
+                    "time per write with n in flight = max(serial + size / bandwidth, (per_write + size / bandwidth) "
+                    "/ n); handoff = per_write - serial, a latency beside the worker; from the write phase"},
+          {"serial", time_text(*w.buffered->io_wq_serial_s)},
+          {"handoff", time_text(l.fixed_s - *w.buffered->io_wq_serial_s)},
+          {"rms_log_residual", round_sig(w.buffered->io_wq_rms, 3)},
+          {"points", w.buffered->io_wq_from.points.size()},
+          {"sources", sources_json(w.buffered->io_wq_from)}};
   }
   if (w.writeback)
     fits["writeback"] = {
@@ -138,6 +148,7 @@ void read_write_fits(const json& j, const std::string& path, Profile& p) {
   if (const auto line = rd.line("/fits/buffered_writes", "per_write", "bandwidth")) {
     BufferedWriteFit b;
     b.line = *line;
+    if (rd.at("/fits/buffered_writes").contains("io_wq")) b.io_wq_serial_s = rd.seconds("/fits/buffered_writes/io_wq/serial");
     p.writes.buffered = b;
   }
   if (fits.contains("writeback")) {
