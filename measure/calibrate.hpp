@@ -74,6 +74,7 @@ struct FlushFit {  // an fsync with nothing dirty in the page cache: the drive's
 };
 struct DriveWriteFit {  // O_DIRECT writes: the lumped write latency and write data path bandwidth
   double latency_s = 0, bandwidth_Bps = 0;
+  bool serial = false;  // the write service: processing and data in series (else pipelined)
   double link_Bps = 0;  // the drive's link as the fit took it; 0: not limiting
   fit::Quality q;
   nlohmann::json residuals = nlohmann::json::array();
@@ -82,6 +83,11 @@ struct DriveWriteFit {  // O_DIRECT writes: the lumped write latency and write d
 struct BufferedWriteFit {  // write() into the page cache at QD1: fixed + size / bandwidth
   SizeLine line;
   Sources from;
+  // io_uring's io-wq (several writes in flight): the fixed part of a write the file's worker
+  // runs one at a time; the rest of the QD1 fixed time is the handoff (line.fixed_s - this).
+  std::optional<double> io_wq_serial_s;
+  double io_wq_rms = 0;  // rms log residual of the per-write times
+  Sources io_wq_from;
 };
 struct WritebackFit {  // fsync of dirty page-cache data: the flusher's rate and the kernel's settings
   double flusher_Bps = 0;

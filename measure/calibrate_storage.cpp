@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -36,7 +37,8 @@ double latency_sigma(const std::vector<const PointGroup*>& only) {
 // log space (positive, and residuals in log throughput are relative).
 class StorageModel {
 public:
-  StorageModel(const std::vector<const PointGroup*>& only, const CpuCost& cpu) : only_(only), cpu_(cpu) {
+  StorageModel(const std::vector<const PointGroup*>& only, const CpuCost& cpu, double mdts)
+      : mdts_bytes(mdts), only_(only), cpu_(cpu) {
     for (const PointGroup* g : only) {
       max_bw = std::max(max_bw, g->median_bw());
       max_iops = std::max(max_iops, g->median_iops());
@@ -51,6 +53,7 @@ public:
   StorageParams params(const Eigen::VectorXd& th, ReadForm form) const {
     StorageParams p;
     p.read = form;
+    p.mdts_bytes = mdts_bytes;
     p.latency_s = std::exp(th[0]);
     p.bandwidth_Bps = std::exp(th[1]);
     p.max_iops = th.size() > 2 ? std::min(std::exp(th[2]), iops_cap) : iops_cap;
@@ -75,6 +78,7 @@ public:
   }
 
   double max_bw = 0, max_iops = 0, min_lat = 1, iops_cap = 0;
+  double mdts_bytes;  // the largest command the device sees
   bool concurrent = false;
 
 private:
@@ -135,9 +139,24 @@ bool reaches_iops_ceiling(const StorageModel& m, const StorageParams& p, const E
 
 }  // namespace
 
+// The largest command the device sees: the block layer splits an I/O into requests of
+// at most the queue's max_sectors_kb (on an NVMe drive no more than its MDTS), and the
+// device serves each request whole (a virtio disk: one request, however large). The
+// value most runs recorded; the drive's default where none did.
+double request_limit(const std::vector<const PointGroup*>& only, Profile& prof) {
+  std::map<i64, int> seen;
+  for (const PointGroup* g : only)
+    if (g->max_request_bytes && *g->max_request_bytes > 0) ++seen[*g->max_request_bytes];
+  if (seen.empty()) return StorageParams{}.mdts_bytes;
+  if (seen.size() > 1) prof.notes.push_back("storage: the runs' max_sectors_kb differ; the most common is kept as mdts");
+  return static_cast<double>(
+      std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+          ->first);
+}
+
 void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
   prof.latency_sigma = latency_sigma(only);
-  const StorageModel m(only, *prof.cpu);
+  const StorageModel m(only, *prof.cpu, request_limit(only, prof));
   const Kept kept = fit_read_forms(m, prof);
   StorageParams p = m.params(kept.th, kept.read);
   Eigen::VectorXd r_fit(m.points());

@@ -124,9 +124,13 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       set_fitted(d, "device", model, "max_iops", p.storage->max_iops);
       set_fitted(d, declared("device", model, "read_service"), read_service_name(p.storage->read));
       set_fitted(d, "device", model, "latency_sigma", p.latency_sigma);
+      // The largest request the runs' block queue took (max_sectors_kb), where recorded.
+      if (p.storage->mdts_bytes != StorageParams{}.mdts_bytes)
+        set_fitted(d, "device", model, "mdts", p.storage->mdts_bytes);
       if (p.writes.drive) {
         set_fitted(d, "device", model, "write_latency", p.writes.drive->latency_s);
         set_fitted(d, "device", model, "write_bandwidth", p.writes.drive->bandwidth_Bps);
+        if (p.writes.drive->serial) set_fitted(d, declared("device", model, "write_service"), std::string("serial"));
       }
       if (p.writes.flush) set_fitted(d, "device", model, "flush_cost", p.writes.flush->cost_s);
       ssd_done = true;
@@ -215,14 +219,20 @@ json path_entry(const Profile& p, const std::string& path, int qd, double io_siz
 }
 
 
-json write_path_entry(const Profile& p, const std::string& path, int qd, double io_size) {
+json write_path_entry(const Profile& p, const std::string& path, int qd, double io_size, const std::string& engine) {
   json e = path_entry(p, path, qd, io_size);
   if (path != "cpu_cached") return e;
   // A buffered write's time beyond its copy at the cpu_socket's memcpy rate (the read fit's,
   // where identified) is the write() call's own: page allocation, dirtying, the file system.
+  // Through io_uring, with the io-wq fit: the worker's serial part, and the handoff beside it.
   if (p.writes.buffered) {
     const SizeLine& w = p.writes.buffered->line;
     double cost = w.fixed_s;
+    if (engine == "io_uring" && p.writes.buffered->io_wq_serial_s) {
+      cost = *p.writes.buffered->io_wq_serial_s;
+      set_fitted(e, declared("path", path, "buffered_writes"), std::string("io_wq"));
+      set_fitted(e, "path", path, "io_wq_handoff", std::max(0.0, w.fixed_s - cost));
+    }
     if (w.bandwidth_identified && p.memcpy && p.memcpy->bandwidth_identified)
       cost += io_size / w.bandwidth_Bps - io_size / p.memcpy->bandwidth_Bps;
     set_fitted(e, "path", path, "syscall_cost", std::max(0.0, cost));

@@ -23,7 +23,8 @@ nlohmann::json path_entry(const Profile& p, const std::string& path, int qd, dou
 // The same for a point of writes: for cpu_cached, also a buffered write's cost (the
 // buffered-write fit), the flusher's rate, the writeback request and the kernel's
 // vm.dirty_* settings the writeback fit recorded.
-nlohmann::json write_path_entry(const Profile& p, const std::string& path, int qd, double io_size);
+nlohmann::json write_path_entry(const Profile& p, const std::string& path, int qd, double io_size,
+                                const std::string& engine = "");
 
 // The id of the first device of `model` in a topology, or "" if there is none.
 std::string first_device(const nlohmann::json& topology, const std::string& model);

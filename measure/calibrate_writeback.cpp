@@ -32,8 +32,7 @@ double golden_section(F&& f, double lo, double hi) {
 
 // buffered: one writer's time per write() at QD1 (its writes over the write phase) =
 // fixed + size / bandwidth. At a deeper io_uring queue the kernel hands buffered writes to
-// its workers, and the thread's own time no longer shows; several writers of one file
-// wait for each other on the file's lock (i_rwsem), which the model does not have.
+// its workers, and the thread's own time no longer shows (the io_wq stage below).
 class BufferedWriteStage final : public WriteStage {
 public:
   const char* name() const override { return "buffered"; }
@@ -60,6 +59,43 @@ public:
     }
     f.line = *line;
     prof.writes.buffered = f;
+  }
+};
+
+// io_wq: buffered writes submitted through io_uring go to its io-wq worker, which runs the
+// writes of one file one at a time (hashed by inode; the inode lock serializes the rings'
+// workers of one file too); a write is handed off and back beside that. With `n` writes in
+// flight, the time per write over the write phase is max(serial + size / bandwidth,
+// (fixed + size / bandwidth) / n), fixed and bandwidth the QD1 fit's: the serial part is
+// fitted (golden section on log time) from the io_uring groups with several writes in flight,
+// and the handoff is the rest of the QD1 fixed time.
+class IoWqStage final : public WriteStage {
+public:
+  const char* name() const override { return "io_wq"; }
+  bool takes(const PointGroup& g) const override {
+    const std::string d = g.durability();
+    return g.xfer == "cpu_cached" && g.engine == "io_uring" && g.concurrency() > 1 && g.size > 0 &&
+           (d == "none" || d == "fsync_end") && g.median_write_phase_s().has_value();
+  }
+  void fit(const std::vector<const PointGroup*>& pts, Profile& prof) const override {
+    if (pts.empty() || !prof.writes.buffered) return;  // nothing to tell the worker's serial part from
+    BufferedWriteFit& b = *prof.writes.buffered;
+    const double fixed = b.line.fixed_s;
+    const double per_byte = b.line.bandwidth_identified ? 1 / b.line.bandwidth_Bps : 0;
+    auto cost = [&](double serial) {
+      double c = 0;
+      for (const PointGroup* g : pts) {
+        const double s = static_cast<double>(g->io_size);
+        const double measured = *g->median_write_phase_s() / (static_cast<double>(g->size) / s);
+        const double model = std::max(serial + s * per_byte, (fixed + s * per_byte) / g->concurrency());
+        c += std::pow(std::log(model / measured), 2);
+      }
+      return c;
+    };
+    const double serial = golden_section(cost, 0, fixed);
+    b.io_wq_serial_s = serial;
+    b.io_wq_rms = std::sqrt(cost(serial) / static_cast<double>(pts.size()));
+    for (const PointGroup* g : pts) b.io_wq_from.add(*g);
   }
 };
 
@@ -191,6 +227,7 @@ public:
 
 namespace stages {
 std::unique_ptr<WriteStage> buffered_write_stage() { return std::make_unique<BufferedWriteStage>(); }
+std::unique_ptr<WriteStage> io_wq_stage() { return std::make_unique<IoWqStage>(); }
 std::unique_ptr<WriteStage> writeback_stage() { return std::make_unique<WritebackStage>(); }
 }  // namespace stages
 

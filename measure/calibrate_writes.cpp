@@ -20,9 +20,11 @@ Split split(const DriveWriteInputs& d, double size) {
   const double c = std::max(1.0, std::ceil(size / d.mdts_bytes));
   return {c, size / c};
 }
-// The slowest of a command's pipelined stages: controller, link, write data path.
+// The slowest of a command's pipelined stages: controller, link, write data path (or,
+// serial, the controller holding the command through its data path, then the link).
 double bottleneck(const DriveWriteInputs& d, double command_bytes) {
   const double link = d.link_Bps > 0 ? command_bytes / d.link_Bps : 0;
+  if (d.serial) return std::max(1.0 / d.max_iops + command_bytes / d.bandwidth_Bps, link);
   return std::max({1.0 / d.max_iops, link, command_bytes / d.bandwidth_Bps});
 }
 }  // namespace
@@ -87,6 +89,7 @@ DriveWriteInputs drive_write_inputs(const Profile& p) {
   if (p.writes.drive) {
     d.latency_s = p.writes.drive->latency_s;
     d.bandwidth_Bps = p.writes.drive->bandwidth_Bps;
+    d.serial = p.writes.drive->serial;
   }
   if (p.writes.flush) d.flush_s = p.writes.flush->cost_s;
   return d;
@@ -126,8 +129,10 @@ public:
 
 // drive: write_latency and write_bandwidth of the lumped drive, fitted on log throughput
 // (relative errors) of the O_DIRECT write groups, given the read fits' command rate and
-// the CPU cost per I/O, and the flush fitted before. Writes made durable one by one
-// (O_DSYNC) are left out: their time is as much the flush's as the drive's.
+// the CPU cost per I/O, and the flush fitted before; once with the controller's
+// processing beside the write data path (pipelined) and once in series with it (serial),
+// keeping the service that fits best, as the read fit does. Writes made durable one by
+// one (O_DSYNC) are left out: their time is as much the flush's as the drive's.
 class DriveWriteStage final : public WriteStage {
 public:
   const char* name() const override { return "drive"; }
@@ -149,10 +154,15 @@ public:
       max_bw = std::max(max_bw, g->median_bw());
       if (g->concurrency() == 1) min_time = std::min(min_time, g->io_size / g->median_bw());
     }
+    // The fit may not wander off to infinity where the points do not bound the bandwidth
+    // (a link slower than the write path sets every rate).
+    const double bandwidth_cap = 100 * max_bw;
+    bool serial = false;
     auto model = [&](const Eigen::VectorXd& th, int i) {
       DriveWriteInputs t = d;
+      t.serial = serial;
       t.latency_s = std::exp(th[0]);
-      t.bandwidth_Bps = std::exp(th[1]);
+      t.bandwidth_Bps = std::min(std::exp(th[1]), bandwidth_cap);
       const PointGroup& g = *pts[static_cast<std::size_t>(i)];
       return direct_write_throughput(t, g, prof.cpu->at(g.qd, static_cast<double>(g.io_size)));
     };
@@ -162,12 +172,26 @@ public:
     };
     Eigen::VectorXd th0(2);
     th0 << std::log(std::max(min_time / 4, 1e-6)), std::log(1.2 * max_bw);
-    const fit::LmResult lm = fit::levenberg_marquardt(residuals, th0, n);
-    DriveWriteFit f;
-    f.latency_s = std::exp(lm.p[0]);
-    f.bandwidth_Bps = std::exp(lm.p[1]);
-    f.link_Bps = d.link_Bps;
+    const fit::LmResult pipelined = fit::levenberg_marquardt(residuals, th0, n);
     Eigen::VectorXd r(n);
+    residuals(pipelined.p, r);
+    const double pipelined_cost = r.squaredNorm();
+    serial = true;
+    const fit::LmResult in_series = fit::levenberg_marquardt(residuals, th0, n);
+    residuals(in_series.p, r);
+    const double serial_cost = r.squaredNorm();
+    serial = serial_cost < pipelined_cost;
+    const fit::LmResult& lm = serial ? in_series : pipelined;
+    prof.notes.push_back(fmt::format("drive writes: rms log residual {:.3f} with write processing beside the data "
+                                     "path, {:.3f} in series; kept: {}",
+                                     std::sqrt(pipelined_cost / n), std::sqrt(serial_cost / n),
+                                     serial ? "in series" : "beside"));
+
+    DriveWriteFit f;
+    f.serial = serial;
+    f.latency_s = std::exp(lm.p[0]);
+    f.bandwidth_Bps = std::min(std::exp(lm.p[1]), bandwidth_cap);
+    f.link_Bps = d.link_Bps;
     residuals(lm.p, r);
     f.q = stages::bandwidth_residuals(pts, r, 2, f.residuals);
     for (const PointGroup* g : pts) f.from.add(*g);
@@ -190,6 +214,7 @@ const std::vector<std::unique_ptr<WriteStage>>& write_stages() {
     v.push_back(stages::flush_stage());
     v.push_back(stages::drive_write_stage());
     v.push_back(stages::buffered_write_stage());
+    v.push_back(stages::io_wq_stage());
     v.push_back(stages::writeback_stage());
     return v;
   }();

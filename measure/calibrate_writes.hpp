@@ -6,9 +6,13 @@
 //              their median latency is the drive's flush_cost
 //   drive      cpu_only write throughput until durable: the lumped drive's write_latency
 //              and write_bandwidth, Levenberg-Marquardt on log throughput of the closed
-//              form below (max_iops and the CPU cost per I/O come from the read fits)
+//              form below (max_iops and the CPU cost per I/O come from the read fits),
+//              once per write service (pipelined, serial), keeping the one that fits best
 //   buffered   cpu_cached writes at QD1, their write phase: time per write() = fixed +
 //              size / bandwidth (copy into the page cache, page allocation, dirtying)
+//   io_wq      cpu_cached io_uring writes with several in flight: the part of that fixed
+//              time io_uring's io-wq worker runs one write of a file at a time; the rest is
+//              the handoff to and from the worker
 //   writeback  fsyncs of buffered writes: the flusher's rate (the path's flusher_bandwidth)
 //              given the drive, with the block queue's max_sectors_kb as the writeback
 //              request and the kernel's vm.dirty_* settings as the run recorded them
@@ -26,10 +30,13 @@ namespace iowall::calib {
 // The lumped drive's write path in SI units. Each command (a write is ceil(size / mdts)
 // of them) is processed by the controller (1 / max_iops), crosses the link, passes the
 // write data path (its bytes / write bandwidth) and completes write_latency later; the
-// three are pipelined stages.
+// three are pipelined stages (the nvme_ssd's write_service "pipelined"), or, serial, the
+// processing and the data path are one stage: 1 / max_iops + bytes / write bandwidth
+// per command, one command after another (write_service "serial").
 struct DriveWriteInputs {
   double max_iops = 0, mdts_bytes = 131072;
   double latency_s = 0, bandwidth_Bps = 0;
+  bool serial = false;
   double link_Bps = 0;  // 0: the link never limits
   double flush_s = 0;   // an NVMe Flush (fsync, O_DSYNC)
 };
@@ -82,6 +89,7 @@ namespace stages {
 std::unique_ptr<WriteStage> flush_stage();
 std::unique_ptr<WriteStage> drive_write_stage();
 std::unique_ptr<WriteStage> buffered_write_stage();
+std::unique_ptr<WriteStage> io_wq_stage();
 std::unique_ptr<WriteStage> writeback_stage();
 }  // namespace stages
 

@@ -165,10 +165,10 @@ std::vector<PointGroup> load_points(const std::vector<std::string>& files) {
       g.io_size = p.options.io_size.n;
       g.qd = p.options.qd;
       g.threads = p.options.threads;
+      if (p.max_request_kib) g.max_request_bytes = static_cast<i64>(*p.max_request_kib) * 1024;
       if (writes) {
         g.durable_as = *p.options.durability;
         g.size = p.options.size.n;
-        if (p.max_request_kib) g.max_request_bytes = static_cast<i64>(*p.max_request_kib) * 1024;
         g.vm = f.vm;
       }
       auto [it, inserted] = groups.try_emplace(g.key() + " " + g.io_mode, g);

@@ -30,11 +30,12 @@ struct PointGroup {
   // gpu_direct: cuFile ran in compatibility mode (POSIX reads through its bounce buffers)
   // in every repeat that said; nullopt where no repeat recorded it.
   std::optional<bool> cufile_compat;
-  // Writes only: how they were made durable; the bytes written in all (-s); the largest
-  // request the block queue takes (max_sectors_kb, bytes); the dirty-page settings.
+  // The largest request the block queue takes (max_sectors_kb, bytes), where recorded.
+  std::optional<i64> max_request_bytes;
+  // Writes only: how they were made durable; the bytes written in all (-s); the
+  // dirty-page settings.
   measure::MeasuredDurability durable_as;
   i64 size = 0;
-  std::optional<i64> max_request_bytes;
   std::optional<measure::MeasuredVm> vm;
   std::vector<std::string> files;  // every file with a repeat of this configuration
   std::vector<Sample> samples;

@@ -170,6 +170,9 @@ public:
       s.mean_ns = number(member(*it, sp, "lat_ns"), sp + "/lat_ns", "mean");
       p.syncs = s;
     }
+  }
+  // The block queue's largest request, where the repeat recorded its disk.
+  void request_limit(const json& rep, const std::string& ptr, MeasurementPoint& p) const {
     if (auto it = rep.find("disk"); it != rep.end() && !it->is_null())
       p.max_request_kib = optional_count(*it, ptr + "/disk", "max_sectors_kb");
   }
@@ -223,6 +226,7 @@ MeasurementFile parse_measurement_json(const json& j, const std::string& path) {
     }
     p.read = rd.direction(rd.member(reps[i], ptr, "read"), ptr + "/read");
     p.write = rd.direction(rd.member(reps[i], ptr, "write"), ptr + "/write");
+    rd.request_limit(reps[i], ptr, p);
     if (writing) rd.write_figures(reps[i], ptr, p);
     f.points.push_back(std::move(p));
   }

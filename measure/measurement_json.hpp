@@ -65,8 +65,9 @@ struct MeasurementPoint {
   double first_done_s = 0, last_done_s = 0;
   std::optional<double> page_cache_resident_at_start;  // 0-1; absent in older files or where unknown
   MeasuredDirection read, write;
-  // Writes: from the first write to the last one completed; the repeat's syncs; the
-  // largest request the block queue takes (max_sectors_kb). Absent where not recorded.
+  // Writes: from the first write to the last one completed; the repeat's syncs. Reads and
+  // writes: the largest request the block queue takes (max_sectors_kb). Absent where not
+  // recorded.
   std::optional<double> write_phase_s;
   std::optional<MeasuredSyncs> syncs;
   std::optional<std::uint64_t> max_request_kib;

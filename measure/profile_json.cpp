@@ -163,6 +163,7 @@ Profile profile_from_json(const json& j, const std::string& path) {
       throw InputError(path, "/fits/storage/read_service", "not a string");
     s.read = read_form(fitted.value("read_service", read_service_name(ReadForm::overlapped)), path,
                        "/fits/storage/read_service");
+    if (fitted.contains("mdts")) s.mdts_bytes = static_cast<double>(rd.bytes("/fits/storage/mdts"));
     p.storage = s;
     if (!rd.at("/fits/storage/latency_sigma").is_number())
       throw InputError(path, "/fits/storage/latency_sigma", "not a number");

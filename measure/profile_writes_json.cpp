@@ -50,7 +50,9 @@ void add_write_fits(const WriteFits& w, json& fits) {
         {"model", "throughput until durable = total / (total / min(concurrency * size / (cpu + 1/max_iops + "
                   "command/link + command/write_bandwidth + write_latency + (commands-1) * slowest stage [+ "
                   "flush_cost with O_DSYNC]), command / slowest stage, threads * size / cpu) + syncs * flush_cost); "
-                  "fitted on log throughput"},
+                  "stages: pipelined 1/max_iops, command/link, command/write_bandwidth; serial 1/max_iops + "
+                  "command/write_bandwidth, command/link; fitted on log throughput"},
+        {"write_service", w.drive->serial ? "serial" : "pipelined"},
         {"write_latency", time_text(w.drive->latency_s)},
         {"write_bandwidth", bandwidth_text(w.drive->bandwidth_Bps)},
         {"link", w.drive->link_Bps > 0 ? json(bandwidth_text(w.drive->link_Bps)) : json("not limiting")},
@@ -70,6 +72,16 @@ void add_write_fits(const WriteFits& w, json& fits) {
         {"rms_residual", time_text(l.q.rms_residual)},
         {"points", l.q.points},
         {"sources", sources_json(w.buffered->from)}};
+    if (w.buffered->io_wq_serial_s)
+      fits["buffered_writes"]["io_wq"] = {
+          {"model", "io_uring punts buffered writes to its io-wq worker, which runs one file's writes one at a time: "
+                    "time per write with n in flight = max(serial + size / bandwidth, (per_write + size / bandwidth) "
+                    "/ n); handoff = per_write - serial, a latency beside the worker; from the write phase"},
+          {"serial", time_text(*w.buffered->io_wq_serial_s)},
+          {"handoff", time_text(l.fixed_s - *w.buffered->io_wq_serial_s)},
+          {"rms_log_residual", round_sig(w.buffered->io_wq_rms, 3)},
+          {"points", w.buffered->io_wq_from.points.size()},
+          {"sources", sources_json(w.buffered->io_wq_from)}};
   }
   if (w.writeback)
     fits["writeback"] = {
@@ -125,11 +137,18 @@ void read_write_fits(const json& j, const std::string& path, Profile& p) {
     d.bandwidth_Bps = rate(rd, "/fits/drive_writes/write_bandwidth");
     const json& link = rd.at("/fits/drive_writes/link");
     if (!(link.is_string() && link == "not limiting")) d.link_Bps = rate(rd, "/fits/drive_writes/link");
+    // Profiles from before the write services were told apart: pipelined.
+    const std::string service = rd.at("/fits/drive_writes").value("write_service", "pipelined");
+    if (service != "pipelined" && service != "serial")
+      throw InputError(path, "/fits/drive_writes/write_service",
+                       fmt::format("unknown write service \"{}\" (known: pipelined, serial)", service));
+    d.serial = service == "serial";
     p.writes.drive = d;
   }
   if (const auto line = rd.line("/fits/buffered_writes", "per_write", "bandwidth")) {
     BufferedWriteFit b;
     b.line = *line;
+    if (rd.at("/fits/buffered_writes").contains("io_wq")) b.io_wq_serial_s = rd.seconds("/fits/buffered_writes/io_wq/serial");
     p.writes.buffered = b;
   }
   if (fits.contains("writeback")) {

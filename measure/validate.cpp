@@ -27,7 +27,7 @@ json point_scenario(const PointGroup& g, const Profile& p, const json& topology)
   if (target.empty()) throw InputError("", "--topology", fmt::format("the topology has no target for {}", g.xfer));
   const std::string path_name = simulated_path(g);
   const double io_size = static_cast<double>(g.io_size);
-  json path = g.writes() ? write_path_entry(p, path_name, g.qd, io_size) : path_entry(p, path_name, g.qd, io_size);
+  json path = g.writes() ? write_path_entry(p, path_name, g.qd, io_size, g.engine) : path_entry(p, path_name, g.qd, io_size);
   if (g.xfer == "cpu_cached" && !g.writes())
     path["cache_at_start"] = *g.median_cached_at_start() >= 0.5 ? "warm" : "cold";
   // Reads: enough I/Os per thread for the queue to reach its steady state. Writes: what

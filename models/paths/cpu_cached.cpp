@@ -10,7 +10,11 @@
 // return once the data is copied into the page cache and balance_dirty_pages lets the
 // writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp, thresholds from
 // vm.dirty_*) are written back by the device's flusher (models/host/storage_writeback.hpp),
-// and fsync (sync) writes back what is dirty and flushes the drive.
+// and fsync (sync) writes back what is dirty and flushes the drive. Submitted through
+// io_uring ("buffered_writes": "io_wq"), a buffered write is punted to the ring's io-wq
+// worker: the writes of one file run there one at a time (hashed by inode; the file's lock
+// serializes writers of one file across rings too), a handoff apart from their submission.
+#include <deque>
 #include <map>
 
 #include <fmt/format.h>
@@ -72,7 +76,21 @@ public:
                         "target resident, as a file just written or read before; blocks are missed once evicted)",
                         "fio lays out its file with buffered writes (warm unless --invalidate); iowall measure "
                         "drops its fill and records the share cached (page_cache_resident_at_start)");
+    IOWALL_PARAM_CHOICE(buffered_writes, "inline", (std::vector<std::string>{"inline", "io_wq"}),
+                        "how a buffered write reaches the page cache: inline (write() in the calling thread, psync) "
+                        "or io_wq (io_uring punts it to its io-wq worker: the writes of one file run there one at a "
+                        "time, io_wq_handoff after their submission, while the submitter goes on)",
+                        "io_uring/io_uring.c io_prep_async_work: a write to a regular file is hashed by its inode "
+                        "and io-wq runs work of one hash one at a time; fs/ext4/file.c ext4_buffered_write_iter "
+                        "holds the inode lock over the copy; S. Roesch, 'Support async buffered writes for "
+                        "io-uring' (2022): buffered writes otherwise go only through the io workers");
+    IOWALL_PARAM(Time, io_wq_handoff, "10 us", "io_wq: from a write's submission to its completion reaped, beside "
+                 "the worker's own time (io-wq enqueue and worker wake-up, the CQE and the submitter's wake-up); "
+                 "a latency, not a serial step: hidden once several writes are in flight",
+                 "assumed: two wake-ups; `iowall calibrate` fits it (a writer's QD1 time per write minus the "
+                 "file's serial time per write at a deeper queue)");
     bool pinned_user_buffer = user_buffer == "pinned";
+    bool io_wq_writes = buffered_writes == "io_wq";
     bool warm_cache = cache_at_start == "warm";
   };
   CpuCachedPath(const Params& p, PathEnv& env)
@@ -206,16 +224,48 @@ private:
     });
   }
   void write_syscall(std::uint32_t id) {
+    if (config_.io_wq_writes) {
+      env_.ctx.in(config_.io_wq_handoff, [this, id] { to_file_writer(id); });
+      return;
+    }
     thread_spend(id, config_.syscall_cost, [this, id] {
       thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
     });
   }
   // The copy is in the page cache: the pages are dirty, and balance_dirty_pages decides
   // when the writer goes on.
-  void write_back(std::uint32_t id) {
+  // io_wq: the file's writes one at a time on a worker (its CPU, the copy, the dirty-page
+  // balance), each after its handoff.
+  struct FileWriter {
+    std::deque<std::uint32_t> waiting;
+    bool busy = false;
+  };
+  // `writer`: the io_wq worker that goes on with the file's next write once this one is done.
+  void write_back(std::uint32_t id, FileWriter* writer = nullptr) {
     const IoRequest& r = io(id).io;
     dirtied_ += r.size;
-    writeback_of(*r.storage, *io(id).cpu).dirtied(sink_of(*r.storage), r.size, [this, id] { finish(id); });
+    writeback_of(*r.storage, *io(id).cpu).dirtied(sink_of(*r.storage), r.size, [this, id, writer] {
+      finish(id);
+      if (writer) next_file_write(*writer);
+    });
+  }
+  void to_file_writer(std::uint32_t id) {
+    FileWriter& w = writers_[io(id).io.storage];
+    w.waiting.push_back(id);
+    if (!w.busy) next_file_write(w);
+  }
+  void next_file_write(FileWriter& w) {
+    if (w.waiting.empty()) {
+      w.busy = false;
+      return;
+    }
+    w.busy = true;
+    const std::uint32_t id = w.waiting.front();
+    w.waiting.pop_front();
+    FileWriter* writer = &w;
+    io(id).cpu->spend(config_.syscall_cost, [this, id, writer] {
+      env_.mover.send(*copy_of_[id], io(id).io.size, [this, id, writer] { write_back(id, writer); });
+    });
   }
 
 public:
@@ -273,6 +323,7 @@ private:
   std::unique_ptr<DirtyPages> pages_;
   Bytes dirtied_;  // bytes written into the page cache
   std::map<const BlockStorage*, std::unique_ptr<StorageWriteback>> sinks_;
+  std::map<const BlockStorage*, FileWriter> writers_;  // io_wq: one per file (device)
 };
 
 IOWALL_REGISTER_PATH(CpuCachedPath, "cpu_cached",

@@ -85,6 +85,7 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
   queues_ = std::make_unique<NvmeQueues>(
       *this, q, [this](std::uint32_t c) { execute(c); }, [this](std::uint32_t c) { reaped(c); });
   set_limits({capacity, lba_size, mdts, queues_->queue_limit()});
+  serial_writes_ = write_service == "serial";
   reads_ = make_read_service(read_service, *this);
   if (!reads_) p.fail("read_service", fmt::format("unknown read service \"{}\"", read_service));
   register_stat("bytes_read", "B", "bytes read from media", bytes_read_);
@@ -146,6 +147,14 @@ void NvmeSsd::execute(std::uint32_t cmd) {
   // Command processing (the IOPS ceiling), arbitrated among the submission queues: a
   // write fetches its data from the host once processed; a read is the read service's.
   if (commands_[cmd].write) {
+    if (serial_writes_) {
+      // The command's processing and its data's transfer in series: the controller takes
+      // the next command only once this one's data has passed; the data then crosses the
+      // link into the write cache.
+      controller_->submit(interval(max_iops) + transfer_time(commands_[cmd].bytes, write_bandwidth), Time(0), {},
+                          [this, cmd] { fetch_serial_write(cmd); }, queues_->queue_of(cmd));
+      return;
+    }
     controller_->submit(interval(max_iops), Time(0), {}, [this, cmd] { write_media(cmd); }, queues_->queue_of(cmd));
     return;
   }
@@ -187,6 +196,13 @@ void NvmeSsd::write_media(std::uint32_t cmd) {
                             [this, cmd] { cache_admit(cmd); });
       },
       DmaKind::read);
+}
+
+void NvmeSsd::fetch_serial_write(std::uint32_t cmd) {
+  // A serial write's data path time was spent on the controller: it crosses the link only.
+  const Command& c = commands_[cmd];
+  const Io& io = ios_[c.io];
+  io.mover->send(*io.route, c.bytes, [this, cmd] { cache_admit(cmd); }, DmaKind::read);
 }
 
 void NvmeSsd::cache_admit(std::uint32_t cmd) {

@@ -337,3 +337,65 @@ TEST_CASE("a write measurement must say how it was made durable, and its mode mu
   }
   std::filesystem::remove(path);
 }
+
+TEST_CASE("a serial write service: its closed form holds to the simulator and the fit tells it from pipelined",
+          "[calibrate][writes]") {
+  // Requests up to 4 MiB reach the drive whole (a virtio disk's max_sectors_kb): a 1 MiB
+  // write is one command, which holds the controller for 1/max_iops + size/write_bandwidth.
+  Profile t = truth();
+  t.storage->mdts_bytes = 4 << 20;
+  t.writes.drive->serial = true;
+  const DriveWriteInputs d = drive_write_inputs(t);
+  REQUIRE(d.serial);
+  const std::vector<PointGroup> groups = synthetic_writes(0, 1, t);
+  for (const PointGroup& g : groups) {
+    if (g.xfer != "cpu_only") continue;
+    INFO(g.key());
+    const double closed = direct_write_throughput(d, g, t.cpu->at(g.qd, static_cast<double>(g.io_size)));
+    CHECK(closed / g.median_bw() == Approx(1).margin(g.qd == 1 ? 0.07 : 0.01));
+  }
+  // In series the ceiling grows with the request: 1 MiB at depth beats 128 KiB.
+  CHECK(drive_write_ceiling(d, 1 << 20) > 1.05 * drive_write_ceiling(d, 128 << 10));
+  Profile p;
+  p.storage = t.storage;
+  p.cpu = t.cpu;
+  p.memcpy = t.memcpy;
+  fit_writes(groups, Subset("all"), p);
+  REQUIRE(p.writes.drive);
+  CHECK(p.writes.drive->serial);
+  CHECK(p.writes.drive->bandwidth_Bps == Approx(t.writes.drive->bandwidth_Bps).epsilon(0.03));
+  // The pipelined truth's points keep the pipelined service.
+  const Profile q = fit_writes_of(synthetic_writes(0, 1));
+  REQUIRE(q.writes.drive);
+  CHECK_FALSE(q.writes.drive->serial);
+}
+
+TEST_CASE("io_uring buffered writes: one file's io-wq worker runs them one at a time, the handoff beside",
+          "[calibrate][writes]") {
+  // The truth's QD1 buffered write (fixed + size / bandwidth) splits into a serial part on
+  // the file's worker and a handoff; at QD8 only the serial part shows, and the io_wq fit
+  // recovers it from simulated QD8 writes.
+  Profile t = truth();
+  const double fixed = t.writes.buffered->line.fixed_s;
+  t.writes.buffered->io_wq_serial_s = fixed / 4;
+  const nlohmann::json topology = apply_profile(base_topology(), t, "gpu-machine.json", "truth");
+  std::mt19937_64 rng(3);
+  std::vector<PointGroup> groups = synthetic_writes(0, 1, t);
+  for (int threads : {1, 2}) {
+    PointGroup g = write_group("cpu_cached", 4096, 8, threads, 8 << 20);
+    measure_by_simulation(g, t, topology, rng, 0);
+    groups.push_back(g);
+  }
+  const PointGroup& qd8 = groups[groups.size() - 2];
+  const PointGroup& qd8_two = groups.back();
+  const double per_write = *qd8.median_write_phase_s() / 2048;
+  const double serial = fixed / 4 + 4096 / t.writes.buffered->line.bandwidth_Bps;
+  CHECK(per_write == Approx(serial).epsilon(0.1));
+  // Two threads' writes of one file share its worker: no faster than one thread's.
+  CHECK(*qd8_two.median_write_phase_s() / 2048 == Approx(per_write).epsilon(0.1));
+  const Profile p = fit_writes_of(groups);
+  REQUIRE(p.writes.buffered);
+  REQUIRE(p.writes.buffered->io_wq_serial_s);
+  CHECK(*p.writes.buffered->io_wq_serial_s == Approx(fixed / 4).epsilon(0.25));
+  CHECK(p.writes.buffered->io_wq_from.points.size() == 2);
+}
