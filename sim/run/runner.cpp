@@ -167,6 +167,9 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   m.last_done_s = round_to(last_done.seconds(), 9);
   m.events = ctx.queue().executed();
   m.limited_by = limiting_resource(ctx.stats(), std::max(last_done, ctx.now()));
+  m.phases = phase_metrics(workload.phases(), ctx.stats());
+  if (m.phases.size() > 1)
+    if (auto phased = phased_limit(m.phases)) m.limited_by = std::move(phased);
   // A closed loop whose busiest resource is idle most of the time is bound by its window:
   // it keeps `slots` I/Os in flight and each takes its latency, so raising the queue depth
   // (not a faster device) raises the rate. The window's occupancy is Little's law's
@@ -185,9 +188,6 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
     m.write_phase_s = round_to(writes_done.seconds(), 9);
     if (workload.durable()) m.durable_s = m.last_done_s;
   }
-  m.phases = phase_metrics(workload.phases(), ctx.stats());
-  if (m.phases.size() > 1)
-    if (auto phased = phased_limit(m.phases)) m.limited_by = std::move(phased);
   out.stats = collect_stats(ctx.stats(), last_done);
   return out;
 }
