@@ -25,6 +25,7 @@ using iowall::testing::Owner;
 // Executes each fetched command after `latency`, any number at once, and records how
 // many it held at most and when the host reaped each.
 struct MockController {
+  MockController(SimContext& c, Time l) : ctx(c), latency(l) {}
   SimContext& ctx;
   Time latency;
   NvmeQueues* queues = nullptr;
@@ -46,7 +47,7 @@ struct Rig {
   MockController ctl;
   NvmeQueues queues;
   Rig(const NvmeQueueConfig& c, Time latency)
-      : ctl{ctx, latency},
+      : ctl(ctx, latency),
         queues(owner, c, [this](std::uint32_t cmd) { ctl.execute(cmd); },
                [this](std::uint32_t) { ctl.reaped.push_back(ctx.now()); }) {
     ctl.queues = &queues;
