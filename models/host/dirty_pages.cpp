@@ -19,13 +19,11 @@ constexpr Time kBandwidthInterval = Time(200'000'000'000);
 
 DirtyPages::DirtyPages(SimContext& ctx, std::string name, const DirtyPagesConfig& config)
     : Component(ctx, std::move(name)), config_(config) {
-  const auto share = [&](double ratio) {
-    return Bytes(static_cast<i64>(ratio * static_cast<double>(config_.dirtyable_memory.n)));
-  };
-  thresh_ = config_.bytes.n > 0 ? config_.bytes : share(config_.ratio);
-  bg_thresh_ = config_.background_bytes.n > 0 ? config_.background_bytes : share(config_.background_ratio);
+  const auto share = [&](double ratio) { return scale(config_.dirtyable_memory, ratio); };
+  thresh_ = config_.bytes.is_positive() ? config_.bytes : share(config_.ratio);
+  bg_thresh_ = config_.background_bytes.is_positive() ? config_.background_bytes : share(config_.background_ratio);
   // As domain_dirty_limits(): a background threshold at or above the limit is halved.
-  if (bg_thresh_ >= thresh_) bg_thresh_ = Bytes(thresh_.n / 2);
+  if (bg_thresh_ >= thresh_) bg_thresh_ = thresh_ / 2;
   register_stat("dirty", "bytes", "page-cache data dirty, not yet under writeback", dirty_gauge_);
   register_stat("writeback", "bytes", "page-cache data under writeback", writeback_gauge_);
   register_stat("written_back", "bytes", "bytes written back to storage", written_);
@@ -49,7 +47,7 @@ double DirtyPages::bandwidth() const {
 
 Time DirtyPages::pause_for(i64 bytes) const {
   const double total = static_cast<double>(dirty_ + writeback_);
-  const double limit = static_cast<double>(thresh_.n), freerun = (static_cast<double>(bg_thresh_.n) + limit) / 2;
+  const double limit = thresh_.bytes_value(), freerun = (bg_thresh_.bytes_value() + limit) / 2;
   if (total <= freerun) return Time(0);
   // The cubic position control of wb_position_ratio(): 2 at freerun, 1 at the setpoint,
   // 0 at the limit.
@@ -65,19 +63,19 @@ Time DirtyPages::pause_for(i64 bytes) const {
 void DirtyPages::dirtied(WritebackSink& sink, Bytes bytes, Done resume) {
   File& f = file(sink);
   if (f.dirty == 0) f.oldest = now();
-  f.dirty += bytes.n;
-  f.dirtied_total += bytes.n;
-  dirty_ += bytes.n;
+  f.dirty += bytes.count();
+  f.dirtied_total += bytes.count();
+  dirty_ += bytes.count();
   dirty_gauge_.set(now(), dirty_);
   for (auto& g : files_) kick(*g);
   arm_expiry();
-  if (dirty_ + writeback_ >= thresh_.n) {
+  if (dirty_ + writeback_ >= thresh_.count()) {
     // Above the hard limit the writer sleeps until writeback brings it below.
-    waiting_.push_back({resume, bytes.n});
+    waiting_.push_back({resume, bytes.count()});
     return;
   }
-  const Time pause = pause_for(bytes.n);
-  if (pause.ps == 0) {
+  const Time pause = pause_for(bytes.count());
+  if (pause.is_zero()) {
     resume();
     return;
   }
@@ -86,7 +84,7 @@ void DirtyPages::dirtied(WritebackSink& sink, Bytes bytes, Done resume) {
 
 void DirtyPages::resume_after(Time pause, Done resume) {
   throttled_ = throttled_ + pause;
-  throttle_ns_.add(static_cast<std::uint64_t>(pause.ps / 1000));
+  throttle_ns_.add(static_cast<std::uint64_t>(pause.whole_ns()));
   const std::uint32_t id = paused_.acquire(resume);
   ctx().in(pause, [this, id] {
     const Done r = paused_[id];
@@ -96,7 +94,7 @@ void DirtyPages::resume_after(Time pause, Done resume) {
 }
 
 void DirtyPages::release_waiters() {
-  while (!waiting_.empty() && dirty_ + writeback_ < thresh_.n) {
+  while (!waiting_.empty() && dirty_ + writeback_ < thresh_.count()) {
     const Waiter w = waiting_.front();
     waiting_.pop_front();
     resume_after(pause_for(w.bytes), w.resume);
@@ -106,8 +104,8 @@ void DirtyPages::release_waiters() {
 void DirtyPages::kick(File& f) {
   const bool expired = f.dirty > 0 && now() - f.oldest >= config_.expire;
   if (!(background() || !f.syncs.empty() || expired)) return;
-  while (f.dirty > 0 && f.in_flight < config_.depth * config_.request.n) {
-    const i64 n = std::min(f.dirty, config_.request.n);
+  while (f.dirty > 0 && f.in_flight < config_.depth * config_.request.count()) {
+    const i64 n = std::min(f.dirty, config_.request.count());
     f.dirty -= n;
     f.in_flight += n;
     dirty_ -= n;
@@ -171,8 +169,7 @@ void DirtyPages::arm_expiry() {
     if (f->dirty > 0 && f->oldest + config_.expire > now()) due = std::min(due, f->oldest + config_.expire);
   if (due == Time::max()) return;
   // The flusher wakes every writeback interval and takes what has expired by then.
-  const i64 period = std::max<i64>(1, config_.writeback_interval.ps);
-  const Time wake = Time((due.ps + period - 1) / period * period);
+  const Time wake = round_up(due, std::max(Time(1), config_.writeback_interval));
   expiry_armed_ = true;
   expiry_ = ctx().at(wake, [this] {
     expiry_armed_ = false;

@@ -83,7 +83,7 @@ private:
   void kick(File& f);
   void completed(File& f, i64 bytes);
   void finish_syncs(File& f);
-  bool background() const { return dirty_ + writeback_ > bg_thresh_.n; }
+  bool background() const { return dirty_ + writeback_ > bg_thresh_.count(); }
   Time pause_for(i64 bytes) const;
   double bandwidth() const;
   void release_waiters();

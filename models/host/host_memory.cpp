@@ -6,7 +6,7 @@ namespace iowall {
 
 namespace {
 
-constexpr i64 kSmallPage = 4096, kHugePage = 2 * 1024 * 1024;
+constexpr Bytes kSmallPage(4096), kHugePage(2 * 1024 * 1024);
 
 // The thread's copy between a staging buffer and user memory: one core at `rate`, host
 // memory crossed twice (read and write).
@@ -27,9 +27,8 @@ Route staged_route(CpuSocket& cpu, Dram& dram, Bandwidth rate, const char* what)
 }  // namespace
 
 Time first_touch_time(const CpuSocket& cpu, Bytes bytes, bool huge_pages) {
-  const i64 page = huge_pages ? kHugePage : kSmallPage;
-  const i64 pages = (bytes.n + page - 1) / page;
-  return Time(cpu.page_fault_cost.ps * pages) + transfer_time(bytes, cpu.page_zero_bandwidth);
+  const i64 pages = ceil_div(bytes, huge_pages ? kHugePage : kSmallPage);
+  return cpu.page_fault_cost * pages + transfer_time(bytes, cpu.page_zero_bandwidth);
 }
 
 void RankThread::spend(Time cost, InlineFunction<void()> then) {
@@ -56,8 +55,8 @@ void HostCopies::copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_p
     return;
   }
   st_.total = bytes;
-  st_.chunk = std::max<i64>(1, gpu_.staging_chunk.n);
-  st_.chunks = (bytes.n + st_.chunk - 1) / st_.chunk;
+  st_.chunk = std::max(Bytes(1), gpu_.staging_chunk);
+  st_.chunks = ceil_div(bytes, st_.chunk);
   st_.to_gpu = to_gpu;
   st_.fresh = kind == HostMemoryKind::pageable_fresh && !to_gpu;
   st_.huge = huge_pages;
@@ -67,7 +66,7 @@ void HostCopies::copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_p
   });
 }
 
-Bytes HostCopies::chunk_bytes(i64 k) const { return Bytes(std::min(st_.chunk, st_.total.n - k * st_.chunk)); }
+Bytes HostCopies::chunk_bytes(i64 k) const { return std::min(st_.chunk, st_.total - st_.chunk * k); }
 
 void HostCopies::pump() {
   // First stage: into a free staging buffer (d2h: the copy engine; h2d: the thread).

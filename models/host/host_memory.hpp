@@ -82,7 +82,8 @@ private:
   // engine; h2d: the thread) into a free staging buffer, then its second stage frees it.
   struct Staged {
     Bytes total;
-    i64 chunk = 1, chunks = 0;
+    Bytes chunk{1};
+    i64 chunks = 0;
     i64 first_next = 0, second_next = 0, finished = 0;
     int free_buffers = 2, ready = 0;
     bool first_busy = false, second_busy = false;

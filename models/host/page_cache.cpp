@@ -10,7 +10,7 @@ bool PageCache::cached(const Key& k) {
 }
 
 bool PageCache::resident(const void* device, Bytes offset, Bytes size) const {
-  const i64 first = offset.n / block_.n, last = (offset.n + size.n - 1) / block_.n;
+  const i64 first = offset / block_, last = (offset + size - Bytes(1)) / block_;
   for (i64 b = first; b <= last; ++b) {
     const Key k{device, b};
     if (!index_.count(k) && (!warm_ || evicted_.count(k))) return false;
@@ -19,7 +19,7 @@ bool PageCache::resident(const void* device, Bytes offset, Bytes size) const {
 }
 
 bool PageCache::lookup(const void* device, Bytes offset, Bytes size) {
-  const i64 first = offset.n / block_.n, last = (offset.n + size.n - 1) / block_.n;
+  const i64 first = offset / block_, last = (offset + size - Bytes(1)) / block_;
   for (i64 b = first; b <= last; ++b)
     if (!cached(Key{device, b})) {
       ++misses_;
@@ -31,7 +31,7 @@ bool PageCache::lookup(const void* device, Bytes offset, Bytes size) {
 }
 
 void PageCache::insert(const void* device, Bytes offset, Bytes size) {
-  const i64 first = offset.n / block_.n, last = (offset.n + size.n - 1) / block_.n;
+  const i64 first = offset / block_, last = (offset + size - Bytes(1)) / block_;
   for (i64 b = first; b <= last; ++b) touch(Key{device, b});
 }
 

@@ -17,7 +17,7 @@ namespace iowall {
 class PageCache {
 public:
   PageCache(Bytes capacity, Bytes block, bool warm = false)
-      : capacity_blocks_(std::max<i64>(1, capacity.n / block.n)), block_(block), warm_(warm) {}
+      : capacity_blocks_(std::max<i64>(1, capacity / block)), block_(block), warm_(warm) {}
   // Looks up [offset, offset+size) of `device`: true when every block is cached
   // (and marks them recently used).
   bool lookup(const void* device, Bytes offset, Bytes size);

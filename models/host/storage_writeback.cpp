@@ -20,8 +20,8 @@ StorageWriteback::StorageWriteback(SimContext& ctx, BlockStorage& storage, const
 }
 
 void StorageWriteback::write_back(Bytes bytes, Done done) {
-  const std::uint32_t id = requests_.acquire({bytes, Bytes(next_offset_), done});
-  next_offset_ = (next_offset_ + bytes.n) % std::max<i64>(1, storage_.limits().capacity.n);
+  const std::uint32_t id = requests_.acquire({bytes, next_offset_, done});
+  next_offset_ = (next_offset_ + bytes) % std::max(Bytes(1), storage_.limits().capacity);
   // The flusher prepares the request (one thread: requests queue for it), then the
   // store takes it; the flusher goes on with the next meanwhile.
   flusher_->submit(transfer_time(bytes, rate_), Time(0), {}, [this, id] { submit(id); });

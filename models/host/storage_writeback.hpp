@@ -43,7 +43,7 @@ private:
     Done done;
   };
   SlotPool<Request> requests_;
-  i64 next_offset_ = 0;  // the file is laid out as written
+  Bytes next_offset_;  // the file is laid out as written
   Counter requests_done_;
 };
 

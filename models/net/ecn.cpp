@@ -22,8 +22,8 @@ EcnConfig EcnConfig::read(const Params& p) {
 double EcnConfig::probability(Bytes q) const {
   if (!enabled || q <= kmin) return 0;
   if (q >= kmax) return 1;
-  // (pmax * excess) / span in double, in this order: raw byte counts.
-  return pmax * static_cast<double>((q - kmin).n) / static_cast<double>((kmax - kmin).n);
+  // (pmax * excess) / span in double, in this order.
+  return pmax * (q - kmin).bytes_value() / (kmax - kmin).bytes_value();
 }
 
 }  // namespace iowall::net

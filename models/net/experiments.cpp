@@ -77,9 +77,8 @@ SpreadResult run_spread(SimContext& ctx, const FabricConfig& cfg, Bandwidth rate
   };
   r.culprit_Gbps = window(culprit);
   r.innocent_Gbps = window(innocent);
-  // (rate * frame) / wire bytes in double, in this order: raw byte counts.
-  r.innocent_alone_Gbps =
-      rate.Gbps_value() * static_cast<double>(cfg.frame.n) / static_cast<double>((cfg.frame + kWireOverhead).n);
+  // (rate * frame) / wire bytes in double, in this order.
+  r.innocent_alone_Gbps = rate.Gbps_value() * cfg.frame.bytes_value() / (cfg.frame + kWireOverhead).bytes_value();
   r.innocent_paused = f.port(h2p).paused_time;
   for (int p : {h1p + 1, h2p + 1, s1up + 1}) r.max_held = std::max(r.max_held, f.port(p).max_held);
   r.pauses_upstream = f.port(s1up).pauses_received + f.port(h1p).pauses_received + f.port(h2p).pauses_received;

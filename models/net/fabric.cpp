@@ -22,8 +22,8 @@ FabricCore::~FabricCore() = default;
 void FabricCore::queue_changed(int p) {
   if (p != watch || now() < watch_from) return;
   const Bytes q = ports[p].out.queued();
-  // A time integral in byte-picoseconds, past the range of either unit: raw counts.
-  watch_integral += static_cast<i128>(watch_value.n) * (now() - watch_last).ps;
+  // A time integral in byte-picoseconds, past the range of either unit: 128 bits.
+  watch_integral += integral(watch_value.count(), now() - watch_last);
   watch_last = now();
   watch_value = q;
   self.watch_min_ = std::min(self.watch_min_, q);
@@ -215,10 +215,10 @@ void Fabric::watch_queue(int port, Time from) {
 }
 
 double Fabric::mean_watched_queue(Time until) const {
-  // The byte-picosecond integral (raw counts, as in queue_changed) over the span.
-  const i128 total = core_->watch_integral + static_cast<i128>(core_->watch_value.n) * (until - core_->watch_last).ps;
+  // The byte-picosecond integral (as in queue_changed) over the span.
+  const i128 total = core_->watch_integral + integral(core_->watch_value.count(), until - core_->watch_last);
   const Time span = until - core_->watch_from;
-  return span.is_positive() ? static_cast<double>(total) / static_cast<double>(span.ps) : 0;
+  return span.is_positive() ? static_cast<double>(total) / span.ps_value() : 0;
 }
 
 const PortStats& Fabric::port(int p) const { return core_->ports.at(p).stats; }

@@ -24,7 +24,7 @@ NsccConfig NsccConfig::read(const Params& p) {
 }
 
 NsccWindow::NsccWindow(const NsccConfig& c, Bandwidth line, Bytes frame)
-    : c_(&c), frame_(static_cast<double>(frame.n)) {  // the window's arithmetic is in double bytes
+    : c_(&c), frame_(frame.bytes_value()) {  // the window's arithmetic is in double bytes
   // Start at one bandwidth-delay product of the target; never above four of them.
   const double bdp = line.bytes_per_s_value() * c.target_delay.seconds();
   cwnd_ = std::max(bdp, frame_);
@@ -32,9 +32,9 @@ NsccWindow::NsccWindow(const NsccConfig& c, Bandwidth line, Bytes frame)
 }
 
 void NsccWindow::on_ack(Bytes bytes, bool marked, Time rtt, Time now) {
-  // The window's arithmetic is in double bytes and picoseconds: raw counts.
-  const double target = static_cast<double>(c_->target_delay.ps), delay = static_cast<double>(rtt.ps);
-  const double acked = static_cast<double>(bytes.n);
+  // The window's arithmetic is in double bytes and picoseconds.
+  const double target = c_->target_delay.ps_value(), delay = rtt.ps_value();
+  const double acked = bytes.bytes_value();
   if (marked && delay > target) {
     // At most one decrease per round trip: the marks of one window describe one queue.
     if (last_decrease_.is_negative() || now - last_decrease_ >= rtt) {

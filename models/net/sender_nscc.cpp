@@ -28,7 +28,7 @@ public:
     Nscc* self = this;
     // (A frame's bytes fit in 31 bits; packed as a raw count.)
     const std::uint64_t ack =
-        static_cast<std::uint64_t>(fi) << 32 | static_cast<std::uint64_t>(k.bytes.n) << 1 | (k.ecn ? 1U : 0U);
+        static_cast<std::uint64_t>(fi) << 32 | static_cast<std::uint64_t>(k.bytes.count()) << 1 | (k.ecn ? 1U : 0U);
     const Time sent = k.sent;
     core_.ctx().in(core_.flows[fi].cnp_delay, [self, ack, sent] {
       self->on_ack(static_cast<int>(ack >> 32), Bytes(static_cast<i64>((ack & 0xFFFFFFFFU) >> 1)), (ack & 1U) != 0,

@@ -40,9 +40,9 @@ IncastStudy::Result IncastStudy::run(const Config& c, const StudyEnv& env) {
 Json IncastStudy::Result::to_json() const {
   const IncastResult& r = incast;
   const FabricConfig& c = config.setup.fabric;
-  // Sizes go out as byte counts (the raw field) or decimal KB.
+  // Sizes go out as byte counts or decimal KB.
   return {{"senders", config.senders}, {"flow_Gbps", r.flow_Gbps}, {"lossless_guaranteed", guaranteed},
-          {"pfc_reserve_bytes", reserve.n}, {"buffer_bytes", c.buffer.n}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
+          {"pfc_reserve_bytes", reserve.count()}, {"buffer_bytes", c.buffer.count()}, {"total_Gbps", r.total_Gbps}, {"jain", r.jain},
           {"converged_ms", r.converged.ms()}, {"mean_queue_KB", r.mean_queue / 1e3},
           {"min_queue_KB", r.min_queue.kB()}, {"max_queue_KB", r.max_queue.kB()},
           {"kmin_KB", c.ecn.kmin.kB()}, {"kmax_KB", c.ecn.kmax.kB()}, {"pauses", r.pauses},
@@ -103,19 +103,19 @@ MultipathStudy::Result MultipathStudy::run(const Config& c, const StudyEnv& env)
 
 Json MultipathStudy::Result::to_json() const {
   const MultipathResult& r = multipath;
-  // The reorder buffer goes out as a byte count (the raw field).
+  // The reorder buffer goes out as a byte count.
   return {{"mode", config.mode}, {"pattern", config.pattern}, {"senders", config.run.senders},
           {"spines", config.run.spines}, {"flow_Gbps", r.flow_Gbps}, {"total_Gbps", r.total_Gbps},
           {"min_Gbps", r.min_Gbps}, {"spine_flows", r.spine_flows}, {"out_of_order", r.out_of_order},
-          {"max_reorder_bytes", r.max_reorder.n}, {"pauses", r.pauses}, {"drops", r.drops}};
+          {"max_reorder_bytes", r.max_reorder.count()}, {"pauses", r.pauses}, {"drops", r.drops}};
 }
 
 std::string MultipathStudy::Result::to_text() const {
   const MultipathResult& r = multipath;
   std::string s = fmt::format("{} {} of {} senders over {} spines: {:.2f} Gb/s in all, slowest flow {:.2f}; "
-                              "{} packets out of order, reorder buffer up to {} B; {} PAUSEs, {} drops\n",  // B: the raw field
+                              "{} packets out of order, reorder buffer up to {} B; {} PAUSEs, {} drops\n",
                               config.mode, config.pattern, config.run.senders, config.run.spines, r.total_Gbps,
-                              r.min_Gbps, r.out_of_order, r.max_reorder.n, r.pauses, r.drops);
+                              r.min_Gbps, r.out_of_order, r.max_reorder.count(), r.pauses, r.drops);
   if (config.run.mode == Multipath::ecmp) {
     s += "flows per spine:";
     for (int n : r.spine_flows) s += fmt::format(" {}", n);

@@ -73,12 +73,12 @@ HeadroomStudy::Result HeadroomStudy::run(const Config& c, const StudyEnv&) {
 Json HeadroomStudy::Result::to_json() const {
   const Headroom& h = headroom;
   const Bandwidth rate = config.setup.rate;
-  // Sizes go out as counts of bits or bytes (the raw field).
-  return {{"rate", to_string(rate)}, {"cable_m", config.setup.cable_m}, {"max_frame_bits", (config.mtu + kWireOverhead).n * 8},
+  // Sizes go out as counts of bits or bytes.
+  return {{"rate", to_string(rate)}, {"cable_m", config.setup.cable_m}, {"max_frame_bits", (config.mtu + kWireOverhead).count() * 8},
           {"wait_frame_ns", h.wait_frame.ns()}, {"pause_frame_ns", h.pause_frame.ns()},
           {"cable_round_trip_ns", h.cable_round_trip.ns()}, {"interface_ns", h.interface.ns()},
           {"response_ns", h.response.ns()}, {"finish_frame_ns", h.finish_frame.ns()},
-          {"total_ns", h.total().ns()}, {"headroom_bytes", h.bytes(rate).n}};
+          {"total_ns", h.total().ns()}, {"headroom_bytes", h.bytes(rate).count()}};
 }
 
 std::string HeadroomStudy::Result::to_text() const {
@@ -89,9 +89,9 @@ std::string HeadroomStudy::Result::to_text() const {
       "  wait for frame in service {:.1f} ns + PAUSE {:.1f} ns + cable round trip {:.1f} ns\n"
       "  + interface {:.1f} ns + response {:.1f} ns + sender finishes its frame {:.1f} ns\n"
       "  = {:.1f} ns -> {} B ({:.1f} KB) above XOFF\n",
-      to_string(rate), config.setup.cable_m, (config.mtu + kWireOverhead).n, h.wait_frame.ns(), h.pause_frame.ns(),
+      to_string(rate), config.setup.cable_m, (config.mtu + kWireOverhead).count(), h.wait_frame.ns(), h.pause_frame.ns(),
       h.cable_round_trip.ns(), h.interface.ns(), h.response.ns(), h.finish_frame.ns(), h.total().ns(),
-      h.bytes(rate).n, h.bytes(rate).kB());  // B: the raw field
+      h.bytes(rate).count(), h.bytes(rate).kB());
 }
 
 IOWALL_REGISTER_STUDY(HeadroomStudy, "net_headroom", "PFC headroom above XOFF from the 802.1Qbb delay terms");
@@ -114,15 +114,15 @@ SkidStudy::Result SkidStudy::run(const Config& c, const StudyEnv& env) {
 }
 
 Json SkidStudy::Result::to_json() const {
-  // Sizes go out as byte counts (the raw field).
-  return {{"headroom_bytes", skid.headroom.n}, {"max_skid_bytes", skid.max_skid.n}, {"pauses", skid.pauses},
-          {"drops", skid.drops}, {"frame_bytes", config.setup.fabric.frame.n}};
+  // Sizes go out as byte counts.
+  return {{"headroom_bytes", skid.headroom.count()}, {"max_skid_bytes", skid.max_skid.count()}, {"pauses", skid.pauses},
+          {"drops", skid.drops}, {"frame_bytes", config.setup.fabric.frame.count()}};
 }
 
 std::string SkidStudy::Result::to_text() const {
   return fmt::format("{} PAUSE episodes: most bytes after XOFF {} B; headroom formula {} B ({:.1f}%); drops {}\n",
-                     skid.pauses, skid.max_skid.n, skid.headroom.n,  // B, and (100 * skid) / headroom: the raw fields
-                     100.0 * static_cast<double>(skid.max_skid.n) / static_cast<double>(skid.headroom.n), skid.drops);
+                     skid.pauses, skid.max_skid.count(), skid.headroom.count(),
+                     100.0 * skid.max_skid.bytes_value() / skid.headroom.bytes_value(), skid.drops);
 }
 
 IOWALL_REGISTER_STUDY(SkidStudy, "net_skid", "simulated bytes after XOFF against the headroom formula");
@@ -153,8 +153,8 @@ const char* flow_control(const FabricConfig& c) { return c.pfc.credit ? "credits
 Json SpreadStudy::Result::to_json() const {
   const SpreadResult& r = spread;
   const FabricConfig& c = config.setup.fabric;
-  // The held bytes go out as a byte count (the raw field).
-  return {{"flow_control", flow_control(c)}, {"dcqcn", c.dcqcn.enabled}, {"max_held_bytes", r.max_held.n},
+  // The held bytes go out as a byte count.
+  return {{"flow_control", flow_control(c)}, {"dcqcn", c.dcqcn.enabled}, {"max_held_bytes", r.max_held.count()},
           {"culprit_Gbps", r.culprit_Gbps}, {"innocent_Gbps", r.innocent_Gbps},
           {"innocent_alone_Gbps", r.innocent_alone_Gbps}, {"innocent_paused_us", r.innocent_paused.us()},
           {"pauses_upstream", r.pauses_upstream}, {"drops", r.drops}};
@@ -167,7 +167,7 @@ std::string SpreadStudy::Result::to_text() const {
                      "(alone {:.2f}); innocent NIC paused {:.1f} us; {} PAUSEs upstream; {} drops; "
                      "most held per ingress {} B\n",
                      flow_control(c), c.dcqcn.enabled ? "on" : "off", r.culprit_Gbps, config.slow_text, r.innocent_Gbps,
-                     r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops, r.max_held.n);  // B: the raw field
+                     r.innocent_alone_Gbps, r.innocent_paused.us(), r.pauses_upstream, r.drops, r.max_held.count());
 }
 
 IOWALL_REGISTER_STUDY(SpreadStudy, "net_spread", "PAUSE spreading upstream to a flow that shares no bottleneck");

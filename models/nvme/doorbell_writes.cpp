@@ -5,7 +5,7 @@
 namespace iowall {
 
 namespace {
-constexpr i64 kCacheLine = 64;
+constexpr Bytes kCacheLine(64);
 }
 
 DoorbellWrites::DoorbellWrites(Component& owner, const DoorbellCosts& c) : c_(c) {
@@ -20,12 +20,12 @@ DoorbellWrites::DoorbellWrites(Component& owner, const DoorbellCosts& c) : c_(c)
 
 Time DoorbellWrites::write_mmio(Time at) {
   mmio_writes_.add();
-  write_ps_.add(static_cast<std::uint64_t>(c_.mmio.ps));
+  write_ps_.add(static_cast<std::uint64_t>(c_.mmio.whole_ps()));
   return at + c_.mmio;
 }
 
 Time DoorbellWrites::store_shadow(int queue, bool cq_head, Time at) {
-  const i64 offset = (2 * static_cast<i64>(queue) + (cq_head ? 1 : 0)) * c_.stride.n;
+  const Bytes offset = c_.stride * (2 * static_cast<i64>(queue) + (cq_head ? 1 : 0));
   Line& line = lines_[offset / kCacheLine];
   const bool transfer = line.last_writer >= 0 && line.last_writer != queue;
   const Time cost = transfer ? c_.line_transfer : c_.shadow_store;
@@ -34,14 +34,13 @@ Time DoorbellWrites::store_shadow(int queue, bool cq_head, Time at) {
   line.last_writer = queue;
   shadow_stores_.add();
   if (transfer) line_transfers_.add();
-  write_ps_.add(static_cast<std::uint64_t>((line.free_at - at).ps));
+  write_ps_.add(static_cast<std::uint64_t>((line.free_at - at).whole_ps()));
   return line.free_at;
 }
 
 Time DoorbellWrites::next_poll(Time t) const {
-  const i64 i = c_.poll_interval.ps;
-  if (i <= 0) return t;
-  return Time((t.ps + i - 1) / i * i);
+  if (!c_.poll_interval.is_positive()) return t;
+  return round_up(t, c_.poll_interval);
 }
 
 }  // namespace iowall

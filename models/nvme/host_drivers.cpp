@@ -43,7 +43,7 @@ std::map<std::string, Registered>& registered() {
 class IrqDriver final : public HostDriver {
 public:
   explicit IrqDriver(const Params& p) : HostDriver(p) {
-    if (!p.describing() && coalesce_count > 1 && coalesce_time.ps <= 0)
+    if (!p.describing() && coalesce_count > 1 && !coalesce_time.is_positive())
       p.fail("coalesce_time", "interrupt coalescing by count needs an aggregation time, or the last completions wait forever");
   }
   NvmeQueueConfig queue_config() const override {

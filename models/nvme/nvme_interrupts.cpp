@@ -20,7 +20,7 @@ void NvmeQueues::signal(int queue) {
   Queue& q = queues_[static_cast<std::size_t>(queue)];
   if (++q.unsignalled >= c_.coalesce_count) {
     interrupt(queue);
-  } else if (c_.coalesce_time.ps > 0 && !q.timer_armed) {
+  } else if (c_.coalesce_time.is_positive() && !q.timer_armed) {
     q.timer_armed = true;
     owner_.ctx().at(owner_.now() + c_.coalesce_time, [this, queue] {
       Queue& qq = queues_[static_cast<std::size_t>(queue)];

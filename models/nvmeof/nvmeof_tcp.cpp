@@ -38,7 +38,7 @@ public:
       throw InputError(env.file, env.pointer + "/mtu", "the MTU must be larger than the IP and TCP headers (52 B)");
     // Per segment: preamble, SFD and gap 20, Ethernet header and FCS 18, then IPv4 20
     // and TCP 32 (timestamps) inside the MTU; the 24 B PDU header once per PDU.
-    segments_.max_payload = c.mtu.n - kIpTcpHeaders;  // a WireFormat holds plain byte counts
+    segments_.max_payload = c.mtu.count() - kIpTcpHeaders;  // a WireFormat holds plain byte counts
     segments_.packet_overhead = 20 + 18 + kIpTcpHeaders;
     segments_.fixed_overhead = 24;
   }

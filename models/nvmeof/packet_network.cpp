@@ -186,10 +186,10 @@ std::string PacketNetwork::summary() const {
     const net::FlowStats& fs = fabric_->flow(flows_[i].second);
     marks += fs.marked;
     cnps += fs.cnps;
-    // Statistics are integer counts in their units (B, Mb/s): raw fields.
-    set(s.per_flow[4 * i], static_cast<std::uint64_t>(fs.delivered.n));
-    set(s.per_flow[4 * i + 1], static_cast<std::uint64_t>(fs.min_rate.bps / 1'000'000));
-    set(s.per_flow[4 * i + 2], static_cast<std::uint64_t>(fs.final_rate.bps / 1'000'000));
+    // Statistics are integer counts in their units (B, Mb/s).
+    set(s.per_flow[4 * i], static_cast<std::uint64_t>(fs.delivered.count()));
+    set(s.per_flow[4 * i + 1], static_cast<std::uint64_t>(fs.min_rate.whole_Mbps()));
+    set(s.per_flow[4 * i + 2], static_cast<std::uint64_t>(fs.final_rate.whole_Mbps()));
     set(s.per_flow[4 * i + 3], fs.marked);
     if (fs.delivered.is_positive() && fs.min_rate.is_positive()) rate_min = std::min(rate_min, fs.min_rate);
   }
@@ -201,12 +201,12 @@ std::string PacketNetwork::summary() const {
   set(s.marks, marks);
   set(s.cnps, cnps);
   set(s.drops, fabric_->drops());
-  set(s.queue_max, static_cast<std::uint64_t>(queue_max.n));  // in B
+  set(s.queue_max, static_cast<std::uint64_t>(queue_max.count()));  // in B
   set(s.queue_mean, static_cast<std::uint64_t>(queue_mean));
   return fmt::format("packet network: {} PAUSE, ports paused {:.1f} us (most {:.1f} us), {} ECN marks, {} CNPs, "
                      "lowest sender rate {:.1f} Gb/s, queue max {} B mean {:.0f} B, {} drops",
                      pauses, paused.seconds() * 1e6, paused_max.seconds() * 1e6, marks, cnps,
-                     rate_min == Bandwidth::max() ? 0.0 : rate_min.Gbps_value(), queue_max.n,  // queue in B
+                     rate_min == Bandwidth::max() ? 0.0 : rate_min.Gbps_value(), queue_max.count(),  // queue in B
                      queue_mean, fabric_->drops());
 }
 

@@ -36,11 +36,11 @@ public:
     f.first = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
-    const i64 n = (r.size.n + config_.bounce_size.n - 1) / config_.bounce_size.n;
+    const i64 n = ceil_div(r.size, config_.bounce_size);
     if (left_.size() <= id) left_.resize(id + 1, 0);
     left_[id] = n;
     for (i64 c = 0; c < n; ++c) {
-      const Bytes size(std::min(config_.bounce_size.n, r.size.n - c * config_.bounce_size.n));
+      const Bytes size = std::min(config_.bounce_size, r.size - config_.bounce_size * c);
       // One cuFile instance (process) per GPU, each with its own I/O threads.
       auto& pool = threads_[gpu];
       if (!pool) pool = std::make_unique<TokenPool>(static_cast<int>(config_.io_threads));

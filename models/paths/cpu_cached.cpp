@@ -133,14 +133,14 @@ private:
   // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    if (config_.async_readahead.n > 0) read_ahead(r);
+    if (config_.async_readahead.is_positive()) read_ahead(r);
     if (cache_.lookup(r.storage, r.offset, r.size)) {
       copy_to_user(id);
       return;
     }
     // Its window is already being read ahead: wait for it.
     const Window w = readahead(r);
-    if (const auto it = ahead_.find(AheadKey{r.storage, w.start.n}); it != ahead_.end() && it->second.size >= w.size) {
+    if (const auto it = ahead_.find(AheadKey{r.storage, w.start}); it != ahead_.end() && it->second.size >= w.size) {
       it->second.waiters.push_back(id);
       return;
     }
@@ -158,18 +158,18 @@ private:
   // (and not past the device's end); no thread waits for them.
   void read_ahead(const IoRequest& r) {
     const Window w = readahead(r);
-    const i64 capacity = r.storage->limits().capacity.n;
-    for (i64 start = w.start.n + w.size.n; start < w.start.n + w.size.n + config_.async_readahead.n; start += w.size.n) {
-      if (capacity > 0 && start + w.size.n > capacity) return;
+    const Bytes capacity = r.storage->limits().capacity;
+    for (Bytes start = w.start + w.size; start < w.start + w.size + config_.async_readahead; start += w.size) {
+      if (capacity.is_positive() && start + w.size > capacity) return;
       const AheadKey key{r.storage, start};
-      if (ahead_.count(key) || cache_.resident(r.storage, Bytes(start), w.size)) continue;
+      if (ahead_.count(key) || cache_.resident(r.storage, start, w.size)) continue;
       ahead_.emplace(key, Ahead{w.size, {}});
       IoRequest q = r;
-      q.offset = Bytes(start);
+      q.offset = start;
       q.size = w.size;
       storage_part(q, q.offset, q.size, *io_first_of(r), [this, key] {
         const auto it = ahead_.find(key);
-        cache_.insert(key.storage, Bytes(key.start), it->second.size);
+        cache_.insert(key.storage, key.start, it->second.size);
         const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
         ahead_.erase(it);
         for (std::uint32_t id : waiters) copy_to_user(id);
@@ -189,15 +189,14 @@ private:
     Bytes start, size;
   };
   Window readahead(const IoRequest& r) const {
-    const i64 b = config_.block.n;
-    const Bytes start((r.offset.n / b) * b);
-    return {start, Bytes(((r.offset.n + r.size.n + b - 1) / b) * b - start.n)};
+    const Bytes start = round_down(r.offset, config_.block);
+    return {start, round_up(r.offset + r.size, config_.block) - start};
   }
   void copy_to_user(std::uint32_t id) {
     // A user buffer never touched before faults its pages in on the way (read() copies
     // into it in the caller).
     const Time touch = io(id).io.user_pages_cost;
-    if (touch.ps > 0) return thread_spend(id, touch, [this, id] { copy_to_mapped_user(id); });
+    if (touch.is_positive()) return thread_spend(id, touch, [this, id] { copy_to_mapped_user(id); });
     copy_to_mapped_user(id);
   }
   void copy_to_mapped_user(std::uint32_t id) {
@@ -282,7 +281,7 @@ private:
     if (!pages_) {
       Dram& dram = dram_near(storage.device());
       DirtyPagesConfig c;
-      c.dirtyable_memory = config_.dirtyable_memory.n > 0 ? config_.dirtyable_memory : dram.capacity;
+      c.dirtyable_memory = config_.dirtyable_memory.is_positive() ? config_.dirtyable_memory : dram.capacity;
       c.ratio = config_.dirty_ratio / 100;
       c.background_ratio = config_.dirty_background_ratio / 100;
       c.bytes = config_.dirty_bytes;
@@ -310,7 +309,7 @@ private:
   // Windows being read ahead, by device and start: their size and the reads waiting for them.
   struct AheadKey {
     const BlockStorage* storage;
-    i64 start;
+    Bytes start;
     bool operator<(const AheadKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
   };
   struct Ahead {

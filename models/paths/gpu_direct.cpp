@@ -75,7 +75,7 @@ public:
   void submit(const IoRequest& r, Done done) override {
     // GDS needs the file offset, the size and the GPU buffer 4 KiB aligned; otherwise
     // cuFile serves the I/O in compatibility mode (GDS docs, figures.md).
-    if (r.offset.n % 4096 != 0 || r.size.n % 4096 != 0) {
+    if (!r.offset.is_multiple_of(Bytes(4096)) || !r.size.is_multiple_of(Bytes(4096))) {
       ++unaligned_;
       compat_.submit(r, done);
       return;
@@ -149,7 +149,7 @@ private:
   }
   // An I/O above max_direct_io_size: pieces in order, max_request_parallelism at a time;
   // each piece is one more call into nvidia-fs with its own control cost.
-  static i64 pieces_of(Bytes size, Bytes piece) { return (size.n + piece.n - 1) / piece.n; }
+  static i64 pieces_of(Bytes size, Bytes piece) { return ceil_div(size, piece); }
   void split(std::uint32_t id) {
     const i64 n = pieces_of(io(id).io.size, config_.max_direct_io_size);
     if (left_.size() <= id) left_.resize(id + 1, 0);
@@ -162,7 +162,7 @@ private:
     const IoRequest& r = io(id).io;
     const i64 k = next_[id]++;
     const Bytes offset = r.offset + config_.max_direct_io_size * k;
-    const Bytes size(std::min(config_.max_direct_io_size.n, r.size.n - config_.max_direct_io_size.n * k));
+    const Bytes size = std::min(config_.max_direct_io_size, r.size - config_.max_direct_io_size * k);
     const std::uint32_t piece = pieces_.acquire({id, size, nullptr, offset});
     // Every piece after the first is its own nvidia-fs call: a whole control cost.
     const Time cost = k == 0 ? Time{} : config_.control_cost;
@@ -187,7 +187,7 @@ private:
     auto& pool = bounce_[near];
     if (!pool) pool = std::make_unique<TokenPool>(static_cast<int>(config_.bounce_buffers));
     for (i64 c = 0; c < n; ++c) {
-      const Bytes size(std::min(config_.bounce_size.n, r.size.n - c * config_.bounce_size.n));
+      const Bytes size = std::min(config_.bounce_size, r.size - config_.bounce_size * c);
       const std::uint32_t piece = pieces_.acquire({id, size, near, r.offset + config_.bounce_size * c});
       pool->acquire([this, piece] { stage_piece(piece); });
     }

@@ -70,7 +70,7 @@ public:
     const Route* route = r.write ? &env_.route(*gpu, r.storage->device()) : &env_.route(r.storage->device(), *gpu);
     const std::uint32_t id = begin({r, done, nullptr, route, nullptr});
     const int queue = config_.warp_lockstep ? join_warp(*gpu, id) : static_cast<int>(next_queue_++ % config_.queues);
-    const i64 commands = (r.size.n + r.storage->limits().max_transfer.n - 1) / r.storage->limits().max_transfer.n;
+    const i64 commands = ceil_div(r.size, r.storage->limits().max_transfer);
     if (global_atomic_) {
       // Every command's CID comes from one counter: the commands queue on it.
       cid_counter(*gpu).submit(config_.global_atomic_cost * commands, Time(0), {},

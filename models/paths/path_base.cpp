@@ -46,13 +46,13 @@ void PathBase::wake(int thread) {
   const IdleState* st = nullptr;
   // A step that arrives as the last one ends (the next I/O submitted on completion) finds
   // the core still running: no idle period.
-  if (!stack_polls_ && th.cpu && th.idle_since.ps > 0 && now > th.idle_since) {
+  if (!stack_polls_ && th.cpu && th.idle_since.is_positive() && now > th.idle_since) {
     st = th.cpu->idle_state(th.predicted_idle);
     const Time idle = now - th.idle_since;
-    th.predicted_idle = th.predicted_idle.ps == 0 ? idle : (th.predicted_idle * 3 + idle) / 4;
+    th.predicted_idle = th.predicted_idle.is_zero() ? idle : (th.predicted_idle * 3 + idle) / 4;
   }
   th.busy = true;  // waking: later steps queue behind this one
-  if (!st || st->exit_latency.ps == 0) {
+  if (!st || st->exit_latency.is_zero()) {
     th.busy = false;
     run_next(thread);
     return;
@@ -68,7 +68,7 @@ void PathBase::register_thread(std::size_t thread, const CpuSocket* cpu) {
   th.cpu = cpu;
   th.busy_gauge = std::make_unique<TimeWeighted>();
   SimContext& ctx = env_.ctx;
-  if (ctx.series_period().ps > 0) th.busy_gauge->enable_series(ctx.series_period());
+  if (ctx.series_period().is_positive()) th.busy_gauge->enable_series(ctx.series_period());
   ctx.stats().add(fmt::format("{}/thread{}/busy", cpu ? cpu->name() : std::string("host"), thread), "units",
                   "the workload thread on its core: busy while it has CPU work or a copy to do", *th.busy_gauge, 1);
 }
@@ -97,7 +97,7 @@ Time PathBase::thread_cpu(int thread) const {
   const ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
   if (!th.busy_gauge) return {};
   const Time now = env_.ctx.now();
-  return Time(static_cast<i64>(std::llround(th.busy_gauge->mean(Time(0), now) * static_cast<double>(now.ps))));
+  return nearest_ps(th.busy_gauge->mean(Time(0), now) * now.ps_value());
 }
 
 void PathBase::step_done(int thread) {

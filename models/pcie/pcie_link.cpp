@@ -44,9 +44,9 @@ LinkSpec make_pcie_link(const Params& p) {
                                 "typical posted header credits of Gen4/Gen5 ports");
   if (p.describing()) return LinkSpec{"pcie", Bandwidth(0), latency, {}, {}, "pcie"};
   // The TLP arithmetic of pcie_spec.hpp works in plain byte counts.
-  c.mps = mps.n;
-  c.mrrs = mrrs.n;
-  c.rcb = rcb.n;
+  c.mps = mps.count();
+  c.mrrs = mrrs.count();
+  c.rcb = rcb.count();
   if (const std::string err = check(c); !err.empty()) {
     const char* key = err.rfind("x", 0) == 0 ? "lanes" : err.rfind("MPS", 0) == 0 ? "mps" : err.rfind("MRRS", 0) == 0 ? "mrrs" : "rcb";
     p.fail(key, err);

@@ -151,7 +151,8 @@ Bandwidth effective_bandwidth(const LinkConfig& c, Op op, i64 size) {
   tlp_bytes(c, op, size, s, data, req);
   const auto [data_dir, rev_dir] = directions_micro(c, op, data, req);
   const i128 busiest = std::max(data_dir, rev_dir);
-  // The wire bytes are in millionths past 64 bits once multiplied by the rate: raw b/s in 128 bits.
+  // The wire bytes are in millionths past 64 bits once multiplied by the rate, and the
+  // divisor is itself 128-bit (which scale(bw, num, den) does not take): raw b/s in 128 bits.
   return Bandwidth(static_cast<i64>(static_cast<i128>(encoded_bandwidth(c).bps) * size * kMicro / busiest));
 }
 

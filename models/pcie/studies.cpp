@@ -90,14 +90,14 @@ BandwidthStudy::Config BandwidthStudy::read_config(const Params& p) {
                                   "assumption");
   s.link = l;
   s.op = c.op;
-  s.transfer_size = c.size.n;  // the TLP simulator works in plain byte counts
+  s.transfer_size = c.size.count();  // the TLP simulator works in plain byte counts
   s.transfers = transfers > 0 ? transfers : std::max<i64>(8, Bytes(8 << 20) / c.size);
   // Every TLP is an event: bound the simulated bytes (and so the time taken) to 16 GiB.
   if (c.method == "sim" && s.transfers > Bytes(i64{1} << 34) / c.size)
     p.fail(transfers > 0 ? "transfers" : "size",
            fmt::format("{} transfers of {} B are more than the 16 GiB a TLP-level simulation takes; "
                        "use --method model or fewer --transfers",
-                       s.transfers, c.size.n));  // B: the raw field
+                       s.transfers, c.size.count()));
   return c;
 }
 
@@ -106,8 +106,8 @@ BandwidthStudy::Result BandwidthStudy::run(const Config& c, const StudyEnv&) {
   r.config = c;
   if (c.method == "model") {
     // The TLP arithmetic takes plain byte counts.
-    r.effective = effective_bandwidth(c.link, c.op, c.size.n);
-    r.cost = stream_cost(c.link, c.op, c.size.n);
+    r.effective = effective_bandwidth(c.link, c.op, c.size.count());
+    r.cost = stream_cost(c.link, c.op, c.size.count());
   } else {
     r.sim = simulate_stream(c.sim);
     r.effective = r.sim.effective;
@@ -117,8 +117,8 @@ BandwidthStudy::Result BandwidthStudy::run(const Config& c, const StudyEnv&) {
 
 Json BandwidthStudy::Result::to_json() const {
   const LinkConfig& c = config.link;
-  // Sizes go out as byte counts (the raw field).
-  Json j = {{"gen", c.gen}, {"lanes", c.lanes}, {"mps", c.mps}, {"mrrs", c.mrrs}, {"size", config.size.n},
+  // Sizes go out as byte counts.
+  Json j = {{"gen", c.gen}, {"lanes", c.lanes}, {"mps", c.mps}, {"mrrs", c.mrrs}, {"size", config.size.count()},
             {"op", config.op_name}, {"method", config.method}, {"encoded_Gbps", encoded_bandwidth(c).Gbps_value()},
             {"tlp_layer_duplex_Gbps", tlp_layer_bandwidth_duplex(c).Gbps_value()}};
   if (config.method == "model") {
@@ -140,11 +140,11 @@ Json BandwidthStudy::Result::to_json() const {
 
 std::string BandwidthStudy::Result::to_text() const {
   const LinkConfig& c = config.link;
-  // The size goes out as a byte count (the raw field).
+  // The size goes out as a byte count.
   return fmt::format("PCIe Gen{} x{} MPS {} MRRS {}: {} DMA {}s of {} B -> {:.2f} Gb/s ({:.3f} GB/s) [{}; "
                      "encoded {:.2f} Gb/s]\n",
                      c.gen, c.lanes, c.mps, c.mrrs, config.method == "sim" ? "simulated" : "modelled", config.op_name,
-                     config.size.n, effective.Gbps_value(), effective.GBps_value(), config.method,
+                     config.size.count(), effective.Gbps_value(), effective.GBps_value(), config.method,
                      encoded_bandwidth(c).Gbps_value());
 }
 
@@ -208,9 +208,9 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
 
 Json DmaStudy::Result::to_json() const {
   const Config& c = config;
-  // The size goes out as a byte count (the raw field).
+  // The size goes out as a byte count.
   return {{"topology", topology_name},  {"from", c.from},          {"to", c.to},
-          {"size", c.size.n},           {"count", c.count},        {"streams", c.streams},
+          {"size", c.size.count()},     {"count", c.count},        {"streams", c.streams},
           {"kind", c.kind},             {"route", route},          {"throughput_GBps", throughput_GBps},
           {"elapsed_us", elapsed.us()}, {"narrowest_hop", narrowest_hop},
           {"busiest_hop", busiest_hop}, {"busiest_utilization", busiest_utilization}};

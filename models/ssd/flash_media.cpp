@@ -16,21 +16,21 @@ FlashMedia::FlashMedia(Component& owner, const FlashGeometry& g)
 
 template <typename F>
 void FlashMedia::for_each_page(Bytes offset, Bytes bytes, F&& page_fn) {
-  const i64 first = offset.n / g_.page.n, last = (offset.n + bytes.n - 1) / g_.page.n;
+  const i64 first = offset / g_.page, last = (offset + bytes - Bytes(1)) / g_.page;
   const i64 n = static_cast<i64>(dies_.size());
   for (i64 p = first; p <= last; ++p) {
-    const i64 lo = std::max(offset.n, p * g_.page.n), hi = std::min(offset.n + bytes.n, (p + 1) * g_.page.n);
+    const Bytes lo = std::max(offset, g_.page * p), hi = std::min(offset + bytes, g_.page * (p + 1));
     // Consecutive logical pages land on consecutive dies, channel-first, as FTLs stripe
     // them for parallelism: die index i sits on channel i % channels.
     const i64 slot = p % n;
     const int die = static_cast<int>((slot % g_.channels) * g_.dies_per_channel + slot / g_.channels);
-    page_fn(die, Bytes(hi - lo));
+    page_fn(die, hi - lo);
   }
 }
 
 Time FlashMedia::sensing_time() {
   Rng& rng = owner_.rng();
-  Time t(static_cast<i64>(static_cast<double>(g_.read_time.ps) * rng.lognormal_factor(g_.read_sigma)));
+  Time t = scale(g_.read_time, rng.lognormal_factor(g_.read_sigma));
   // Read retry: the ECC failed, the die senses again with shifted reference voltages.
   while (g_.read_retry_probability > 0 && rng.uniform() < g_.read_retry_probability) t += g_.read_time;
   return t;

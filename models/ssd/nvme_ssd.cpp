@@ -1,5 +1,6 @@
 #include "models/ssd/nvme_ssd.hpp"
 
+#include <bit>
 #include <fmt/format.h>
 
 #include "sim/config/registry.hpp"
@@ -42,10 +43,11 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
       d.fail("cid_bits", fmt::format("{}-bit CIDs need the drive's 32-bit CID extension (\"cid_32bit\": true); NVMe "
                                      "CIDs are 16 bits",
                                      host.cid_bits));
-    if (mdts.n <= 0 || mdts.n % lba_size.n != 0)
+    if (!mdts.is_positive() || !mdts.is_multiple_of(lba_size))
       p.fail("mdts", fmt::format("{} is not a positive multiple of the LBA size {}", to_string(mdts), to_string(lba_size)));
     if (!p.json().contains("media") && p.json().contains("read_latency")) media = "lumped";
-    if (doorbell_stride.n < 4 || doorbell_stride.n > (i64{4} << 15) || (doorbell_stride.n & (doorbell_stride.n - 1)) != 0)
+    if (doorbell_stride < Bytes(4) || doorbell_stride > Bytes(i64{4} << 15) ||
+        !std::has_single_bit(static_cast<std::uint64_t>(doorbell_stride.count())))
       p.fail("doorbell_stride", fmt::format("{} is not 4 << CAP.DSTRD: a power of two from 4 B to 128 KiB",
                                             to_string(doorbell_stride)));
     if (host.shadow_doorbells && !dbbuf_supported)
@@ -96,7 +98,7 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
 NvmeSsd::~NvmeSsd() = default;
 
 Time NvmeSsd::lumped(Time median) {
-  return Time(static_cast<i64>(static_cast<double>(median.ps) * rng().lognormal_factor(latency_sigma)));
+  return scale(median, rng().lognormal_factor(latency_sigma));
 }
 
 void NvmeSsd::read(Bytes size, const Route& to, RouteMover& mover, Done done, const NvmeIo& io) {
@@ -109,7 +111,7 @@ void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done,
 
 void NvmeSsd::flush(Done done) {
   // Without power-loss protection a Flush programs the cache's contents first.
-  if (!power_loss_protection && flash_ && cache_used_ > 0) {
+  if (!power_loss_protection && flash_ && cache_used_.is_positive()) {
     flush_waiters_.push_back(done);
     return;
   }
@@ -122,12 +124,12 @@ void NvmeSsd::flush(Done done) {
 }
 
 void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& mover, Done done, const NvmeIo& io) {
-  const i64 n = (size.n + mdts.n - 1) / mdts.n;
+  const i64 n = ceil_div(size, mdts);
   const std::uint32_t id = ios_.acquire({static_cast<int>(n), done, &route, &mover});
   Bytes offset = io.offset;
-  if (offset.n < 0) {
-    offset = Bytes(next_offset_);
-    next_offset_ = (next_offset_ + size.n) % capacity.n;
+  if (offset.is_negative()) {
+    offset = next_offset_;
+    next_offset_ = (next_offset_ + size) % capacity;
   }
   int queue = io.queue;
   if (queue < 0) {
@@ -137,7 +139,7 @@ void NvmeSsd::start(Bytes size, bool write, const Route& route, RouteMover& move
   queue %= queues_->config().io_queues;
   // MDTS: the driver splits the request; every command has its own SQ entry and CID.
   for (i64 c = 0; c < n; ++c) {
-    const Bytes bytes(std::min(mdts.n, size.n - c * mdts.n));
+    const Bytes bytes = std::min(mdts, size - mdts * c);
     const std::uint32_t cmd = commands_.acquire({id, bytes, offset + mdts * c, write});
     queues_->submit(cmd, queue, io.queues);
   }
@@ -176,7 +178,7 @@ void NvmeSsd::deliver(std::uint32_t cmd) {
   // does not add a store-and-forward delay.
   read_path_->submit(transfer_time(c.bytes, read_bandwidth), Time(0), [this, cmd](Time, Time) {
     const Command& cc = commands_[cmd];
-    bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.n));
+    bytes_read_.add(static_cast<std::uint64_t>(cc.bytes.count()));
     const Io& io = ios_[cc.io];
     io.mover->send_arriving(*io.route, cc.bytes, [this, cmd](Time at) {
       queues_->complete_at(cmd, std::max(at, commands_[cmd].not_before));
@@ -209,35 +211,35 @@ void NvmeSsd::cache_admit(std::uint32_t cmd) {
   const Command& c = commands_[cmd];
   if (!flash_) {
     ctx().at(now() + lumped(write_latency), [this, cmd] {
-      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.n));
+      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.count()));
       queues_->complete(cmd);
     });
     return;
   }
-  if (write_cache.n == 0) {  // write-through: complete once programmed
+  if (write_cache.is_zero()) {  // write-through: complete once programmed
     flash_->program(c.offset, c.bytes, [this, cmd] {
-      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.n));
+      bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.count()));
       queues_->complete(cmd);
     });
     return;
   }
-  if (cache_used_ + c.bytes.n > write_cache.n) {  // full: wait for programs to drain it
+  if (cache_used_ + c.bytes > write_cache) {  // full: wait for programs to drain it
     cache_waiters_.push_back(cmd);
     return;
   }
-  cache_used_ += c.bytes.n;
+  cache_used_ += c.bytes;
   const Bytes offset = c.offset, bytes = c.bytes;
   ctx().at(now() + write_latency, [this, cmd] { queues_->complete(cmd); });
   // Destaging to media runs behind the completion; the space frees when it is programmed.
   flash_->program(offset, bytes, [this, bytes] {
-    bytes_written_.add(static_cast<std::uint64_t>(bytes.n));
-    cache_used_ -= bytes.n;
-    while (!cache_waiters_.empty() && cache_used_ + commands_[cache_waiters_.front()].bytes.n <= write_cache.n) {
+    bytes_written_.add(static_cast<std::uint64_t>(bytes.count()));
+    cache_used_ -= bytes;
+    while (!cache_waiters_.empty() && cache_used_ + commands_[cache_waiters_.front()].bytes <= write_cache) {
       const std::uint32_t next = cache_waiters_.front();
       cache_waiters_.pop_front();
       cache_admit(next);
     }
-    while (cache_used_ == 0 && !flush_waiters_.empty()) {
+    while (cache_used_.is_zero() && !flush_waiters_.empty()) {
       const Done d = flush_waiters_.front();
       flush_waiters_.pop_front();
       flush(d);

@@ -170,12 +170,12 @@ private:
   SlotPool<Io> ios_;
   SlotPool<Command> commands_;
   bool serial_writes_ = false;  // write_service "serial"
-  i64 cache_used_ = 0;
+  Bytes cache_used_;
   std::deque<std::uint32_t> cache_waiters_;
   std::deque<Done> flush_waiters_;  // volatile cache: flushes waiting for it to drain
   SlotPool<Done> flushes_;          // flushes in their final flush_cost
   int next_queue_ = 0;
-  i64 next_offset_ = 0;
+  Bytes next_offset_;
   Counter bytes_read_, bytes_written_, completed_;
 };
 

@@ -104,7 +104,7 @@ private:
     if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
     if (p.json().contains("target_threads")) p.fail("target_threads", "nfs_rdma sets the server's threads: use nfsd_threads");
     // The cost goes to the transport's parameters as text in whole picoseconds (exact).
-    return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.ps))
+    return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.whole_ps()))
         .with("qp_depth", c.nconnect * c.max_slots)
         .with("target_threads", c.nfsd_threads);
   }

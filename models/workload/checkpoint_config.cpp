@@ -68,10 +68,10 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
                                          "each rank's drives (its file striped over them): SSD ids, local, all or paired",
                                          "");
   if (p.describing()) return c;
-  if (c.size.n <= 0) p.fail("size", "the size must be positive");
-  if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
-  if (c.tensors > c.size.n) p.fail("tensors", fmt::format("{} tensors hold more than {} bytes", c.tensors, c.size.n));
-  if (c.buffer.n <= 0) p.fail("buffer", "the buffer must be positive");
+  if (!c.size.is_positive()) p.fail("size", "the size must be positive");
+  if (!c.io_size.is_positive()) p.fail("io_size", "the I/O size must be positive");
+  if (c.tensors > c.size.count()) p.fail("tensors", fmt::format("{} tensors hold more than {} bytes", c.tensors, c.size.count()));
+  if (!c.buffer.is_positive()) p.fail("buffer", "the buffer must be positive");
   // Keys of the other kind: a restore writes nothing, so it has no durability.
   for (const char* k : save ? std::vector<const char*>{"deserialize"}
                             : std::vector<const char*>{"serialize", "pipeline", "buffer", "buffers", "durability",
@@ -81,7 +81,7 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   if (given(p, "fsync_every") && durability != "fsync_each")
     p.fail("fsync_every", "applies with \"durability\": \"fsync_each\" only");
   c.overlapped = pipeline == "overlapped";
-  if (c.overlapped && c.buffer.n < c.io_size.n)
+  if (c.overlapped && c.buffer < c.io_size)
     p.fail("buffer", fmt::format("{} is smaller than one {} write", to_string(c.buffer), to_string(c.io_size)));
   c.pass_rate = (save ? serialize : deserialize) == "crc32" ? crc : Bandwidth{};
   c.durability = durability == "none"         ? CheckpointConfig::Durability::none

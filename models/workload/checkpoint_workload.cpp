@@ -42,14 +42,14 @@ CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadE
   const std::vector<Device*> targets = workload_targets(env.topology, config.targets, false, env.file, env.pointer);
   const auto storage = workload_storage(env.topology, targets, config.storage, {config.size, config.io_size, config.qd},
                                         env.file, env.pointer);
-  const i64 region = (config.size.n + config.io_size.n - 1) / config.io_size.n * config.io_size.n;
+  const Bytes region = round_up(config.size, config.io_size);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     auto& gpu = static_cast<Gpu&>(*targets[i]);
     auto& dram = static_cast<Dram&>(env.paths.nearest(gpu, "dram"));
     auto& cpu = static_cast<CpuSocket&>(env.paths.nearest(dram, "cpu_socket"));
     ranks_.push_back(std::make_unique<Rank>(static_cast<int>(i), gpu, dram, cpu, env.paths));
     ranks_.back()->storage = storage[i];
-    ranks_.back()->base = Bytes(region * static_cast<i64>(i));
+    ranks_.back()->base = region * static_cast<i64>(i);
     results_.push_back(JobResult{gpu.name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
   }
   left_ = static_cast<int>(ranks_.size());
@@ -75,8 +75,8 @@ std::vector<std::vector<PhaseSpan>> CheckpointWorkload::phases() const {
 }
 
 Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
-  const i64 each = config_.size.n / config_.tensors;
-  return Bytes(t + 1 < config_.tensors ? each : config_.size.n - each * (config_.tensors - 1));
+  const Bytes each = config_.size / config_.tensors;
+  return t + 1 < config_.tensors ? each : config_.size - each * (config_.tensors - 1);
 }
 
 void CheckpointWorkload::begin_phase(Rank& r, const char* name) {
@@ -96,8 +96,7 @@ void CheckpointWorkload::end_phase(Rank& r) {
 // is padded to the drive's block, as O_DIRECT needs).
 IoRequest CheckpointWorkload::request(Rank& r, Bytes offset, Bytes bytes, bool write) {
   BlockStorage* s = r.storage[r.pieces % r.storage.size()];
-  const i64 lba = std::max<i64>(1, s->limits().lba_size.n);
-  const Bytes size((bytes.n + lba - 1) / lba * lba);
+  const Bytes size = round_up(bytes, std::max(Bytes(1), s->limits().lba_size));
   IoRequest io{size, r.base + offset, write, s, gpu_buffers_ ? static_cast<Device*>(r.gpu) : r.dram, r.index};
   ++r.pieces;
   return io;
@@ -137,12 +136,12 @@ void CheckpointWorkload::copy_next_tensor(int rank) {
 
 void CheckpointWorkload::copy_next_buffer(int rank) {
   Rank& r = *ranks_[rank];
-  const i64 offset = r.buffer_next * config_.buffer.n;
-  if (r.copying || r.free_buffers == 0 || offset >= config_.size.n) return;
+  const Bytes offset = config_.buffer * r.buffer_next;
+  if (r.copying || r.free_buffers == 0 || offset >= config_.size) return;
   r.copying = true;
   --r.free_buffers;
   ++r.buffer_next;
-  const Bytes bytes(std::min(config_.buffer.n, config_.size.n - offset));
+  const Bytes bytes = std::min(config_.buffer, config_.size - offset);
   r.copies.copy(bytes, false, config_.host_memory, config_.huge_pages, [this, rank, bytes] {
     Rank& q = *ranks_[rank];
     q.copying = false;
@@ -157,12 +156,12 @@ void CheckpointWorkload::write_pump(int rank) {
   const bool each = config_.durability == CheckpointConfig::Durability::fsync_each;
   while (!r.passing && !r.syncing && r.inflight < config_.qd && r.issued < r.ready &&
          !(each && r.unsynced >= config_.fsync_every)) {
-    const Bytes bytes(std::min(config_.io_size.n, r.ready.n - r.issued.n));
+    const Bytes bytes = std::min(config_.io_size, r.ready - r.issued);
     const Bytes offset = r.issued;
     r.issued += bytes;
     ++r.inflight;
     ++r.unsynced;
-    if (config_.pass_rate.bps > 0) {
+    if (config_.pass_rate.is_positive()) {
       // The serializer's pass over the piece, on the rank's thread, before its write.
       r.passing = true;
       r.passed = bytes;
@@ -201,11 +200,11 @@ void CheckpointWorkload::piece_written(std::uint32_t id) {
   r.done += p.bytes;
   res.bytes += p.bytes;
   ++res.ios;
-  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).ps / 1000));
+  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).whole_ns()));
   if (config_.overlapped && !gpu_buffers_) {
     // A buffer is free once every byte copied into it is written (cuFile writes from GPU
     // memory: no host buffers to free, and no copies to start).
-    while (r.freed.n + config_.buffer.n <= r.done.n ||
+    while (r.freed + config_.buffer <= r.done ||
            (r.done >= config_.size && r.freed < config_.size)) {
       r.freed += config_.buffer;
       ++r.free_buffers;
@@ -262,7 +261,7 @@ void CheckpointWorkload::load_start(int rank) {
 void CheckpointWorkload::read_pump(int rank) {
   Rank& r = *ranks_[rank];
   while (r.inflight < config_.qd && r.issued < config_.size) {
-    const Bytes bytes(std::min(config_.io_size.n, config_.size.n - r.issued.n));
+    const Bytes bytes = std::min(config_.io_size, config_.size - r.issued);
     IoRequest io = request(r, r.issued, bytes, false);
     // New host memory faults in as the data is copied into it.
     if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)
@@ -282,7 +281,7 @@ void CheckpointWorkload::piece_read(std::uint32_t id) {
   --r.inflight;
   res.bytes += p.bytes;
   ++res.ios;
-  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).ps / 1000));
+  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).whole_ns()));
   r.pass_pending += p.bytes;
   read_pump(p.rank);
   pass_read(p.rank);
@@ -293,7 +292,7 @@ void CheckpointWorkload::piece_read(std::uint32_t id) {
 void CheckpointWorkload::pass_read(int rank) {
   Rank& r = *ranks_[rank];
   if (r.passing) return;
-  if (config_.pass_rate.bps > 0 && r.pass_pending.n > 0) {
+  if (config_.pass_rate.is_positive() && r.pass_pending.is_positive()) {
     const Bytes bytes = r.pass_pending;
     r.pass_pending = Bytes(0);
     r.passing = true;
@@ -303,7 +302,7 @@ void CheckpointWorkload::pass_read(int rank) {
       pass_read(rank);
     });
   }
-  if (config_.pass_rate.bps == 0) {
+  if (config_.pass_rate.is_zero()) {
     r.done += r.pass_pending;
     r.pass_pending = Bytes(0);
   }

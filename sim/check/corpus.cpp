@@ -75,7 +75,7 @@ Quantity parse_figure(const std::string& text, Dimension expected, const std::st
     case Dimension::bandwidth: {
       Bandwidth bw;
       if (!parse_bandwidth(text, bw).ok) fail("is not a bandwidth");
-      q.si = static_cast<double>(bw.bps) / 8.0;
+      q.si = bw.bytes_per_s_value();
       break;
     }
     case Dimension::rate: {
@@ -95,7 +95,7 @@ Quantity parse_figure(const std::string& text, Dimension expected, const std::st
     case Dimension::bytes: {
       Bytes b;
       if (!parse_bytes(text, b).ok) fail("is not a size");
-      q.si = static_cast<double>(b.n);
+      q.si = b.bytes_value();
       break;
     }
     case Dimension::count:

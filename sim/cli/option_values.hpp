@@ -12,7 +12,7 @@ inline Bytes positive_bytes_option(const std::string& text, const char* option) 
   Bytes b;
   const ParseResult r = parse_bytes(text, b);
   if (!r.ok) throw InputError("", option, r.error);
-  if (b.n <= 0) throw InputError("", option, "must be positive");
+  if (!b.is_positive()) throw InputError("", option, "must be positive");
   return b;
 }
 

@@ -52,7 +52,7 @@ public:
       : ArbitrationPolicy(std::move(weights)), last_finish_(weights_.size(), 0) {}
   Arbitration kind() const override { return Arbitration::weighted_fair; }
   i64 tag(std::size_t c, Time service) override {
-    last_finish_[c] = std::max(virtual_time_, last_finish_[c]) + service.ps / weights_[c];
+    last_finish_[c] = std::max(virtual_time_, last_finish_[c]) + (service / weights_[c]).whole_ps();
     return last_finish_[c];
   }
 

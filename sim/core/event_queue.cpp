@@ -81,7 +81,7 @@ void EventQueue::push(Time at, std::uint32_t slot) {
     throw RunError("simulated time overflowed: an event lies beyond the clock's range of about 106 days "
                    "(a time, size or rate in the input is out of proportion to the others)");
   slots_[slot].next_free = UINT32_MAX;
-  file(Entry{at.ps, slot});
+  file(Entry{at.whole_ps(), slot});  // entries keep integer ps: 16 bytes each
   ++live_;
   ++entries_;
 }
@@ -174,7 +174,7 @@ bool EventQueue::step_until(Time until) {
       free_slot_only(e.slot);
       continue;
     }
-    if (e.time > until.ps) return false;
+    if (e.time > until.whole_ps()) return false;
     pop_front(b);
     now_ = Time(e.time);
     --live_;

@@ -22,11 +22,11 @@ struct WireFormat {
   i64 fixed_overhead = 0;    // once per transfer (a request packet travelling the same way, say)
 
   i64 packets(Bytes payload) const {
-    if (payload.n <= 0) return 0;
-    return max_payload > 0 ? (payload.n + max_payload - 1) / max_payload : 1;
+    if (!payload.is_positive()) return 0;
+    return max_payload > 0 ? ceil_div(payload, Bytes(max_payload)) : 1;
   }
   Bytes wire_bytes(Bytes payload) const {
-    const i64 tlp = payload.n + packets(payload) * packet_overhead + fixed_overhead;
+    const i64 tlp = payload.count() + packets(payload) * packet_overhead + fixed_overhead;
     return Bytes(tlp + (tlp * link_num + link_den - 1) / link_den);
   }
 };

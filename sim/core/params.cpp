@@ -95,26 +95,26 @@ bool default_is_zero(const std::string& def) {
 constexpr i64 kMaxParamPs = 3'600LL * 1'000'000'000'000LL;  // one hour
 
 std::string physical_range_problem(Time t, const std::string&, const std::string&) {
-  if (t.ps > kMaxParamPs) return "is longer than 1 h, the most any device or protocol time may be";
+  if (t > Time(kMaxParamPs)) return "is longer than 1 h, the most any device or protocol time may be";
   return "";
 }
 std::string physical_range_problem(Bytes b, const std::string& def, const std::string& desc) {
-  if (b.n == 0 && !default_is_zero(def) && !documents_zero(def, desc)) return "must be more than 0 B";
+  if (b.is_zero() && !default_is_zero(def) && !documents_zero(def, desc)) return "must be more than 0 B";
   return "";
 }
 std::string physical_range_problem(Bandwidth b, const std::string& def, const std::string& desc) {
-  if (b.bps == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
-  if (b.bps < 1'000'000) return "is below 1 Mb/s, slower than any link or device modelled";
+  if (b.is_zero()) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
+  if (b < Bandwidth(1'000'000)) return "is below 1 Mb/s, slower than any link or device modelled";
   return "";
 }
 std::string physical_range_problem(Rate r, const std::string& def, const std::string& desc) {
-  if (r.milli_per_s == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
-  if (r.milli_per_s < 1'000) return "is below 1 /s, slower than any device modelled";
+  if (r.is_zero()) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 (0 is not \"unlimited\")";
+  if (r < Rate::per_s(1)) return "is below 1 /s, slower than any device modelled";
   return "";
 }
 std::string physical_range_problem(Frequency f, const std::string& def, const std::string& desc) {
-  if (f.hz == 0) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 Hz";
-  if (f.hz < 1'000'000) return "is below 1 MHz, slower than any clock modelled";
+  if (f.is_zero()) return default_is_zero(def) || documents_zero(def, desc) ? "" : "must be more than 0 Hz";
+  if (f < Frequency(1'000'000)) return "is below 1 MHz, slower than any clock modelled";
   return "";
 }
 std::string physical_range_problem(Power, const std::string&, const std::string&) { return ""; }

@@ -52,7 +52,7 @@ public:
   // Exponentially distributed time with the given mean, in whole picoseconds.
   Time exponential(Time mean) {
     const double u = 1.0 - uniform();  // (0, 1]
-    return Time(static_cast<i64>(-std::log(u) * static_cast<double>(mean.ps)));
+    return scale(mean, -std::log(u));
   }
   // Lognormal multiplier with median 1 and the given sigma (for latency spreads).
   double lognormal_factor(double sigma) {

@@ -23,8 +23,7 @@ Bandwidth Route::bottleneck(Bytes chunk) const {
   const Hop* h = narrowest(chunk);
   if (!h) return Bandwidth(0);
   const Time t = h->service(chunk);
-  if (t.ps <= 0) return Bandwidth(0);
-  return Bandwidth(static_cast<i64>(static_cast<i128>(chunk.n) * 8 * 1'000'000'000'000LL / t.ps));
+  return throughput(chunk, t);
 }
 
 Time Route::latency() const {
@@ -53,14 +52,14 @@ void RouteMover::start(const Route& route, Bytes bytes, Done done, Arriving arri
   const std::uint32_t t = allocate();
   pool_[t] = Transfer{&route, bytes, done, arriving, UINT32_MAX, kind, tc};
   ++in_flight_;
-  const i64 piece = ctx_.fidelity() == Fidelity::tlp ? packet_payload(route, kind) : 0;
-  if (piece > 0 && bytes.n > piece && !route.hops.empty()) {
+  const Bytes piece(ctx_.fidelity() == Fidelity::tlp ? packet_payload(route, kind) : 0);
+  if (piece.is_positive() && bytes > piece && !route.hops.empty()) {
     // TLP fidelity: every packet travels on its own; the transfer is done when the
     // last one arrives. The DMA engine issues them back to back.
-    pool_[t].pieces_left = (bytes.n + piece - 1) / piece;
-    for (i64 off = 0; off < bytes.n; off += piece) {
+    pool_[t].pieces_left = ceil_div(bytes, piece);
+    for (Bytes off; off < bytes; off += piece) {
       const std::uint32_t p = allocate();
-      pool_[p] = Transfer{&route, Bytes(std::min(piece, bytes.n - off)), {}, {}, UINT32_MAX, kind, tc, t};
+      pool_[p] = Transfer{&route, std::min(piece, bytes - off), {}, {}, UINT32_MAX, kind, tc, t};
       enter(p, 0, ctx_.now());
     }
     return;
@@ -97,7 +96,7 @@ Time RouteMover::pass(const Route& route, Bytes bytes, DmaKind kind, Time depart
     const Time service = hop.service(bytes, kind);
     const Time start = std::max(head, hop.server->drain_time(hop.class_by_tc ? 0 : hop.job_class));
     hop.server->charge(service);
-    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(bytes.n));
+    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(bytes.count()));
     tail_out = std::max(start + service, tail_in) + hop.latency;
     head = i + 1 < route.hops.size() && route.hops[i + 1].store_and_forward ? tail_out : start + hop.latency;
     tail_in = tail_out;
@@ -126,7 +125,7 @@ void RouteMover::enter(std::uint32_t t, std::uint32_t hop_index, Time tail_in) {
   server.submit(service, tail_in, [this, t, hop_index](Time start, Time end) {
     const Transfer& tr = pool_[t];
     const Hop& hop = tr.route->hops[hop_index];
-    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.n));
+    if (hop.payload) hop.payload->add(static_cast<std::uint64_t>(tr.bytes.count()));
     const Time tail_out = end + hop.latency;
     if (hop_index + 1 < tr.route->hops.size()) {
       // The first byte reaches the next hop one hop latency after service began here;

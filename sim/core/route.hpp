@@ -33,7 +33,7 @@ struct Hop {
   Time service(Bytes bytes, DmaKind kind = DmaKind::write) const {
     // A transfer's size repeats (queue entries, doorbells, commands): remember the last
     // few answers, saving the 128-bit division on the hot path.
-    const i64 key = bytes.n * 2 + (kind == DmaKind::read ? 1 : 0);
+    const i64 key = bytes.count() * 2 + (kind == DmaKind::read ? 1 : 0);  // a hash key
     ServiceMemo& m = memo_[static_cast<std::size_t>(key) % memo_.size()];
     if (m.key != key) m = {key, compute_service(bytes, kind)};
     return m.service;

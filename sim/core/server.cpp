@@ -15,7 +15,7 @@ Server::Server(Component& owner, std::string name, int units, std::size_t queue_
   if (owner_.ctx().trace())
     tracing_.reset(new Tracing{name_, std::vector<int>(static_cast<std::size_t>(units_), 0),
                                std::vector<Time>(static_cast<std::size_t>(units_), Time{})});
-  if (owner_.ctx().series_period().ps > 0) busy_gauge_.enable_series(owner_.ctx().series_period());
+  if (owner_.ctx().series_period().is_positive()) busy_gauge_.enable_series(owner_.ctx().series_period());
 }
 
 void Server::set_carries(const std::string& what) {
@@ -103,7 +103,7 @@ Time Server::drain_time(int job_class) const {
   if (policy_ && count_ > 0)
     ahead = policy_->ahead(classes_,
                            static_cast<std::size_t>(std::clamp(job_class, 0, static_cast<int>(classes_.size()) - 1)));
-  return free_at + Time((ahead.ps + charged_.ps) / units_);
+  return free_at + (ahead + charged_) / units_;
 }
 
 void Server::wait_for_space(Notify fn) {

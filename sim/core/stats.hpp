@@ -25,8 +25,8 @@ class TimeWeighted {
 public:
   void set(Time now, i64 value) {
     if (pending_ && pending_at_ <= now) apply_pending();
-    if (period_.ps > 0) record_series(now);
-    integral_ += static_cast<i128>(value_) * (now - since_).ps;
+    if (period_.is_positive()) record_series(now);
+    integral_ += integral(value_, now - since_);
     since_ = now;
     value_ = value;
     max_ = value > max_ ? value : max_;
@@ -57,9 +57,9 @@ public:
       applied.apply_pending();
       return applied.mean(start, now);
     }
-    const i128 total = integral_ + static_cast<i128>(value_) * (now - since_).ps;
-    const i64 span = (now - start).ps;
-    return span > 0 ? static_cast<double>(total) / static_cast<double>(span) : 0.0;
+    const i128 total = integral_ + integral(value_, now - since_);
+    const Time span = now - start;
+    return span.is_positive() ? static_cast<double>(total) / span.ps_value() : 0.0;
   }
 
 private:

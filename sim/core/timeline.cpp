@@ -66,7 +66,7 @@ Time Timeline::book(Time arrival, Time duration, const char* what) {
   unit.bookings.insert(unit.bookings.begin() + static_cast<std::ptrdiff_t>(best_index), Interval{best, best + duration});
   unit.last_end = std::max(unit.last_end, best + duration);
   jobs_.add();
-  busy_ps_.add(static_cast<std::uint64_t>(duration.ps));
+  busy_ps_.add(static_cast<std::uint64_t>(duration.whole_ps()));
   if (!trace_tracks_.empty()) {
     // Bookings of one unit never overlap: one track per unit.
     Trace& trace = *owner_.ctx().trace();

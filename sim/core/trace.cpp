@@ -37,7 +37,7 @@ void Trace::span(int track, Time start, Time end, const char* name) {
     return;
   }
   ++p.recorded;
-  events_.push_back({track, name, start.ps, end.ps});
+  events_.push_back({track, name, start.whole_ps(), end.whole_ps()});
 }
 
 std::size_t Trace::dropped() const {

@@ -16,6 +16,7 @@ std::string_view trim(std::string_view s) {
 }
 
 ParseResult parse_kind(std::string_view text, QuantityKind kind, i64& out) {
+  // One i64 carries a value of any kind in its type's integer unit: the raw fields, by design.
   switch (kind) {
     case QuantityKind::time: { Time v; const ParseResult r = parse_time(text, v); out = v.ps; return r; }
     case QuantityKind::bytes: { Bytes v; const ParseResult r = parse_bytes(text, v); out = v.n; return r; }

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace iowall {
@@ -218,6 +219,8 @@ std::string exact_text(i64 value, const std::array<std::pair<std::string_view, i
 }
 
 }  // namespace
+
+Time nearest_ps(double ps) { return Time(static_cast<i64>(std::llround(ps))); }
 
 double gb_per_s(Bytes size, Time t) {
   if (t.ps <= 0) return 0.0;

@@ -26,6 +26,7 @@ struct Time {
   constexpr Time& operator-=(Time o) { ps -= o.ps; return *this; }
   constexpr Time operator*(i64 k) const { return Time(ps * k); }
   constexpr Time operator/(i64 k) const { return Time(ps / k); }
+  double ps_value() const { return static_cast<double>(ps); }  // for arithmetic in double ps
   double ns() const { return static_cast<double>(ps) / 1e3; }
   double us() const { return static_cast<double>(ps) / 1e6; }
   double ms() const { return static_cast<double>(ps) / 1e9; }
@@ -39,6 +40,9 @@ struct Time {
   constexpr Time operator%(Time o) const { return Time(ps % o.ps); }
   // Whole nanoseconds, truncated toward zero: for counters kept in integer ns.
   constexpr i64 whole_ns() const { return ps / 1'000; }
+  // The count of picoseconds: for serialization, counters kept in ps and plain-integer
+  // interfaces (the TLP simulator, trace files).
+  constexpr i64 whole_ps() const { return ps; }
 };
 
 constexpr Time ps(i64 v) { return Time(v); }
@@ -66,6 +70,10 @@ struct Bytes {
   constexpr bool is_positive() const { return n > 0; }
   constexpr bool is_negative() const { return n < 0; }
   constexpr bool is_multiple_of(Bytes unit) const { return n % unit.n == 0; }  // unit must not be zero
+  // The count of bytes: for serialization (JSON, stats counters) and plain byte-count
+  // interfaces (wire formats, the TLP simulator).
+  constexpr i64 count() const { return n; }
+  double bytes_value() const { return static_cast<double>(n); }  // for arithmetic in double bytes
   double kB() const { return static_cast<double>(n) / 1e3; }
   double MB() const { return static_cast<double>(n) / 1e6; }
   double GB() const { return static_cast<double>(n) / 1e9; }
@@ -99,6 +107,7 @@ struct Bandwidth {
   double GBps_value() const { return static_cast<double>(bps) / 8e9; }
   double Gbps_value() const { return static_cast<double>(bps) / 1e9; }
   double bytes_per_s_value() const { return static_cast<double>(bps) / 8; }
+  constexpr i64 whole_Mbps() const { return bps / 1'000'000; }  // truncated toward zero, for counters
   static constexpr Bandwidth max() { return Bandwidth(INT64_MAX); }
   constexpr bool is_zero() const { return bps == 0; }
   constexpr bool is_positive() const { return bps > 0; }
@@ -120,6 +129,7 @@ struct Rate {
   static constexpr Rate per_s(i64 v) { return Rate(v * 1000); }
   constexpr auto operator<=>(const Rate&) const = default;
   double per_s_value() const { return static_cast<double>(milli_per_s) / 1e3; }
+  constexpr bool is_zero() const { return milli_per_s == 0; }
 };
 
 // Clock frequency in Hz.
@@ -128,6 +138,7 @@ struct Frequency {
   constexpr Frequency() = default;
   constexpr explicit Frequency(i64 v) : hz(v) {}
   constexpr auto operator<=>(const Frequency&) const = default;
+  constexpr bool is_zero() const { return hz == 0; }
 };
 
 // Power in milliwatts.
@@ -137,6 +148,7 @@ struct Power {
   constexpr explicit Power(i64 v) : mw(v) {}
   constexpr auto operator<=>(const Power&) const = default;
   double watts() const { return static_cast<double>(mw) / 1e3; }
+  constexpr bool is_positive() const { return mw > 0; }
 };
 
 // Time to serialize `size` at `bw`, rounded up to the next picosecond (exact integer math).
@@ -189,6 +201,13 @@ constexpr double ratio(Bandwidth a, Bandwidth b) { return static_cast<double>(a.
 // a / b for b > 0, for any a, without the overflow of (a + b - 1) / b.
 constexpr i64 ceil_div(Bytes a, Bytes b) { return a.n / b.n + (a.n % b.n > 0 ? 1 : 0); }
 constexpr i64 ceil_div(Time a, Time b) { return a.ps / b.ps + (a.ps % b.ps > 0 ? 1 : 0); }
+// `a` rounded down / up to a multiple of `unit` (blocks, pages, poll periods) for a >= 0
+// and unit > 0; round_up is (a + unit - 1) / unit * unit, the form the models used.
+constexpr Bytes round_down(Bytes a, Bytes unit) { return Bytes(a.n / unit.n * unit.n); }
+constexpr Bytes round_up(Bytes a, Bytes unit) { return Bytes((a.n + unit.n - 1) / unit.n * unit.n); }
+constexpr Time round_up(Time a, Time unit) { return Time((a.ps + unit.ps - 1) / unit.ps * unit.ps); }
+// The integral of `value` held for `dt`, in value x ps, in 128 bits (time-weighted means).
+constexpr i128 integral(i64 value, Time dt) { return static_cast<i128>(value) * dt.ps; }
 
 namespace detail {
 // A double count as i64, truncated toward zero and saturated to the i64 range (NaN: 0),
@@ -214,6 +233,9 @@ constexpr Bytes scale(Bytes b, double k) { return whole_bytes(static_cast<double
 constexpr Bandwidth scale(Bandwidth bw, double k) {
   return Bandwidth(detail::saturating_i64(static_cast<double>(bw.bps) * k));
 }
+// A time given in picoseconds as a double (a time-weighted integral), rounded to the
+// nearest picosecond (std::llround: halves away from zero).
+Time nearest_ps(double ps);
 // Time of `bits` bit times at `bw` (control frames and delays given in bit times),
 // rounded up like transfer_time; 0 at a zero bandwidth; saturates at Time::max().
 constexpr Time bit_time(i64 bits, Bandwidth bw) {

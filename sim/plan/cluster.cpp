@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/json_fields.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quote.hpp"
@@ -38,57 +39,15 @@ std::uint64_t ecmp_hash(std::uint64_t x) {
 
 namespace {
 
-// Reads the keys of one object of the description, each error at its pointer.
-class Fields {
-public:
-  Fields(const Json& obj, std::string file, std::string pointer, std::set<std::string> known)
-      : obj_(obj), file_(std::move(file)), pointer_(std::move(pointer)) {
-    if (!obj_.is_object()) throw InputError(file_, pointer_, "must be an object");
-    for (const auto& [k, v] : obj_.items())
-      if (!known.count(k))
-        fail(k, fmt::format("unknown key \"{}\" (expected {})", quote_text(k, 60), fmt::join(known, ", ")));
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
-    throw InputError(file_, pointer_ + "/" + key, msg);
-  }
-  bool has(const std::string& k) const { return obj_.contains(k); }
-  const Json& at(const std::string& k) const {
-    if (!has(k)) throw InputError(file_, pointer_, fmt::format("\"{}\" is required", k));
-    return obj_.at(k);
-  }
-  std::string text(const std::string& k) const {
-    if (!at(k).is_string()) fail(k, fmt::format("{} is not text", quote_json(at(k))));
-    return at(k).get<std::string>();
-  }
-  int integer(const std::string& k, int lo, int hi) const {
-    const Json& v = at(k);
-    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-      fail(k, fmt::format("{} is not an integer from {} to {}", quote_json(v), lo, hi));
-    return v.get<int>();
-  }
-  double number(const std::string& k, double lo) const {
-    const Json& v = at(k);
-    if (!v.is_number() || !(v.get<double>() >= lo)) fail(k, fmt::format("{} is not a number of at least {}", quote_json(v), lo));
-    return v.get<double>();
-  }
-  double bandwidth(const std::string& k) const {  // B/s
-    if (!at(k).is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit (\"400 Gb/s\")", quote_json(at(k))));
-    Bandwidth b;
-    const ParseResult r = parse_bandwidth(at(k).get<std::string>(), b);
-    if (!r.ok) fail(k, r.error);
-    if (b.bps <= 0) fail(k, "must be positive");
-    return static_cast<double>(b.bps) / 8.0;
-  }
-  const std::string& file() const { return file_; }
-  std::string pointer(const std::string& k) const { return pointer_ + "/" + k; }
-
-private:
-  const Json& obj_;
-  std::string file_, pointer_;
-};
+// Reads the keys of one object of the description (no others), each error at its pointer.
+JsonFields fields(const Json& obj, const std::string& file, std::string pointer, const std::set<std::string>& known) {
+  JsonFields f(obj, file, std::move(pointer), "must be an object");
+  f.only(known);
+  return f;
+}
 
 // The node topology's GPUs and NIC devices, from its JSON.
-void read_node_topology(ClusterNodes& n, const Fields& f, const std::string& directory) {
+void read_node_topology(ClusterNodes& n, const JsonFields& f, const std::string& directory) {
   JsonDocument doc;
   try {
     doc = load_json(n.topology, directory);
@@ -113,9 +72,9 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
                               const std::string& base) {
   ClusterSpec c;
   c.file = file;
-  const Fields top(doc, file, base, {"name", "description", "sources", "nodes", "fabric", "storage"});
-  c.name = top.has("name") ? top.text("name") : std::string("cluster");
-  if (top.has("description")) c.description = top.text("description");
+  const JsonFields top = fields(doc, file, base, {"name", "description", "sources", "nodes", "fabric", "storage"});
+  c.name = top.has("name") ? top.required_text("name") : std::string("cluster");
+  if (top.has("description")) c.description = top.required_text("description");
   if (top.has("sources")) {
     if (!doc["sources"].is_array()) top.fail("sources", "must be an array of text");
     for (const Json& s : doc["sources"]) {
@@ -124,42 +83,42 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
     }
   }
 
-  const Fields nf(top.at("nodes"), file, base + "/nodes", {"topology", "count", "nics", "nic"});
-  c.nodes.topology = nf.text("topology");
-  c.nodes.count = nf.integer("count", 1, 1 << 22);
+  const JsonFields nf = fields(top.required("nodes"), file, base + "/nodes", {"topology", "count", "nics", "nic"});
+  c.nodes.topology = nf.required_text("topology");
+  c.nodes.count = nf.integer_in("count", 1, 1 << 22);
   read_node_topology(c.nodes, nf, directory);
   if (nf.has("nics")) {
-    const int given = nf.integer("nics", 1, 64);
+    const int given = nf.integer_in("nics", 1, 64);
     if (given > c.nodes.nics)
       nf.fail("nics", fmt::format("{} NIC ports (rails) is more than the {} NICs of {}", given, c.nodes.nics, c.nodes.topology));
     c.nodes.nics = given;
   }
   if (c.nodes.nics == 0) nf.fail("nics", fmt::format("{} has no NIC: give the node's storage NIC ports", c.nodes.topology));
-  c.nodes.nic_bw = nf.bandwidth("nic");
+  c.nodes.nic_bw = nf.positive_bandwidth("nic", "400 Gb/s");
 
-  const Fields ff(top.at("fabric"), file, base + "/fabric", {"kind", "nodes_per_leaf", "link", "oversubscription"});
-  c.fabric.kind = ff.text("kind");
+  const JsonFields ff = fields(top.required("fabric"), file, base + "/fabric", {"kind", "nodes_per_leaf", "link", "oversubscription"});
+  c.fabric.kind = ff.required_text("kind");
   if (c.fabric.kind != "fat_tree" && c.fabric.kind != "rail_optimized")
     ff.fail("kind", fmt::format("\"{}\" is not a fabric (expected fat_tree or rail_optimized)", quote_text(c.fabric.kind, 40)));
-  c.fabric.nodes_per_leaf = ff.integer("nodes_per_leaf", 1, 4096);
-  c.fabric.link_bw = ff.bandwidth("link");
-  c.fabric.oversubscription = ff.has("oversubscription") ? ff.number("oversubscription", 0) : 1.0;
+  c.fabric.nodes_per_leaf = ff.integer_in("nodes_per_leaf", 1, 4096);
+  c.fabric.link_bw = ff.positive_bandwidth("link", "400 Gb/s");
+  c.fabric.oversubscription = ff.has("oversubscription") ? ff.number_at_least("oversubscription", 0) : 1.0;
   if (c.fabric.oversubscription < 1)
     ff.fail("oversubscription", fmt::format("{} is below 1: a leaf cannot have more uplinks than down ports",
                                             c.fabric.oversubscription));
 
-  const Fields sf(top.at("storage"), file, base + "/storage", {"kind", "servers", "servers_per_leaf", "server"});
-  c.storage.kind = sf.text("kind");
+  const JsonFields sf = fields(top.required("storage"), file, base + "/storage", {"kind", "servers", "servers_per_leaf", "server"});
+  c.storage.kind = sf.required_text("kind");
   if (c.storage.kind != "pfs" && c.storage.kind != "nvme-of" && c.storage.kind != "object")
     sf.fail("kind", fmt::format("\"{}\" is not shared storage (expected pfs, nvme-of or object)", quote_text(c.storage.kind, 40)));
-  c.storage.servers = sf.integer("servers", 1, 1 << 20);
-  c.storage.servers_per_leaf = sf.has("servers_per_leaf") ? sf.integer("servers_per_leaf", 1, 4096) : 16;
-  const Fields sv(sf.at("server"), file, base + "/storage/server", {"nics", "nic", "drives", "drive_write", "drive_read"});
-  c.storage.nics = sv.integer("nics", 1, 64);
-  c.storage.nic_bw = sv.bandwidth("nic");
-  c.storage.drives = sv.integer("drives", 1, 4096);
-  c.storage.drive_write_bw = sv.bandwidth("drive_write");
-  c.storage.drive_read_bw = sv.bandwidth("drive_read");
+  c.storage.servers = sf.integer_in("servers", 1, 1 << 20);
+  c.storage.servers_per_leaf = sf.has("servers_per_leaf") ? sf.integer_in("servers_per_leaf", 1, 4096) : 16;
+  const JsonFields sv = fields(sf.required("server"), file, base + "/storage/server", {"nics", "nic", "drives", "drive_write", "drive_read"});
+  c.storage.nics = sv.integer_in("nics", 1, 64);
+  c.storage.nic_bw = sv.positive_bandwidth("nic", "400 Gb/s");
+  c.storage.drives = sv.integer_in("drives", 1, 4096);
+  c.storage.drive_write_bw = sv.positive_bandwidth("drive_write", "400 Gb/s");
+  c.storage.drive_read_bw = sv.positive_bandwidth("drive_read", "400 Gb/s");
   derive(c);
   return c;
 }

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/json_fields.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
@@ -115,37 +116,24 @@ std::string flag(const std::string& key) {
   return f;
 }
 
+// The plan's flat settings, read through the shared field reader: each error names the
+// flag or FILE#/plan/key its setting came from. The reads below it parse what a flag
+// may hold (numbers as text, counts with suffixes, percentages, long times).
 struct Reader {
   const json& s;
-  const std::map<std::string, std::string>& origin;
+  JsonFields f;
+  Reader(const json& settings, const std::map<std::string, std::string>& origin) : s(settings), f(settings, origin) {}
 
   bool has(const std::string& k) const { return s.contains(k) && !s[k].is_null(); }
-  [[noreturn]] void fail(const std::string& k, const std::string& msg) const {
-    const auto it = origin.find(k);
-    const std::string o = it == origin.end() ? "--" + k : it->second;
-    const auto hash = o.find('#');
-    if (hash == std::string::npos) throw InputError("", o, msg);
-    throw InputError(o.substr(0, hash), o.substr(hash + 1), msg);
-  }
-  std::string text(const std::string& k) const {
-    if (!s[k].is_string()) fail(k, fmt::format("{} is not text", quote_json(s[k])));
-    return s[k].get<std::string>();
-  }
+  [[noreturn]] void fail(const std::string& k, const std::string& msg) const { f.fail(k, msg); }
+  std::string text(const std::string& k) const { return f.required_text(k); }
   // A quantity with its unit: a string, never a bare number.
   template <typename T>
   T unit(const std::string& k, ParseResult (*parse)(std::string_view, T&)) const {
-    if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", quote_json(s[k])));
-    T v;
-    const ParseResult r = parse(text(k), v);
-    if (!r.ok) fail(k, r.error);
-    return v;
+    return f.quantity<T>(k, parse);
   }
-  double bw(const std::string& k) const {
-    const Bandwidth b = unit<Bandwidth>(k, parse_bandwidth);
-    if (b.bps <= 0) fail(k, "must be positive");
-    return static_cast<double>(b.bps) / 8.0;
-  }
-  double bytes(const std::string& k) const { return static_cast<double>(unit<Bytes>(k, parse_bytes).n); }
+  double bw(const std::string& k) const { return f.positive_bandwidth(k); }
+  double bytes(const std::string& k) const { return unit<Bytes>(k, parse_bytes).bytes_value(); }
   double time(const std::string& k) const {
     if (!s[k].is_string()) fail(k, fmt::format("{} is a bare number: give it with its unit", quote_json(s[k])));
     double v;
@@ -401,7 +389,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
   if (rd.has("restart")) in.restart = rd.time("restart");
   if (rd.has("cluster_power")) {
     const Power p = rd.unit<Power>("cluster_power", parse_power);
-    if (p.mw <= 0) rd.fail("cluster_power", "must be positive");
+    if (!p.is_positive()) rd.fail("cluster_power", "must be positive");
     in.cluster_power = p.watts();
   }
   if (rd.has("target_overhead")) q.target_overhead = rd.percent("target_overhead");

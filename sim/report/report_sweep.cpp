@@ -33,8 +33,8 @@ XAxis x_axis(const std::vector<SweepPointResult>& points) {
     const json& v = pt.values;
     Bytes b;
     a.io_size = a.io_size && v.size() == 1 && v.contains("/workload/io_size") && v["/workload/io_size"].is_string() &&
-                parse_bytes(v["/workload/io_size"].get<std::string>(), b).ok && b.n > 0;
-    a.x.push_back(a.io_size ? static_cast<double>(b.n) / 1024.0 : static_cast<double>(a.x.size()));
+                parse_bytes(v["/workload/io_size"].get<std::string>(), b).ok && b.is_positive();
+    a.x.push_back(a.io_size ? b.KiB() : static_cast<double>(a.x.size()));
     a.labels.push_back(point_label(v));
   }
   if (!a.io_size)

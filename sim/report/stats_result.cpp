@@ -42,7 +42,7 @@ StatsResult collect_stats(const StatRegistry& stats, Time end) {
         const auto* g = static_cast<const TimeWeighted*>(e.stat);
         r.mean = round6(g->mean(Time(0), end));
         r.max = g->max();
-        if (g->series_period().ps > 0) {
+        if (g->series_period().is_positive()) {
           StatSeries s{g->series_period().seconds(), {}};
           for (double x : g->series(end)) s.values.push_back(round6(x));
           r.series = std::move(s);

@@ -6,7 +6,7 @@ namespace iowall::flow {
 
 double hop_rate(const Hop& h, Bytes chunk, DmaKind kind) {
   const Time t = h.service(chunk, kind);
-  return t.ps > 0 ? static_cast<double>(chunk.n) / t.seconds() : 0.0;
+  return t.is_positive() ? chunk.bytes_value() / t.seconds() : 0.0;
 }
 
 FlowResult run_route_flows(const std::vector<RouteFlow>& flows, Bytes chunk) {
@@ -14,7 +14,7 @@ FlowResult run_route_flows(const std::vector<RouteFlow>& flows, Bytes chunk) {
   std::map<const Server*, std::uint32_t> resource;
   for (const RouteFlow& rf : flows) {
     Flow f;
-    f.bytes = static_cast<double>(rf.bytes.n);
+    f.bytes = rf.bytes.bytes_value();
     for (const Hop& h : rf.route->hops) {
       auto it = resource.find(h.server);
       if (it == resource.end())

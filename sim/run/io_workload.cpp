@@ -57,9 +57,9 @@ WorkloadConfig read_workload(const Params& p) {
                                          "");
   read_durability(p, c);
   if (p.describing()) return c;
-  if (c.io_size.n <= 0) p.fail("io_size", "the I/O size must be positive");
-  if (c.size.n <= 0) p.fail("size", "the size must be positive");
-  if (c.size.n < c.io_size.n * c.threads)
+  if (!c.io_size.is_positive()) p.fail("io_size", "the I/O size must be positive");
+  if (!c.size.is_positive()) p.fail("size", "the size must be positive");
+  if (c.size < c.io_size * c.threads)
     p.fail("size", fmt::format("{} is less than one {} I/O for each of the {} threads", to_string(c.size),
                                to_string(c.io_size), c.threads));
   if (targets != "all_gpus") c.targets = split_list(targets);
@@ -79,7 +79,7 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
   targets_ = workload_targets(topology, config.targets, true, file, pointer);
   storage_ = workload_storage(topology, targets_, config.storage, {config.size, config.io_size, config.qd}, file,
                               pointer);
-  const i64 region = config.size.n / config.threads / config.io_size.n * config.io_size.n;
+  const Bytes region = round_down(config.size / config.threads, config.io_size);
   for (std::size_t j = 0; j < targets_.size(); ++j) {
     results_.push_back(JobResult{targets_[j]->name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
     threads_left_.push_back(static_cast<int>(config.threads));
@@ -87,8 +87,8 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
     busy_at_done_.emplace_back();
     for (i64 t = 0; t < config.threads; ++t)
       // Each target reads its own data (its shard): regions do not overlap across jobs.
-      threads_.push_back(Thread{static_cast<int>(j), Bytes((static_cast<i64>(j) * config.threads + t) * region),
-                                Bytes(region), Bytes(0), Bytes(0), Bytes(0)});
+      threads_.push_back(Thread{static_cast<int>(j), region * (static_cast<i64>(j) * config.threads + t),
+                                region, Bytes(0), Bytes(0), Bytes(0)});
   }
 }
 
@@ -114,13 +114,13 @@ void IoWorkload::issue(std::uint32_t t) {
   Thread& th = threads_[t];
   if (th.issued >= th.region_size || th.syncing) return;
   if (config_.durability == WorkloadConfig::Durability::fsync_each && th.unsynced >= config_.fsync_every) return;
-  const i64 ios_in_region = th.region_size.n / config_.io_size.n;
+  const i64 ios_in_region = th.region_size / config_.io_size;
   Bytes offset = th.region_start + th.next_offset;
   if (config_.random()) offset = th.region_start + config_.io_size * static_cast<i64>(rng_.below(ios_in_region));
   th.next_offset += config_.io_size;
   // Stripe by offset: consecutive I/Os of a thread land on consecutive devices.
   const std::size_t devices = storage_[th.job].size();
-  submit(t, offset, static_cast<std::size_t>((offset.n / config_.io_size.n) % static_cast<i64>(devices)));
+  submit(t, offset, static_cast<std::size_t>((offset / config_.io_size) % static_cast<i64>(devices)));
 }
 
 void IoWorkload::issue_on(std::uint32_t t, std::size_t d) {
@@ -129,7 +129,7 @@ void IoWorkload::issue_on(std::uint32_t t, std::size_t d) {
   if (config_.durability == WorkloadConfig::Durability::fsync_each && th.unsynced >= config_.fsync_every) return;
   // The region's I/O slots that stripe onto device d are d, d + n, d + 2n, ...
   const auto n = static_cast<i64>(storage_[th.job].size());
-  const i64 slots = std::max<i64>(1, th.region_size.n / config_.io_size.n / n);
+  const i64 slots = std::max<i64>(1, th.region_size / config_.io_size / n);
   const i64 k = config_.random() ? static_cast<i64>(rng_.below(static_cast<std::uint64_t>(slots)))
                            : th.next_on_device[d]++ % slots;
   submit(t, th.region_start + config_.io_size * (k * n + static_cast<i64>(d)), d);
@@ -162,7 +162,7 @@ void IoWorkload::completed(std::uint32_t t, std::size_t d, Time started) {
   th.completed += config_.io_size;
   r.bytes += config_.io_size;
   ++r.ios;
-  r.latency_ns.add(static_cast<std::uint64_t>((ctx_.now() - started).ps / 1000));
+  r.latency_ns.add(static_cast<std::uint64_t>((ctx_.now() - started).whole_ns()));
   const bool last = th.completed >= th.region_size;
   if (last && ctx_.now() >= r.writes_done) {
     r.writes_done = ctx_.now();
@@ -231,13 +231,13 @@ Workload::Window IoWorkload::io_window() const {
 
 std::int64_t IoWorkload::total_bytes() const {
   std::int64_t n = 0;
-  for (const Thread& t : threads_) n += t.region_size.n;
+  for (const Thread& t : threads_) n += t.region_size.count();
   return n;
 }
 
 std::int64_t IoWorkload::done_bytes() const {
   std::int64_t n = 0;
-  for (const JobResult& r : results_) n += r.bytes.n;
+  for (const JobResult& r : results_) n += r.bytes.count();
   return n;
 }
 

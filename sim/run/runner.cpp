@@ -39,7 +39,7 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std:
                                            const std::vector<double>& at_end, Time start, Time end) {
   const StatEntry* best = nullptr;
   double best_util = -1;
-  const double span = static_cast<double>((end - start).ps);
+  const double span = (end - start).ps_value();
   if (span <= 0) return std::nullopt;
   for (std::size_t i = 0; i < stats.entries().size() && i < at_end.size(); ++i) {
     const StatEntry& e = stats.entries()[i];
@@ -146,7 +146,7 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
     first_done = std::min(first_done, r.first_done);
     last_done = std::max(last_done, r.last_done);
     latency.merge(r.latency_ns);
-    m.jobs.push_back({r.target, r.bytes.n, round_to(gb_per_s(r.bytes, r.last_done), 4),
+    m.jobs.push_back({r.target, r.bytes.count(), round_to(gb_per_s(r.bytes, r.last_done), 4),
                       round_to(r.first_done.seconds(), 9), round_to(r.last_done.seconds(), 9)});
   }
   double cpu_busy = 0;
@@ -161,7 +161,7 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   m.latency_p99_us = round_to(static_cast<double>(latency.percentile(99)) / 1e3, 3);
   m.latency_p999_us = round_to(static_cast<double>(latency.percentile(99.9)) / 1e3, 3);
   m.cpu_cores_busy = round_to(cpu_busy, 3);
-  m.bytes = bytes.n;
+  m.bytes = bytes.count();
   m.ios = ios;
   m.first_done_s = round_to(first_done.seconds(), 9);
   m.last_done_s = round_to(last_done.seconds(), 9);

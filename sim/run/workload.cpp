@@ -9,7 +9,7 @@ BusySnapshot busy_snapshot(const StatRegistry& stats, Time now) {
   for (const StatEntry& e : stats.entries()) {
     const bool busy = e.kind == StatKind::gauge && e.path.size() >= 5 &&
                       e.path.compare(e.path.size() - 5, 5, "/busy") == 0;
-    out.push_back(busy ? static_cast<const TimeWeighted*>(e.stat)->mean(Time(0), now) * static_cast<double>(now.ps)
+    out.push_back(busy ? static_cast<const TimeWeighted*>(e.stat)->mean(Time(0), now) * now.ps_value()
                        : 0.0);
   }
   return out;

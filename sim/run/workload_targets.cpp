@@ -62,12 +62,12 @@ std::vector<std::vector<BlockStorage*>> workload_storage(Topology& topology, con
       for (const auto& id : storage) list.push_back(&topology.block_storage(id, file, pointer + "/storage"));
     }
     // The data each target moves must fit on the drives it uses.
-    i64 capacity = 0;
-    for (BlockStorage* s : list) capacity += s->limits().capacity.n;
-    if (needs.size.n > capacity)
+    Bytes capacity;
+    for (BlockStorage* s : list) capacity += s->limits().capacity;
+    if (needs.size > capacity)
       throw InputError(file, pointer + "/size",
                        fmt::format("{} does not fit on the {} drive(s) of {} ({} in all)", to_string(needs.size),
-                                   list.size(), t->name(), to_string(Bytes(capacity))));
+                                   list.size(), t->name(), to_string(capacity)));
     for (BlockStorage* s : list) {
       const BlockLimits& limits = s->limits();
       if (needs.qd > limits.queue_depth)
@@ -75,7 +75,7 @@ std::vector<std::vector<BlockStorage*>> workload_storage(Topology& topology, con
                          fmt::format("queue depth {} is above {}'s limit of {} per queue pair (queue entries - 1, or "
                                      "CIDs)",
                                      needs.qd, s->device().name(), limits.queue_depth));
-      if (needs.io_size.n % limits.lba_size.n != 0)
+      if (!needs.io_size.is_multiple_of(limits.lba_size))
         throw InputError(file, pointer + "/io_size",
                          fmt::format("{} is not a multiple of {}'s LBA size {}", to_string(needs.io_size),
                                      s->device().name(), to_string(limits.lba_size)));

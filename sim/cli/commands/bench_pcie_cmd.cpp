@@ -51,11 +51,11 @@ Json run_fabric(Bytes size, Bytes chunk, int in_flight) {
     for (int i = 0; i < kPairs; ++i) {
       routes.push_back(topo.route(topo.device(fmt::format("nvme{}", i), "", "nvme"),
                                   topo.device(fmt::format("gpu{}", i), "", "gpu")));
-      streams.push_back(std::make_unique<DmaStream>(mover, routes.back(), chunk, size.n / chunk.n, DmaKind::write));
+      streams.push_back(std::make_unique<DmaStream>(mover, routes.back(), chunk, size / chunk, DmaKind::write));
     }
     for (auto& s : streams) s->start(in_flight);
     ctx.run();
-    for (const auto& s : streams) bytes += static_cast<double>(s->bytes_done().n);
+    for (const auto& s : streams) bytes += s->bytes_done().bytes_value();
     sim_s = ctx.now().seconds();
     events = static_cast<double>(ctx.queue().executed());
   });
@@ -99,7 +99,7 @@ void setup(CLI::App& root, CliState&) {
   cmd->callback([size, io, media, out] {
     Bytes per_gpu;
     if (const ParseResult r = parse_bytes(*size, per_gpu); !r.ok) throw InputError("", "--size", r.error);
-    if (per_gpu.n < 128 * 1024) throw InputError("", "--size", "at least 128 KiB (one transfer) per GPU");
+    if (per_gpu < Bytes(128 * 1024)) throw InputError("", "--size", "at least 128 KiB (one transfer) per GPU");
     // 16 transfers in flight per drive: the storage case's 8 threads x QD 2.
     const Json fabric = run_fabric(per_gpu, Bytes(128 * 1024), 16);
     const Json storage = with_option_pointers([&] { return run_storage(*size, *io, *media); },

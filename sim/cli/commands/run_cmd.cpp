@@ -63,7 +63,7 @@ void setup(CLI::App& root, CliState&) {
     options.progress = !args->out.quiet;
     if (!args->series.empty()) {
       const ParseResult r = parse_time(args->series, options.series_period);
-      if (!r.ok || options.series_period.ps <= 0)
+      if (!r.ok || !options.series_period.is_positive())
         throw InputError("", "--series", r.ok ? "the period must be positive" : r.error);
     }
     RunResult result;

@@ -1,19 +1,25 @@
-#include "sim/report/json_fields.hpp"
+#include "sim/config/json_fields.hpp"
 
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "sim/core/error.hpp"
+#include "sim/core/quote.hpp"
 
 namespace iowall {
 
 using nlohmann::json;
 
-JsonFields::JsonFields(const json& obj, const std::string& file, std::string at, const char* what)
-    : obj_(obj), file_(file), at_(std::move(at)) {
+JsonFields::JsonFields(const json& obj, std::string file, std::string at, const char* what)
+    : obj_(obj), file_(std::move(file)), at_(std::move(at)) {
   if (!obj.is_object()) throw InputError(file_, at_, what);
 }
 
-bool JsonFields::has(const char* key) const { return obj_.contains(key); }
+JsonFields::JsonFields(const json& settings, const std::map<std::string, std::string>& origin)
+    : obj_(settings), origin_(&origin) {}
+
+bool JsonFields::has(const std::string& key) const { return obj_.contains(key); }
 
 std::string JsonFields::pointer(const std::string& key) const {
   std::string p = at_ + "/";
@@ -26,7 +32,12 @@ std::string JsonFields::pointer(const std::string& key, std::size_t index) const
 }
 
 void JsonFields::fail(const std::string& key, const std::string& message) const {
-  throw InputError(file_, pointer(key), message);
+  if (!origin_) throw InputError(file_, pointer(key), message);
+  const auto it = origin_->find(key);
+  const std::string o = it == origin_->end() ? "--" + key : it->second;
+  const auto hash = o.find('#');
+  if (hash == std::string::npos) throw InputError("", o, message);
+  throw InputError(o.substr(0, hash), o.substr(hash + 1), message);
 }
 
 void JsonFields::fail(const std::string& key, std::size_t index, const std::string& message) const {
@@ -75,8 +86,6 @@ std::string JsonFields::text(const char* key, const std::string& fallback) const
   return optional_text(key).value_or(fallback);
 }
 
-std::string json_number_text(double v) { return json(v).dump(); }
-
 std::vector<std::string> JsonFields::texts(const char* key) const {
   std::vector<std::string> out;
   if (!has(key)) return out;
@@ -87,6 +96,49 @@ std::vector<std::string> JsonFields::texts(const char* key) const {
     out.push_back(a[i].get<std::string>());
   }
   return out;
+}
+
+void JsonFields::only(const std::set<std::string>& known) const {
+  for (const auto& [k, v] : obj_.items())
+    if (!known.count(k)) fail(k, fmt::format("unknown key \"{}\" (expected {})", quote_text(k, 60), fmt::join(known, ", ")));
+}
+
+const json& JsonFields::required(const std::string& key) const {
+  if (!has(key)) throw InputError(file_, at_, fmt::format("\"{}\" is required", key));
+  return obj_.at(key);
+}
+
+std::string JsonFields::required_text(const std::string& key) const {
+  const json& v = required(key);
+  if (!v.is_string()) fail(key, fmt::format("{} is not text", quote_json(v)));
+  return v.get<std::string>();
+}
+
+int JsonFields::integer_in(const std::string& key, int lo, int hi) const {
+  const json& v = required(key);
+  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+    fail(key, fmt::format("{} is not an integer from {} to {}", quote_json(v), lo, hi));
+  return v.get<int>();
+}
+
+double JsonFields::number_at_least(const std::string& key, double lo) const {
+  const json& v = required(key);
+  if (!v.is_number() || !(v.get<double>() >= lo)) fail(key, fmt::format("{} is not a number of at least {}", quote_json(v), lo));
+  return v.get<double>();
+}
+
+std::string JsonFields::unit_text(const std::string& key, const char* example) const {
+  const json& v = required(key);
+  if (!v.is_string())
+    fail(key, example ? fmt::format("{} is a bare number: give it with its unit (\"{}\")", quote_json(v), example)
+                      : fmt::format("{} is a bare number: give it with its unit", quote_json(v)));
+  return v.get<std::string>();
+}
+
+double JsonFields::positive_bandwidth(const std::string& key, const char* example) const {
+  const Bandwidth b = quantity<Bandwidth>(key, parse_bandwidth, example);
+  if (!b.is_positive()) fail(key, "must be positive");
+  return b.bytes_per_s_value();
 }
 
 }  // namespace iowall
