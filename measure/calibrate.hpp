@@ -10,6 +10,7 @@
 // and, from write measurements (measure/calibrate_writes.hpp), the drive's write latency,
 // write bandwidth and flush cost, a buffered write's cost, and the page cache's writeback.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,6 +119,10 @@ struct Profile {
   std::optional<SizeLine> memcpy, h2d, cufile;
   WriteFits writes;
   std::vector<std::string> notes;  // what could not be fitted, and why
+  // Each fitted drive parameter's standard error relative to its value (from the fit's
+  // residuals, fit::standard_errors), by its name in the topology: read_latency,
+  // read_bandwidth, max_iops, write_latency, write_bandwidth. Absent: not identified.
+  std::map<std::string, double> relative_se;
   nlohmann::json residuals = nlohmann::json::array();
   std::vector<std::string> fitted_points;
 };
@@ -134,5 +139,8 @@ Profile read_profile(const std::string& path);
 std::string time_text(double seconds);
 std::string bandwidth_text(double bytes_per_s);
 std::string rate_text(double per_s);
+// A relative standard error as the spread of a topology value (" +- 6.2%", two significant
+// digits); "" when it is 0 or 100% and more (no normal spread of that width is a value).
+std::string spread_text(double relative_se);
 
 }  // namespace iowall::calib

@@ -170,6 +170,17 @@ void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
   }
   prof.storage = p;
   prof.storage_q = bandwidth_residuals(only, r_fit, 3, prof.residuals);
+  // The parameters' standard errors, over the parameters the kept form fitted (log space:
+  // relative errors); the ceiling's only where some point reaches it.
+  const Eigen::VectorXd fitted = m.concurrent ? kept.th : kept.th.head(2);
+  const Eigen::VectorXd se = fit::standard_errors(
+      [&](const Eigen::VectorXd& th, Eigen::VectorXd& out) { m.residuals(m.params(th, kept.read), out); }, fitted,
+      m.points());
+  if (se.size() >= 2) {
+    prof.relative_se["read_latency"] = se[0];
+    prof.relative_se["read_bandwidth"] = se[1];
+    if (se.size() > 2 && prof.iops_constrained) prof.relative_se["max_iops"] = se[2];
+  }
 }
 
 fit::Quality bandwidth_residuals(const std::vector<const PointGroup*>& pts, const Eigen::VectorXd& r, int parameters,

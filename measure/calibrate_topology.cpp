@@ -133,6 +133,10 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
         if (p.writes.drive->serial) set_fitted(d, declared("device", model, "write_service"), std::string("serial"));
       }
       if (p.writes.flush) set_fitted(d, "device", model, "flush_cost", p.writes.flush->cost_s);
+      // The fit's standard error beside each value it identified ("3.18 GB/s +- 6%"): a
+      // run plans at the value, --uncertainty draws it.
+      for (const auto& [name, se] : p.relative_se)
+        if (d.contains(name) && d[name].is_string()) d[name] = d[name].get<std::string>() + spread_text(se);
       ssd_done = true;
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {
       set_fitted(d, "device", model, "memcpy_per_core", p.memcpy->bandwidth_Bps);

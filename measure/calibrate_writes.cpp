@@ -194,6 +194,10 @@ public:
     f.link_Bps = d.link_Bps;
     residuals(lm.p, r);
     f.q = stages::bandwidth_residuals(pts, r, 2, f.residuals);
+    if (const Eigen::VectorXd se = fit::standard_errors(residuals, lm.p, n); se.size() == 2) {
+      prof.relative_se["write_latency"] = se[0];
+      prof.relative_se["write_bandwidth"] = se[1];
+    }
     for (const PointGroup* g : pts) f.from.add(*g);
     prof.writes.drive = f;
     if (!prof.writes.flush)

@@ -1,5 +1,6 @@
 #include "measure/fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,6 +86,28 @@ LmResult levenberg_marquardt(const Residuals& f, Eigen::VectorXd p, int points, 
   out.p = p;
   out.cost = cost;
   return out;
+}
+
+Eigen::VectorXd standard_errors(const Residuals& f, const Eigen::VectorXd& p, int points) {
+  const auto n = p.size();
+  if (points <= n) return {};
+  Eigen::VectorXd r(points), r_step(points);
+  f(p, r);
+  Eigen::MatrixXd jac(points, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double h = 1e-7 * std::max(std::fabs(p[k]), 1e-3);
+    Eigen::VectorXd q = p;
+    q[k] += h;
+    f(q, r_step);
+    jac.col(k) = (r_step - r) / h;
+  }
+  const Eigen::MatrixXd jtj = jac.transpose() * jac;
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(jtj);
+  if (!lu.isInvertible()) return {};
+  const double s2 = r.squaredNorm() / static_cast<double>(points - n);
+  const Eigen::VectorXd var = s2 * lu.inverse().diagonal();
+  if (!var.allFinite() || (var.array() < 0).any()) return {};
+  return var.cwiseSqrt();
 }
 
 }  // namespace iowall::fit

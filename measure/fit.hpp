@@ -48,4 +48,11 @@ struct LmResult {
 // Levenberg-Marquardt with a forward-difference Jacobian and Marquardt's diagonal scaling.
 LmResult levenberg_marquardt(const Residuals& f, Eigen::VectorXd p0, int points, const LmOptions& o = {});
 
+// Standard errors of a least-squares fit's parameters at its solution p: the square roots
+// of the diagonal of s^2 (J^T J)^-1, with s^2 = SS_res / (points - parameters) the
+// residuals' variance and J the residuals' Jacobian (forward differences, as the fit's
+// own). For parameters fitted in log space they are relative errors. Empty when there are
+// no more points than parameters or J^T J is singular.
+Eigen::VectorXd standard_errors(const Residuals& f, const Eigen::VectorXd& p, int points);
+
 }  // namespace iowall::fit

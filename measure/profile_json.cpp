@@ -35,6 +35,12 @@ std::string bandwidth_text(double bps) {
   if (bps == 0) return "0 B/s";
   return unit_text(bps, {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1}});
 }
+std::string spread_text(double relative_se) {
+  const double pct = stages::round_sig(100 * relative_se, 2);
+  if (!(pct > 0) || pct >= 100) return "";
+  return fmt::format(" +- {:g}%", pct);
+}
+
 std::string rate_text(double per_s) { return unit_text(per_s, {{"M/s", 1e6}, {"K/s", 1e3}, {"/s", 1}}); }
 
 namespace {
@@ -79,6 +85,15 @@ json profile_to_json(const Profile& p) {
   if (p.h2d) fits["h2d_copy"] = line_json(*p.h2d, "launch_cost", "copy_bandwidth");
   if (p.cufile) fits["cufile_compat"] = line_json(*p.cufile, "per_io_overhead", "extra_copy_bandwidth");
   stages::add_write_fits(p.writes, fits);
+  // Each fitted parameter's standard error relative to its value, and the value with it
+  // as the topology writes it (apply_profile).
+  for (const auto& [name, se] : p.relative_se) {
+    const char* fit = name.rfind("write_", 0) == 0 ? "drive_writes" : "storage";
+    if (!fits.contains(fit) || !fits[fit].contains(name)) continue;
+    fits[fit]["relative_se"][name] = stages::round_sig(se, 3);
+    if (const std::string spread = spread_text(se); !spread.empty())
+      fits[fit]["with_uncertainty"][name] = fits[fit][name].get<std::string>() + spread;
+  }
   return {{"profile", p.name},
           {"iowall_version", "0.1.0"},
           {"machine", p.machine},
@@ -178,6 +193,16 @@ Profile profile_from_json(const json& j, const std::string& path) {
   p.h2d = rd.line("/fits/h2d_copy", "launch_cost", "copy_bandwidth");
   p.cufile = rd.line("/fits/cufile_compat", "per_io_overhead", "extra_copy_bandwidth");
   stages::read_write_fits(j, path, p);
+  for (const char* fit : {"storage", "drive_writes"}) {
+    const std::string ptr = std::string("/fits/") + fit + "/relative_se";
+    if (!j.contains(json::json_pointer(ptr))) continue;
+    const json& se = rd.at(ptr);
+    if (!se.is_object()) throw InputError(path, ptr, "not an object");
+    for (const auto& [name, v] : se.items()) {
+      if (!v.is_number() || !(v.get<double>() >= 0)) throw InputError(path, ptr + "/" + name, "not a number of 0 or more");
+      p.relative_se[name] = v.get<double>();
+    }
+  }
   return p;
 }
 

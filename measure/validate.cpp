@@ -94,7 +94,7 @@ ErrorSummary summarize(const std::vector<PredictedPoint>& rows, bool fitted, con
 
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const json& base_topology,
                           const std::string& base_file, const std::function<void()>& group_done,
-                          const Profile* carried) {
+                          const Profile* carried, const UncertaintyOptions* uncertainty) {
   ValidationResult v;
   if (subset.none() && !carried) throw std::logic_error("validate: --fit-subset none needs the profile to carry");
   v.fit = subset.none() ? *carried : calibrate(groups, subset);
@@ -112,6 +112,12 @@ ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& s
       r.method = std::move(method);
       r.predicted_bw = simulate_point(g, v.fit, topology, r.limited_by);
       r.error = r.predicted_bw / r.measured_bw - 1;
+      if (uncertainty && uncertainty->samples > 0) {
+        const Scenario sc = scenario_from_json(point_scenario(g, v.fit, topology), "validate", ".");
+        const RunResult u = run_with_uncertainty(sc, *uncertainty);
+        const Interval gb = u.paths.at(0).intervals->throughput_GBps;
+        r.interval = Interval{gb.median * 1e9, gb.low * 1e9, gb.high * 1e9};
+      }
     };
     const bool compat = simulated_path(g) == "compat";
     if (g.writes()) {
@@ -182,9 +188,27 @@ ValidateResult validation_result(const ValidationResult& v, const Profile& full)
     row.measured_min_Bps = r.group->min_bw();
     row.measured_max_Bps = r.group->max_bw();
     if (r.predicted_bw > 0)
-      row.prediction = ValidatePrediction{bandwidth_text(r.predicted_bw), r.predicted_bw, r.error, r.limited_by};
+      row.prediction = ValidatePrediction{bandwidth_text(r.predicted_bw), r.predicted_bw, r.error, r.limited_by, r.interval};
     out.points.push_back(std::move(row));
   }
+  return out;
+}
+
+std::string coverage_text(const ValidationResult& v) {
+  int in[2] = {0, 0}, all[2] = {0, 0};  // reads, writes
+  for (const PredictedPoint& r : v.rows) {
+    if (r.fitted || !r.interval) continue;
+    const int k = r.group->writes() ? 1 : 0;
+    ++all[k];
+    in[k] += r.interval->low <= r.measured_bw && r.measured_bw <= r.interval->high;
+  }
+  if (all[0] + all[1] == 0) return "";
+  std::string out = "coverage of the held-out points' 90% intervals (the fit's standard errors drawn):\n";
+  const char* names[2] = {"reads", "writes"};
+  for (int k = 0; k < 2; ++k)
+    if (all[k] > 0)
+      out += fmt::format("  {:<7} {} of {} measured medians inside ({:.0f}%; nominal 90%)\n", names[k], in[k], all[k],
+                         100.0 * in[k] / all[k]);
   return out;
 }
 

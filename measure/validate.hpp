@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "measure/calibrate.hpp"
 #include "sim/report/validate_result.hpp"
+#include "sim/run/uncertainty.hpp"
 
 namespace iowall::calib {
 
@@ -23,6 +25,7 @@ struct PredictedPoint {
   double error = 0;        // predicted / measured - 1
   double spread = 0;       // (max - min) / median of the repeats
   std::string limited_by;  // the simulator's busiest resource
+  std::optional<Interval> interval;  // --uncertainty: the prediction's 90% interval, B/s
 };
 
 struct ErrorSummary {
@@ -53,9 +56,16 @@ struct ValidationResult {
 // (optional) is called after each group (a progress display). With the subset "none",
 // nothing is refitted: `carried` (required then) is applied as it is and every point is
 // held out, which shows how a fit made elsewhere carries over.
+// With `uncertainty` (samples > 0), every simulated point also gets the 90% interval of
+// its throughput over samples of the topology's uncertain values (the fit's standard
+// errors that apply_profile writes beside them; run_with_uncertainty, seeded per sample).
 ValidationResult validate(const std::vector<PointGroup>& groups, const Subset& subset, const nlohmann::json& base_topology,
                           const std::string& base_file, const std::function<void()>& group_done = {},
-                          const Profile* carried = nullptr);
+                          const Profile* carried = nullptr, const UncertaintyOptions* uncertainty = nullptr);
+
+// How many held-out points' 90% intervals hold their measured median: reads and writes
+// apart ("" when no point has an interval).
+std::string coverage_text(const ValidationResult& v);
 
 // The scenario that simulates one measured configuration on `topology` (the profile `p`
 // already applied to it by apply_profile): the measured transfer type's path with the

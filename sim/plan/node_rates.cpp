@@ -12,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/run/runner.hpp"
+#include "sim/run/uncertain_inputs.hpp"
 
 namespace iowall::plan {
 namespace {
@@ -77,24 +78,33 @@ std::string node_scenario(const std::string& topology, IoPath path, double rank_
   return doc.dump(2);
 }
 
-std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes) {
-  static std::mutex mutex;
-  static std::map<std::tuple<std::string, int, double>, std::shared_ptr<const NodeSimulation>> cache;
-  const auto key = std::make_tuple(topology, static_cast<int>(path), rank_bytes);
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+namespace {
+
+// The node's scenario for one direction, with `inputs` set to `values` when there are any.
+Scenario node_run_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save,
+                           const std::vector<UncertainInput>& inputs, const std::vector<i64>& values) {
+  try {
+    Scenario sc = parse_scenario_text(node_scenario(topology, path, rank_bytes, save), "--node");
+    return inputs.empty() ? sc : with_values(sc, inputs, values);
+  } catch (const InputError& e) {
+    // Name the topology: the scenario is the planner's, not the user's.
+    const std::string& m = e.message();
+    throw InputError("", "--node", m.rfind(topology + ":", 0) == 0 ? m : fmt::format("{}: {}", topology, m));
   }
+}
+
+std::shared_ptr<NodeSimulation> simulate(const std::string& topology, IoPath path, double rank_bytes,
+                                         const std::vector<UncertainInput>& inputs, const std::vector<i64>& values) {
   auto sim = std::make_shared<NodeSimulation>();
   sim->topology = topology;
   sim->path = path;
   sim->rank_bytes = rank_bytes;
   for (const bool save : {true, false}) {
+    const Scenario sc = node_run_scenario(topology, path, rank_bytes, save, inputs, values);
     RunResult r;
     try {
-      r = run_scenario(parse_scenario_text(node_scenario(topology, path, rank_bytes, save), "--node"));
+      r = run_scenario(sc);
     } catch (const InputError& e) {
-      // Name the topology: the scenario is the planner's, not the user's.
       const std::string& m = e.message();
       throw InputError("", "--node", m.rfind(topology + ":", 0) == 0 ? m : fmt::format("{}: {}", topology, m));
     }
@@ -103,8 +113,39 @@ std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology,
     (save ? sim->save : sim->restore) = phases(m);
     (save ? sim->save_s : sim->restore_s) = save && m.durable_s ? *m.durable_s : m.last_done_s;
   }
+  return sim;
+}
+
+}  // namespace
+
+std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, int, double>, std::shared_ptr<const NodeSimulation>> cache;
+  const auto key = std::make_tuple(topology, static_cast<int>(path), rank_bytes);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  std::shared_ptr<const NodeSimulation> sim = simulate(topology, path, rank_bytes, {}, {});
   const std::lock_guard<std::mutex> lock(mutex);
   return cache.emplace(key, std::move(sim)).first->second;
+}
+
+std::vector<UncertainInput> node_inputs(const std::string& topology, IoPath path, double rank_bytes) {
+  // Both directions' scenarios share the topology; an input either names is one unknown.
+  std::map<std::string, UncertainInput> found;
+  for (const bool save : {true, false})
+    for (UncertainInput& in : uncertain_inputs(node_run_scenario(topology, path, rank_bytes, save, {}, {})))
+      found.try_emplace(in.name + "\n" + in.text, std::move(in));
+  std::vector<UncertainInput> out;
+  for (auto& [k, in] : found) out.push_back(std::move(in));
+  return out;
+}
+
+std::shared_ptr<const NodeSimulation> simulate_node_with(const std::string& topology, IoPath path, double rank_bytes,
+                                                         const std::vector<UncertainInput>& inputs,
+                                                         const std::vector<i64>& values) {
+  return simulate(topology, path, rank_bytes, inputs, values);
 }
 
 void use_node_storage(PlanInput& in) {

@@ -16,14 +16,25 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/plan/plan_types.hpp"
+#include "sim/run/uncertain_inputs.hpp"
 
 namespace iowall::plan {
 
 // The node's simulation (cached). Throws InputError (where: the scenario built for the
 // node, message naming the topology) when the topology cannot be read or has no GPU.
 std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology, IoPath path, double rank_bytes);
+
+// The uncertain inputs of the node's simulations: every value of its topology (and of the
+// presets it names) given with a spread or a range (sim/run/uncertain_inputs.hpp).
+std::vector<UncertainInput> node_inputs(const std::string& topology, IoPath path, double rank_bytes);
+// The node simulated with input k set to values[k] (not cached): one Monte Carlo sample,
+// or one end of a sensitivity run, of plan checkpoint --uncertainty.
+std::shared_ptr<const NodeSimulation> simulate_node_with(const std::string& topology, IoPath path, double rank_bytes,
+                                                         const std::vector<UncertainInput>& inputs,
+                                                         const std::vector<i64>& values);
 
 // The node's own drives as the storage target (local-nvme): node write and read rates from
 // the simulated storage phases, and a note saying so. Hand flags applied after override them.

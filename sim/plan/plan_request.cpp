@@ -191,7 +191,8 @@ struct Reader {
 }  // namespace
 
 
-PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin) {
+PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin,
+                                  const NodeSimulator& node_simulator) {
   Reader rd{settings, origin};
   for (const auto& [k, v] : settings.items())
     if (!setting_keys().count(k)) rd.fail(k, fmt::format("unknown setting \"{}\"", k));
@@ -241,7 +242,7 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (rd.has("fidelity") && rd.text("fidelity") != "analytical")
       rd.fail("fidelity", "--node answers at the analytical level from the node's simulation (leave --fidelity out)");
     try {
-      in.node_sim = simulate_node(node, in.path, sample);
+      in.node_sim = node_simulator ? node_simulator(node, in.path, sample) : simulate_node(node, in.path, sample);
     } catch (const InputError& e) {
       rd.fail("node", e.message());
     }

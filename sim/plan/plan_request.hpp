@@ -3,7 +3,9 @@
 // storage_bw); physical quantities carry their units ("200 GB/s", "50000 h", "5 MW").
 // Errors name the flag, or the file and JSON pointer, and end the program with exit 2.
 #pragma once
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +27,14 @@ struct PlanRequest {
   nlohmann::json settings;                // what was asked, as given (echoed in the JSON output)
 };
 
+// How --node's simulation is had: simulate_node (cached) unless a caller draws the node's
+// uncertain inputs per sample (sim/plan/plan_uncertainty.hpp).
+using NodeSimulator = std::function<std::shared_ptr<const NodeSimulation>(const std::string& topology, IoPath path,
+                                                                          double rank_bytes)>;
+
 // `origin` maps a key to where it came from: "--flag" or "FILE#/pointer".
-PlanRequest request_from_settings(const nlohmann::json& settings, const std::map<std::string, std::string>& origin);
+PlanRequest request_from_settings(const nlohmann::json& settings, const std::map<std::string, std::string>& origin,
+                                  const NodeSimulator& node_simulator = {});
 // The settings of a checkpoint scenario file ({"name", "description", "plan": {...}}),
 // after `overrides` (POINTER=VALUE, as --set gives them) are applied to the document;
 // `origin` learns where each key came from and `name` the scenario's name.

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/uncertainty_result.hpp"
+
 namespace iowall {
 
 // One transfer phase over all ranks: done when the slowest rank is.
@@ -126,6 +128,11 @@ struct PlanCheckpointResult {
   std::vector<PlanLever> levers;  // best first; empty unless asked
   std::optional<PlanOverheadCurve> overhead_vs_bandwidth;
   std::string chart;  // the SVG written, or why not; empty: none asked for
+  // --uncertainty N: the 90% interval of save_s, restore_s and overhead over the samples;
+  // --sensitivity: the inputs ranked by how much they move the overhead (empty without).
+  std::map<std::string, Interval> intervals;
+  std::optional<UncertaintySummary> uncertainty;
+  std::optional<SensitivityResult> sensitivity;
   bool operator==(const PlanCheckpointResult&) const = default;
 };
 

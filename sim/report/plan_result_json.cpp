@@ -4,6 +4,7 @@
 #include "sim/core/error.hpp"
 #include "sim/report/json_fields.hpp"
 #include "sim/report/result_file.hpp"
+#include "sim/report/uncertainty_json.hpp"
 
 namespace iowall {
 
@@ -167,6 +168,12 @@ json to_json(const PlanCheckpointResult& r) {
                            {"save_s", w->save_s}, {"training_state_per_gpu_bytes", w->training_state_per_gpu_bytes}};
   if (r.overhead_vs_bandwidth) j["overhead_vs_bandwidth"] = curve_json(*r.overhead_vs_bandwidth);
   if (!r.chart.empty()) j["chart"] = r.chart;
+  if (!r.intervals.empty()) {
+    j["intervals"] = json::object();
+    for (const auto& [key, v] : r.intervals) j["intervals"][key] = to_json(v);
+  }
+  if (r.uncertainty) j["uncertainty"] = to_json(*r.uncertainty);
+  if (r.sensitivity) j["sensitivity"] = to_json(*r.sensitivity);
   return j;
 }
 
@@ -241,6 +248,10 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
                                          w->number("save_s"), w->number("training_state_per_gpu_bytes")};
   if (const auto c = object(f, "overhead_vs_bandwidth")) r.overhead_vs_bandwidth = curve_from(*c);
   r.chart = f.text("chart");
+  if (const auto iv = object(f, "intervals"))
+    for (const auto& item : f.at("intervals").items()) r.intervals[item.key()] = interval_from(*iv, item.key().c_str());
+  if (f.has("uncertainty")) r.uncertainty = uncertainty_from(f, "uncertainty");
+  if (f.has("sensitivity")) r.sensitivity = sensitivity_from(f, "sensitivity");
   return r;
 }
 

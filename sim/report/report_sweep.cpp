@@ -1,5 +1,6 @@
 // The report's section for one `iowall sweep` result: a row per point and data path,
-// and throughput, latency and CPU cores against the swept value, one curve per path.
+// and throughput, latency and CPU cores against the swept value, one curve per path (with
+// --uncertainty, each point's 90% interval as error bars).
 #include <fmt/format.h>
 
 #include "sim/core/units.hpp"
@@ -66,6 +67,21 @@ ChartSpec curves(const std::string& title, const std::string& ylabel, const XAxi
       s.rows.push_back(fmt::format("{:.6g} {:.6g} {}", ax.x[i], p->metrics.*metric, gp_field(ax.labels[i])));
     }
     c.series.push_back(std::move(s));
+  }
+  // --uncertainty: each point's 90% interval (5% to 95%) around its median, as error bars.
+  const HeadlineMetric* h = nullptr;
+  for (const HeadlineMetric& m : headline_metrics())
+    if (m.value == metric) h = &m;
+  for (std::size_t j = 0; j < paths.size() && h; ++j) {
+    Series e{paths[j] + " 90% interval", "yerrorbars pt 0 lw 1", "1:2:3:4", {}};
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const PathResult* p = points[i].result.path(paths[j]);
+      if (!p || !p->intervals) continue;
+      const Interval& v = (*p->intervals).*(h->interval);
+      if (log_y && !(v.low > 0)) continue;
+      e.rows.push_back(fmt::format("{:.6g} {:.6g} {:.6g} {:.6g}", ax.x[i], v.median, v.low, v.high));
+    }
+    c.series.push_back(std::move(e));
   }
   return c;
 }

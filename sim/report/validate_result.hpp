@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/uncertainty_result.hpp"
+
 namespace iowall {
 
 // Over the simulated points of one set: |predicted / measured - 1| and the measurements'
@@ -27,6 +29,9 @@ struct ValidatePrediction {
   double predicted_Bps = 0;
   double error = 0;          // predicted / measured - 1
   std::string limited_by;    // the simulator's busiest resource
+  // --uncertainty N: the 90% interval (B/s) over samples of the topology's uncertain values
+  // (the fit's standard errors), and whether it holds the measured median.
+  std::optional<Interval> interval_Bps;
   bool operator==(const ValidatePrediction&) const = default;
 };
 

@@ -1,6 +1,8 @@
 // The one writer of the validation's result JSON, and its reader.
 #include "sim/report/validate_result_json.hpp"
 
+#include "sim/report/uncertainty_json.hpp"
+
 #include "sim/report/json_fields.hpp"
 #include "sim/report/result_file.hpp"
 
@@ -34,6 +36,10 @@ json point_json(const ValidatePoint& p) {
     row["predicted_Bps"] = q->predicted_Bps;
     row["error"] = q->error;
     row["limited_by"] = q->limited_by;
+    if (q->interval_Bps) {
+      row["interval_Bps"] = to_json(*q->interval_Bps);
+      row["in_interval"] = q->interval_Bps->low <= p.measured_median_Bps && p.measured_median_Bps <= q->interval_Bps->high;
+    }
   }
   return row;
 }
@@ -60,7 +66,8 @@ ValidatePoint point_from(const JsonFields& f) {
   p.measured_max_Bps = f.number("measured_max_Bps");
   if (f.has("predicted_Bps"))
     p.prediction = ValidatePrediction{f.text("predicted"), f.number("predicted_Bps"), f.number("error"),
-                                      f.text("limited_by")};
+                                      f.text("limited_by"), std::nullopt};
+  if (p.prediction && f.has("interval_Bps")) p.prediction->interval_Bps = interval_from(f, "interval_Bps");
   return p;
 }
 

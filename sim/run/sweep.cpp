@@ -13,6 +13,7 @@
 #include "sim/core/interrupt.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/report/run_result_json.hpp"
+#include "sim/run/uncertainty.hpp"
 
 namespace iowall {
 
@@ -58,7 +59,7 @@ Shard parse_shard(const std::string& text, const std::string& option) {
 }
 
 SweepResult run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, const std::string& directory,
-                      Shard shard, bool quiet) {
+                      Shard shard, bool quiet, const UncertaintyOptions* uncertainty) {
   std::vector<std::size_t> index;  // the shard's points, by index in the whole sweep
   for (std::size_t i = static_cast<std::size_t>(shard.index); i < all.size(); i += static_cast<std::size_t>(shard.count))
     index.push_back(i);
@@ -75,7 +76,15 @@ SweepResult run_sweep(const Scenario& sc, const SweepPoints& all, int jobs, cons
         throw_if_interrupted();
         const SweepPoint p = all.at(index[i]);
         const Scenario point = scenario_from_json(p.doc, sc.file, directory);
-        results[i] = {index[i], p.values, run_scenario(point)};
+        if (uncertainty) {
+          UncertaintyOptions one = *uncertainty;
+          one.jobs = 1;
+          one.world = {};
+          one.quiet = true;
+          results[i] = {index[i], p.values, run_with_uncertainty(point, one)};
+        } else {
+          results[i] = {index[i], p.values, run_scenario(point)};
+        }
         progress.advance();
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);

@@ -45,9 +45,12 @@ Shard parse_shard(const std::string& text, const std::string& option);
 // Runs the shard's points with `jobs` threads; returns the typed result (its points in
 // index order, each with its index in the whole sweep; shard and sweep_points set for a
 // part of a sweep). The first failing point stops the others (no point starts after it)
-// and is rethrown.
+// and is rethrown. With `uncertainty` (samples or sensitivity asked), each point is run
+// with its intervals (run_with_uncertainty, its samples one after another on the point's
+// thread): point i's sample j depends only on the seed and j, whatever --jobs is.
+struct UncertaintyOptions;
 SweepResult run_sweep(const Scenario& sc, const SweepPoints& points, int jobs, const std::string& directory,
-                      Shard shard = {}, bool quiet = true);
+                      Shard shard = {}, bool quiet = true, const UncertaintyOptions* uncertainty = nullptr);
 // Joins shard results (their JSON, as written) into the result a serial run gives (points
 // in index order); throws InputError (naming the file in `names` and the pointer) unless
 // they are all the shards of one sweep.

@@ -11,6 +11,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/interrupt.hpp"
 #include "sim/report/progress.hpp"
+#include "sim/run/uncertainty_propagate.hpp"
 
 namespace iowall {
 namespace {
@@ -143,23 +144,7 @@ RunResult run_with_uncertainty(const Scenario& sc, const UncertaintyOptions& o, 
       o.jobs, o.world, o.quiet, "uncertainty runs");
 
   if (o.samples > 0) {
-    UncertaintySummary u;
-    u.samples = o.samples;
-    u.seed = o.seed;
-    for (const UncertainInput& in : inputs)
-      u.inputs.push_back({in.label, in.name, in.text, in.file + "#" + in.pointer, in.places, in.u.describe(),
-                          quantity_of(in, in.u.value_at(0.05)), quantity_of(in, in.u.value_at(0.95))});
-    u.widened = o.widen;
-    if (k_count == 0)
-      u.notes.push_back("no input carries an uncertainty, so every sample would equal the nominal run: give values as "
-                        "\"14 GB/s +- 5%\", \"60 us +- 10 us\" or \"92 us .. 150 us\" (or a preset with a range)");
-    else
-      u.notes.push_back(fmt::format(
-          "{} samples of {} uncertain input{}; each sample is a full run with every input drawn (normal for \"+-\", "
-          "uniform for a range, triangular for a value with its range); intervals are the 5th to 95th percentile",
-          o.samples, k_count, k_count == 1 ? "" : "s"));
-    if (k_count > 0 && o.samples < 20)
-      u.notes.push_back("fewer than 20 samples: the 90% interval is interpolated between the extreme samples");
+    UncertaintySummary u = uncertainty_summary(inputs, o);
     if (o.widen) {
       std::vector<std::string> none;
       for (const HeadlineMetric& h : metrics)

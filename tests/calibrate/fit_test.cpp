@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "measure/calibrate.hpp"
@@ -228,4 +229,65 @@ TEST_CASE("a profile survives its JSON form", "[calibrate]") {
   CHECK(back.storage->max_iops == Approx(p.storage->max_iops).epsilon(1e-3));
   REQUIRE(back.cpu);
   CHECK(back.cpu->at(1, 4096) == Approx(p.cpu->at(1, 4096)).epsilon(1e-3));
+}
+
+// The standard error a fit reports is the spread its parameters really have: refitting
+// points drawn afresh with the same noise (4% per point, on throughput) gives fitted
+// values whose standard deviation (of the log, a relative spread) is what each fit said
+// of itself. With 120 refits the sample sd is within about 13% (1 / sqrt(2 x 119), two
+// sd 26%) of the true one; the reported errors vary less. 30% allows for both and for
+// the linearisation around the solution; a standard error off by a factor of two, or
+// one that ignored the noise, fails.
+TEST_CASE("calibrate's standard errors match the spread of refits under known noise", "[calibrate][fit][uncertainty]") {
+  StorageParams truth;
+  truth.latency_s = 80e-6;
+  truth.bandwidth_Bps = 2.2e9;
+  truth.max_iops = 150e3;
+  const CpuCost cpu{2e-6, 20e-12, 6e-6};
+  const auto profile = [&](unsigned seed, double sd) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> noise(0, sd);
+    std::vector<PointGroup> groups;
+    for (i64 size : {4096, 16384, 131072, 1048576})
+      for (int qd : {1, 4, 16})
+        for (int threads : {1, 2}) {
+          const double c = cpu.at(qd, static_cast<double>(size));
+          const double bw = storage_throughput(truth, static_cast<double>(size), qd * threads, c);
+          groups.push_back(group("cpu_only", size, qd, threads, bw * std::exp(noise(rng)), c));
+        }
+    return calibrate(groups, Subset("all"));
+  };
+  std::map<std::string, std::vector<double>> logs, ses;
+  for (unsigned seed = 1; seed <= 120; ++seed) {
+    const Profile p = profile(seed, 0.04);
+    REQUIRE(p.storage);
+    logs["read_bandwidth"].push_back(std::log(p.storage->bandwidth_Bps));
+    logs["read_latency"].push_back(std::log(p.storage->latency_s));
+    for (const char* k : {"read_bandwidth", "read_latency"}) {
+      REQUIRE(p.relative_se.count(k));
+      ses[k].push_back(p.relative_se.at(k));
+    }
+  }
+  for (const char* k : {"read_bandwidth", "read_latency"}) {
+    INFO(k);
+    const std::vector<double>& v = logs[k];
+    double mean = 0, ss = 0, se = 0;
+    for (double x : v) mean += x / static_cast<double>(v.size());
+    for (double x : v) ss += (x - mean) * (x - mean);
+    for (double s : ses[k]) se += s / static_cast<double>(ses[k].size());
+    const double sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+    CHECK(se == Approx(sd).epsilon(0.30));
+  }
+  // Three times the noise, three times the error; the profile rounds errors to 3 digits (the design is the same).
+  const Profile quiet = profile(7, 0.01), loud = profile(7, 0.03);
+  CHECK(loud.relative_se.at("read_bandwidth") / quiet.relative_se.at("read_bandwidth") == Approx(3).epsilon(0.15));
+  // The profile writes each error and the value in the topology's syntax, and reads them back.
+  const nlohmann::json j = profile_to_json(loud);
+  const std::string text = j["fits"]["storage"]["with_uncertainty"]["read_bandwidth"];
+  CHECK(text == j["fits"]["storage"]["read_bandwidth"].get<std::string>() + spread_text(loud.relative_se.at("read_bandwidth")));
+  CHECK(text.find(" +- ") != std::string::npos);
+  CHECK(profile_from_json(j, "p.json").relative_se.at("read_latency") ==
+        Approx(loud.relative_se.at("read_latency")).epsilon(0.005));
+  CHECK(spread_text(0.0623) == " +- 6.2%");
+  CHECK(spread_text(1.5).empty());  // no normal spread as wide as the value
 }

@@ -310,3 +310,34 @@ TEST_CASE("validate with the subset none carries a profile unchanged to every po
   }
   CHECK_THROWS_AS(validate(second, Subset("none"), topo, "topologies/cpu-machine.json"), std::logic_error);
 }
+
+TEST_CASE("validate --uncertainty: each prediction's interval comes from the subset fit's standard errors",
+          "[calibrate][validate][uncertainty]") {
+  // The same disk, its points with 3% noise so that the fit has residuals and errors.
+  std::vector<PointGroup> groups = disk_points(StorageParams{80e-6, 2e9, 200e3}, {4096, 65536, 1 << 20});
+  const double wobble[] = {1.03, 0.97, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97};
+  std::size_t i = 0;
+  for (PointGroup& g : groups)
+    for (Sample& s : g.samples) s.bw_bytes_per_s *= wobble[i++ % 8];
+  const nlohmann::json topo = read(IOWALL_SOURCE_DIR "/topologies/cpu-machine.json");
+  UncertaintyOptions u;
+  u.samples = 8;
+  const ValidationResult v = validate(groups, Subset("threads=1"), topo, "topologies/cpu-machine.json", {}, nullptr, &u);
+  REQUIRE(v.fit.relative_se.count("read_bandwidth"));
+  CHECK(v.fit.relative_se.at("read_bandwidth") > 0);
+  int with = 0;
+  for (const PredictedPoint& r : v.rows) {
+    if (r.predicted_bw <= 0) continue;
+    REQUIRE(r.interval);
+    ++with;
+    CHECK(r.interval->low <= r.interval->median);
+    CHECK(r.interval->median <= r.interval->high);
+    CHECK(r.interval->low < r.interval->high);  // the fit's errors are drawn: the interval has width
+  }
+  CHECK(with > 0);
+  CHECK(coverage_text(v).find("reads") != std::string::npos);
+  // Without --uncertainty, no interval and no coverage line.
+  const ValidationResult plain = validate(groups, Subset("threads=1"), topo, "topologies/cpu-machine.json");
+  for (const PredictedPoint& r : plain.rows) CHECK(!r.interval);
+  CHECK(coverage_text(plain).empty());
+}

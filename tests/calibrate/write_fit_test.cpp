@@ -282,14 +282,16 @@ TEST_CASE("write points leave the read fits as they were, and a profile keeps it
   REQUIRE(back.writes.flush);
   CHECK(back.writes.flush->cost_s == Approx(with.writes.flush->cost_s).epsilon(1e-3));
 
-  // The calibrated topology carries the drive's write parameters, and the sources say where they came from.
+  // The calibrated topology carries the drive's write parameters with their fit's standard
+  // errors, and the sources say where they came from.
   const nlohmann::json t = apply_profile(base_topology(), with, "gpu-machine.json", "profile.json");
   bool found = false;
   for (const auto& d : t["devices"])
     if (d["model"] == "nvme_ssd") {
       found = true;
-      CHECK(d["write_latency"] == time_text(with.writes.drive->latency_s));
-      CHECK(d["write_bandwidth"] == bandwidth_text(with.writes.drive->bandwidth_Bps));
+      CHECK(d["write_latency"] == time_text(with.writes.drive->latency_s) + spread_text(with.relative_se.at("write_latency")));
+      CHECK(d["write_bandwidth"] ==
+            bandwidth_text(with.writes.drive->bandwidth_Bps) + spread_text(with.relative_se.at("write_bandwidth")));
       CHECK(d["flush_cost"] == time_text(with.writes.flush->cost_s));
     }
   CHECK(found);

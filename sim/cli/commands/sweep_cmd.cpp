@@ -15,6 +15,9 @@
 #include "sim/report/run_result_json.hpp"
 #include "sim/report/run_table.hpp"
 #include "sim/run/sweep.hpp"
+#include "sim/run/uncertainty.hpp"
+#include "sim/cli/uncertainty_option.hpp"
+#include "sim/report/uncertainty_table.hpp"
 
 namespace iowall {
 namespace {
@@ -28,7 +31,18 @@ std::string sweep_table(const SweepResult& r) {
       const PathMetrics& m = path.metrics;
       out += fmt::format("  {:<40} {:<11} {:8.2f} GB/s  p99 {:9.1f} us  CPU {:5.2f} cores\n", values, path.label,
                          m.throughput_GBps, m.latency_p99_us, m.cpu_cores_busy);
+      // --uncertainty: the point's 90% intervals under its nominal figures.
+      if (const auto& v = path.intervals)
+        out += fmt::format("  {:<40} {:<11} 90%: {} GB/s  p99 {} us  CPU {} cores\n", "", "",
+                           interval_text(v->throughput_GBps, 2), interval_text(v->latency_p99_us, 1),
+                           interval_text(v->cpu_cores_busy, 2));
     }
+  }
+  if (!r.points.empty() && r.points.front().result.uncertainty) {
+    const UncertaintySummary& u = *r.points.front().result.uncertainty;
+    out += fmt::format("90% intervals: median [5% .. 95%] over {} samples per point (seed {}); inputs and notes per "
+                       "point in the JSON\n",
+                       u.samples, u.seed);
   }
   return out;
 }
@@ -40,6 +54,7 @@ void setup(CLI::App& root, CliState&) {
     std::string shard;
     int jobs = 1;
     std::size_t max_points = kDefaultMaxSweepPoints;
+    UncertaintyOption uncertainty;
     ReportOption report;
     OutputOptions out;
   };
@@ -55,10 +70,12 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--shard", args->shard, "run only shard i/N of the points (a Slurm array task: i = task id)");
   cmd->add_option("--merge", args->merge, "join shard outputs (JSON files) into the serial run's output")
       ->check(CLI::ExistingFile);
+  args->uncertainty.add_to(*cmd);
   args->report.add_to(*cmd);
   args->out.add_to(*cmd);
   cmd->callback([args] {
     args->report.check();
+    args->uncertainty.check();
     if (!args->merge.empty()) {
       std::vector<Json> parts;
       for (const auto& f : args->merge) parts.push_back(load_json(f).json);
@@ -108,7 +125,15 @@ void setup(CLI::App& root, CliState&) {
     const bool from_file = args->axes.empty();
     const SweepPoints points(sc, axes, args->max_points, from_file ? args->scenario : std::string(),
                              from_file ? "/sweep" : "--axis");
-    SweepResult r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1);
+    std::optional<UncertaintyOptions> u;
+    if (args->uncertainty.any()) {
+      u.emplace();
+      u->samples = args->uncertainty.sample_count();
+      u->seed = args->uncertainty.seed;
+      u->sensitivity = args->uncertainty.sensitivity;
+      u->widen = args->uncertainty.widening();
+    }
+    SweepResult r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1, u ? &*u : nullptr);
     if (world.size > 1) {
       const std::vector<std::string> parts = mpi::gather(to_json(r).dump(), world);
       if (world.rank == 0) {

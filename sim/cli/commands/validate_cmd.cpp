@@ -12,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/report/validate_result_json.hpp"
+#include "sim/cli/uncertainty_option.hpp"
 
 namespace iowall {
 namespace {
@@ -20,6 +21,8 @@ struct ValidateArgs {
   std::string profile;
   std::vector<std::string> files;
   std::string subset = "threads=1", topology, report, title;
+  int jobs = 1;
+  UncertaintyOption uncertainty;
   OutputOptions out;
 };
 
@@ -36,8 +39,15 @@ void setup(CLI::App& root, CliState&) {
   cmd->add_option("--report", a->report,
                   "FILE.html: write the HTML report there; any other path: a folder for validation.md, .json and .svg");
   cmd->add_option("--title", a->title, "report title");
+  a->uncertainty.add_to(*cmd, false, false);
+  cmd->get_option("--uncertainty")
+      ->description("N samples per simulated point of the topology's uncertain values (a calibrated topology carries "
+                    "each fitted value's standard error): each prediction's 90% interval, and how many held-out "
+                    "measured medians fall inside it, reads and writes apart");
+  cmd->add_option("--jobs,-j", a->jobs, "samples run in parallel for --uncertainty")->check(CLI::Range(1, 1024));
   a->out.add_to(*cmd, false);
   cmd->callback([a] {
+    a->uncertainty.check();
     // A path ending in .html is the HTML report every command writes; others keep
     // their meaning of a markdown report folder.
     const bool html = a->report.size() > 5 && a->report.compare(a->report.size() - 5, 5, ".html") == 0;
@@ -56,8 +66,15 @@ void setup(CLI::App& root, CliState&) {
     const calib::Subset subset(a->subset);
     const std::vector<calib::PointGroup> groups = calib::load_points(a->files);
     Progress progress("measured points", groups.size(), a->out.quiet);
+    std::optional<UncertaintyOptions> u;
+    if (a->uncertainty.any()) {
+      u.emplace();
+      u->samples = a->uncertainty.sample_count();
+      u->seed = a->uncertainty.seed;
+      u->jobs = a->jobs;
+    }
     const calib::ValidationResult v =
-        calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); }, &full);
+        calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); }, &full, u ? &*u : nullptr);
     progress.finish();
     if (!a->report.empty() && !html) {
       calib::ReportContext ctx;
@@ -72,7 +89,7 @@ void setup(CLI::App& root, CliState&) {
     }
     const ValidateResult result = calib::validation_result(v, full);
     html_report.write(result, "iowall validate " + a->profile);
-    emit(a->out, [&] { return calib::validation_table(v); }, to_json(result));
+    emit(a->out, [&] { return calib::validation_table(v) + calib::coverage_text(v); }, to_json(result));
   });
 }
 
