@@ -64,14 +64,14 @@ private:
         env_.mover.send(*f.second, size, [this, chunk, id] {
           const InFlight& g = io(id);
           auto after = [this, chunk] { chunk_done(chunk); };
-          g.io.storage->write(chunks_[chunk].size, *g.first, env_.mover, after);
+          g.io.storage->write(chunks_[chunk].size, *g.first, env_.mover, after, unhinted_io());
         });
       } else {
         f.io.storage->read(size, *f.first, env_.mover, [this, chunk, id] {
           io(id).cpu->spend(config_.copy_launch_cost, [this, chunk, id] {
             env_.mover.send(*io(id).second, chunks_[chunk].size, [this, chunk] { chunk_done(chunk); }, DmaKind::read);
           });
-        });
+        }, unhinted_io());
       }
     });
   }

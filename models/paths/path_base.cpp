@@ -13,6 +13,32 @@ CpuSocket& PathBase::cpu_near(const Device& device) {
 }
 Dram& PathBase::dram_near(const Device& device) { return static_cast<Dram&>(env_.nearest(device, "dram")); }
 
+// A piece of a stacked store's I/O moves between its member and the far end of the
+// route the path gave the store, as the path would route an I/O on the member itself.
+const Route& PathBase::member_route(const Device& member, const Route& given, bool write) {
+  const Device& far = env_.topology.device(write ? given.devices.front() : given.devices.back(), env_.file, env_.pointer);
+  return write ? env_.route(far, member) : env_.route(member, far);
+}
+
+// Host-driven queues: the member's own, in the host memory nearest to it (blk-mq puts a
+// queue pair on its device's NUMA node). Queues elsewhere (a GPU's memory): the member's
+// routes to that memory. The submitter's settings (polling, batching) stay.
+QueueRoutes PathBase::member_queues(Device& member, const QueueRoutes& given) {
+  QueueRoutes q = given;
+  if (!given.to_queues) return q;
+  if (given.host_cores) {
+    const QueueRoutes own = host_queues(member);
+    q.to_queues = own.to_queues;
+    q.from_queues = own.from_queues;
+    q.host_cores = own.host_cores;
+  } else {
+    const Device& memory = env_.topology.device(given.to_queues->devices.back(), env_.file, env_.pointer);
+    q.to_queues = &env_.route(member, memory);
+    q.from_queues = &env_.route(memory, member);
+  }
+  return q;
+}
+
 void PathBase::thread_spend(std::uint32_t id, Time cost, InlineFunction<void()> then) {
   const InFlight& f = ios_[id];
   if (f.io.thread < 0) {

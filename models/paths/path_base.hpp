@@ -1,6 +1,8 @@
 // What the data paths share: a pool of in-flight I/O records, the storage step (a
 // read moves bytes out of block storage along a route, a write into it), the host
-// CPU and memory nearest a device, and completion.
+// CPU and memory nearest a device, and completion. A store stacked over others (md
+// RAID0) gets its members' routes and queues from the path as the path would give them
+// to each member (sim/core/block_storage.hpp, StackedRoutes).
 #pragma once
 #include <deque>
 #include <memory>
@@ -14,7 +16,7 @@
 
 namespace iowall {
 
-class PathBase : public DataPath {
+class PathBase : public DataPath, private StackedRoutes {
 protected:
   struct InFlight {
     IoRequest io;
@@ -49,6 +51,13 @@ protected:
     else
       r.storage->read(size, route, env_.mover, then, bio);
   }
+  // No hints (the store places the data and leaves queue traffic unmodelled); a stacked
+  // store still routes its members' pieces through this path.
+  BlockIo unhinted_io() {
+    BlockIo b;
+    b.queues.stacked = this;
+    return b;
+  }
   // The drive's queues in the host memory nearest to it, driven by this path's host stack.
   QueueRoutes host_queues(Device& storage) {
     Dram& queue_memory = dram_near(storage);
@@ -58,6 +67,7 @@ protected:
     r.mover = &env_.mover;
     r.submitter_polls = stack_polls_;
     r.host_cores = &cpu_near(queue_memory).core_server();
+    r.stacked = this;
     return r;
   }
   // CPU time the I/O's own thread spends (system calls, cuFile's control plane, copy
@@ -89,6 +99,8 @@ private:
     const Route* copy = nullptr;  // a copy over this route instead of `cost` on `cpu`
     Bytes size;
   };
+  const Route& member_route(const Device& member, const Route& given, bool write) override;
+  QueueRoutes member_queues(Device& member, const QueueRoutes& given) override;
   void enqueue(std::uint32_t id, Step step);
   void step_done(int thread);
   struct ThreadCpu {

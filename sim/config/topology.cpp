@@ -44,6 +44,7 @@ Topology::Topology(SimContext& ctx, const Json& doc, std::string file, std::stri
   description_ = doc.value("description", "");
   build_devices(ctx, doc.at("devices"));
   build_links(ctx, doc.at("links"));
+  for (const auto& d : devices_) d->find_devices([this](const std::string& id) { return find(id); });
   for (const auto& d : devices_) d->validate_connections();
   check_pcie_tree();
 }

@@ -10,6 +10,12 @@
 // drive, models/ssd/nvme_ssd.hpp, implements it). A flush makes every write completed
 // before it durable (NVMe Flush, a SCSI SYNCHRONIZE CACHE): a store with nothing volatile
 // acknowledges it at once.
+// A store stacked over others (md RAID0 over drives, models/storage/md_raid0.hpp) sits
+// on no link: its route from the caller has no hops, only its two ends, and it sends
+// each piece to a member along the route between that member and the route's far end,
+// on the member's queues. Only the caller knows how it routes (its host memory, its
+// endpoint hops), so it lends the store a StackedRoutes through QueueRoutes::stacked;
+// a stacked store asks it once per route and member and keeps the answers.
 #pragma once
 #include "sim/core/inline_function.hpp"
 #include "sim/core/route.hpp"
@@ -28,6 +34,21 @@ class Server;
 //   in_order: entries are posted in submission order, so a thread knows its slot (O(1));
 //             a command that finished early waits for the ones before it.
 enum class CqLookup { reap_all, scan, in_order };
+
+struct QueueRoutes;
+
+// What a stacked store asks of its caller for one member (see the header comment).
+class StackedRoutes {
+public:
+  // The route the caller would give `member` for an I/O it gave the stacked store along
+  // `given`: member -> the far end of `given` for a read, the far end -> member for a write.
+  virtual const Route& member_route(const Device& member, const Route& given, bool write) = 0;
+  // The queues the caller would give `member`, for an I/O it gave on `given`.
+  virtual QueueRoutes member_queues(Device& member, const QueueRoutes& given) = 0;
+
+protected:
+  ~StackedRoutes() = default;
+};
 
 // Where an I/O's submission and completion queues live, seen from the store: routes
 // to and from queue memory and the route doorbells take from the host. Null routes
@@ -49,6 +70,9 @@ struct QueueRoutes {
   // Time the submitter spends on a command before its submission entry is in place (a
   // GPU thread allocating its command id): the doorbell for it goes no earlier.
   Time submit_delay;
+  // The submitter's routes for a stacked store's members; null: the caller cannot route
+  // them (a stacked store then refuses the I/O).
+  StackedRoutes* stacked = nullptr;
 };
 
 // Optional details of one I/O. Without them the store spreads I/Os over its queues
@@ -82,15 +106,21 @@ public:
   // The topology device the data enters and leaves by (routes start and end there).
   Device& device() const { return device_; }
   const BlockLimits& limits() const { return limits_; }
+  // Where the store sits in the topology for what is near it (host memory, a CPU): its
+  // own device, or for a stacked store its first member's place.
+  const Device& place() const { return place_ ? *place_ : static_cast<const Device&>(device_); }
+  bool stacked() const { return place_ != nullptr; }
 
 protected:
   explicit BlockStorage(Device& self) : device_(self) {}
   ~BlockStorage() = default;
   void set_limits(const BlockLimits& l) { limits_ = l; }
+  void set_place(const Device& member) { place_ = &member; }
 
 private:
   Device& device_;
   BlockLimits limits_;
+  const Device* place_ = nullptr;
 };
 
 }  // namespace iowall

@@ -3,6 +3,7 @@
 //   IOWALL_PARAM(Time, read_latency, "60 us", "median 4 KiB read latency", "datasheet");
 //   IOWALL_PORT(up, "PCIe upstream port", PortRole::pcie_upstream);
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ public:
   // This device as block storage (sim/core/block_storage.hpp), or null when it stores
   // nothing. Asked once when a workload or path picks its drives, not per I/O.
   virtual BlockStorage* as_block_storage() { return nullptr; }
+  // Called once every device is built and linked, for a device that names others by id
+  // (md_raid0's members): `find` gives the device with an id, or null. Throws InputError.
+  virtual void find_devices(const std::function<Device*(const std::string&)>& find) {}
 
   // Typed parameter reads used by IOWALL_PARAM.
   template <typename T>

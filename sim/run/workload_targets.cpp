@@ -33,7 +33,11 @@ std::vector<std::vector<BlockStorage*>> workload_storage(Topology& topology, con
                                                          const StorageNeeds& needs, const std::string& file,
                                                          const std::string& pointer) {
   // The drives are the topology's block storage devices (sim/core/block_storage.hpp).
-  const std::vector<BlockStorage*> ssds = topology.block_storage();
+  // A store stacked over drives (md RAID0) is named, not taken by local, all or paired:
+  // those mean the drives themselves.
+  std::vector<BlockStorage*> ssds;
+  for (BlockStorage* s : topology.block_storage())
+    if (!s->stacked()) ssds.push_back(s);
   if (ssds.empty())
     throw InputError(file, pointer + "/storage", "the topology has no block storage (nvme_ssd) to read from");
   std::vector<std::vector<BlockStorage*>> out;

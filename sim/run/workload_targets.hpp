@@ -1,7 +1,8 @@
 // Where a workload's jobs run and what storage each uses, as the scenario names them:
 // targets are GPU ids (or host memory for a host-only run), "all_gpus" when none are
 // named; storage is a list of block storage ids striped round-robin, "local" (the
-// nearest drives of each target), "all" or "paired" (target i uses drive i). Checks that
+// nearest drives of each target), "all" or "paired" (target i uses drive i); a store
+// stacked over drives (md RAID0) is used only where named. Checks that
 // each job's bytes fit on its drives and that its I/Os suit them (queue depth, LBA size).
 #pragma once
 #include <string>

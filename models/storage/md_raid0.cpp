@@ -1,0 +1,151 @@
+#include "models/storage/md_raid0.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/config/registry.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+
+Raid0Place raid0_place(Bytes offset, Bytes chunk, int members) {
+  // drivers/md/raid0.c, one zone: chunk c = offset / chunk sits on member c mod N, as
+  // that member's chunk c / N.
+  const i64 c = offset.n / chunk.n;
+  return {static_cast<int>(c % members), Bytes((c / members) * chunk.n + offset.n % chunk.n)};
+}
+
+MdRaid0::MdRaid0(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
+  register_stat("ios", "I/Os", "reads and writes the array took", ios_);
+  register_stat("pieces", "commands", "pieces sent to members (an I/O splits at chunk boundaries)", pieces_);
+  register_stat("flushes", "flushes", "flushes the array sent to every member", flushes_);
+}
+
+void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& find) {
+  const Params& p = params();
+  const std::vector<std::string> ids = split_list(members);
+  if (ids.size() < 2)
+    p.fail("members", fmt::format("RAID0 stripes over at least 2 block storage devices; \"{}\" names {}", members,
+                                  ids.size()));
+  for (const std::string& id : ids) {
+    Device* d = find(id);
+    if (!d) p.fail("members", fmt::format("no device \"{}\" in the topology", id));
+    if (d == this) p.fail("members", fmt::format("{} cannot be a member of itself", id));
+    BlockStorage* s = d->as_block_storage();
+    if (!s) p.fail("members", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d->model()));
+    if (std::find(members_.begin(), members_.end(), s) != members_.end())
+      p.fail("members", fmt::format("{} is named twice", id));
+    if (s->limits().capacity.n <= 0)
+      p.fail("members", fmt::format("{} has no capacity yet: declare a stacked member before {}", id, name()));
+    members_.push_back(s);
+  }
+  BlockLimits l;
+  i64 smallest = members_[0]->limits().capacity.n, lba = 0, depth = 0;
+  for (const BlockStorage* s : members_) {
+    smallest = std::min(smallest, s->limits().capacity.n);
+    lba = std::max(lba, s->limits().lba_size.n);
+    depth += s->limits().queue_depth;
+  }
+  if (chunk.n % lba != 0)
+    p.fail("chunk", fmt::format("{} is not a multiple of the members' logical block ({})", to_string(chunk),
+                                to_string(Bytes(lba))));
+  // md uses whole chunks of each member, as many as the smallest member holds.
+  const i64 per_member = smallest / chunk.n * chunk.n;
+  if (per_member == 0)
+    p.fail("chunk", fmt::format("{} is larger than the smallest member ({})", to_string(chunk), to_string(Bytes(smallest))));
+  l.capacity = Bytes(per_member * static_cast<i64>(members_.size()));
+  l.lba_size = Bytes(lba);
+  l.max_transfer = chunk;
+  l.queue_depth = depth;
+  set_limits(l);
+  set_place(members_[0]->place());
+}
+
+void MdRaid0::read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io) {
+  submit(false, size, to, mover, done, io);
+}
+
+void MdRaid0::write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io) {
+  submit(true, size, from, mover, done, io);
+}
+
+void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
+  if (!io.queues.stacked)
+    throw RunError(fmt::format("{} (md_raid0): the I/O's caller lends no routes to its members (a path that sets "
+                               "up its own queues, such as gpu_initiated, cannot use a RAID0 array)",
+                               name()));
+  ios_.add();
+  if (size.n <= 0) {
+    done();
+    return;
+  }
+  const Fanout& f = fanout(given, io.queues, write);
+  i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
+  const i64 end = at + size.n;
+  next_offset_ = end % limits().capacity.n;
+  const std::uint32_t id = pending_.acquire({done, (end - 1) / chunk.n - at / chunk.n + 1});
+  const int n = static_cast<int>(members_.size());
+  while (at < end) {
+    const i64 piece_end = std::min(end, (at / chunk.n + 1) * chunk.n);
+    const Raid0Place where = raid0_place(Bytes(at), chunk, n);
+    const auto m = static_cast<std::size_t>(where.member);
+    BlockIo piece = io;
+    piece.offset = where.offset;
+    piece.queues = f.queues[m];
+    pieces_.add();
+    if (write)
+      members_[m]->write(Bytes(piece_end - at), *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
+    else
+      members_[m]->read(Bytes(piece_end - at), *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
+    at = piece_end;
+  }
+}
+
+void MdRaid0::flush(Done done) {
+  flushes_.add();
+  const std::uint32_t id = pending_.acquire({done, static_cast<i64>(members_.size())});
+  // A member may acknowledge at once (nothing volatile): the last one then completes it.
+  for (BlockStorage* s : members_) s->flush([this, id] { piece_done(id); });
+}
+
+void MdRaid0::piece_done(std::uint32_t id) {
+  if (--pending_[id].left > 0) return;
+  const Done done = pending_[id].done;
+  pending_.release(id);
+  done();
+}
+
+std::size_t MdRaid0::HashKey::operator()(const FanoutKey& k) const {
+  const auto mix = [](std::size_t h, const void* p) {
+    return (h ^ reinterpret_cast<std::uintptr_t>(p)) * 0x9E3779B97F4A7C15ULL;
+  };
+  return mix(mix(mix(0, k.given), k.queues), k.lender);
+}
+
+const MdRaid0::Fanout& MdRaid0::fanout(const Route& given, const QueueRoutes& queues, bool write) {
+  const FanoutKey key{&given, queues.to_queues, queues.stacked};
+  if (key == last_key_) return fanouts_[last_fanout_];
+  const auto [it, fresh] = fanout_of_.try_emplace(key, fanouts_.size());
+  if (fresh) {
+    // Asked once per route and queue setup of the caller; the lender's routes live as
+    // long as the simulation.
+    Fanout& f = fanouts_.emplace_back();
+    for (BlockStorage* s : members_) {
+      f.routes.push_back(&queues.stacked->member_route(s->device(), given, write));
+      f.queues.push_back(queues.stacked->member_queues(s->device(), queues));
+    }
+  }
+  last_key_ = key;
+  last_fanout_ = it->second;
+  return fanouts_[last_fanout_];
+}
+
+std::string MdRaid0::pending_work() const {
+  if (pending_.live() == 0) return {};
+  return fmt::format("{} I/O(s) or flush(es) waiting for their members", pending_.live());
+}
+
+IOWALL_REGISTER_DEVICE(MdRaid0, "md_raid0", "Linux md RAID0: block storage striped in chunks over member block storage");
+
+}  // namespace iowall

@@ -1,0 +1,102 @@
+// Linux md RAID0 (drivers/md/raid0.c) as block storage stacked over other block storage:
+// the array's logical space is cut into chunks, and chunk c lives on member c mod N at
+// member offset (c / N) x chunk. An I/O at logical offset o is split at chunk
+// boundaries (md splits a bio that crosses one); each piece goes to its member at
+// (c / N) x chunk + o mod chunk, the pieces run on the members at once, and the I/O
+// completes when every piece has. A flush goes to every member and completes when all
+// have. Limits: capacity N x the smallest member (each rounded down to whole chunks, as
+// md's zones are), the largest member's logical block, one chunk per command (md's
+// largest bio on one member), the members' queue depths summed.
+//
+// The array sits on no link: the data of each piece moves between its member and the
+// I/O's far end (a GPU, host memory), along the route the caller's path would give that
+// member, on that member's queues (the caller lends them through QueueRoutes::stacked,
+// sim/core/block_storage.hpp: the interface could not say where a piece goes, since a
+// route names one store). The routes and queues for a given route are asked once and
+// kept; an I/O then takes one pool slot and no heap allocation.
+//
+// Not modelled: md's own CPU time per bio (raid0_make_request maps and splits in the
+// submitter's context: a bio lookup and a split per chunk, small against the drives'
+// ~10 us command overheads), members of unequal size beyond the smallest (md's extra
+// zones), the block layer merging two adjacent pieces for one member, and cuFile's
+// choice of staging per member (the array's route crosses no root complex, so
+// gpu_direct DMAs every piece directly, across root complexes where a member is under
+// another socket). A path that sets up queues of its own (gpu_initiated) lends no
+// routes: the array refuses its I/Os.
+#pragma once
+#include <string>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/block_storage.hpp"
+#include "sim/core/device.hpp"
+#include "sim/core/slot_pool.hpp"
+#include "sim/core/stats.hpp"
+
+namespace iowall {
+
+// Where RAID0 puts logical byte `offset`: its member and the byte offset on that member.
+struct Raid0Place {
+  int member = 0;
+  Bytes offset;
+};
+Raid0Place raid0_place(Bytes offset, Bytes chunk, int members);
+
+class MdRaid0 final : public Device, public BlockStorage {
+public:
+  using Done = BlockStorage::Done;
+  MdRaid0(const Params& p, SimContext& ctx);
+
+  IOWALL_PARAM(std::string, members, "",
+               "the block storage devices striped over, comma-separated ids in order (at least 2): member i holds "
+               "chunks i, i + N, i + 2N, ...",
+               "mdadm(8): mdadm --create /dev/md0 --level=0 --raid-devices=N DEVICES...; drivers/md/raid0.c");
+  IOWALL_PARAM(Bytes, chunk, "512 KiB",
+               "chunk (stripe unit): consecutive logical bytes on one member; a multiple of the members' "
+               "logical block",
+               "mdadm(8) --chunk: default 512 KiB");
+
+  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) override;
+  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) override;
+  void flush(Done done) override;
+  BlockStorage* as_block_storage() override { return this; }
+  void find_devices(const std::function<Device*(const std::string&)>& find) override;
+  std::string pending_work() const override;
+
+  const std::vector<BlockStorage*>& member_stores() const { return members_; }
+
+private:
+  // The members' routes and queues for one route and queue setup of the caller.
+  struct Fanout {
+    std::vector<const Route*> routes;
+    std::vector<QueueRoutes> queues;
+  };
+  struct FanoutKey {
+    const Route* given;
+    const Route* queues;
+    const StackedRoutes* lender;
+    bool operator==(const FanoutKey&) const = default;
+  };
+  struct HashKey {
+    std::size_t operator()(const FanoutKey& k) const;
+  };
+  struct Pending {
+    Done done;
+    i64 left = 0;  // pieces (or member flushes) not yet done
+  };
+  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io);
+  const Fanout& fanout(const Route& given, const QueueRoutes& queues, bool write);
+  void piece_done(std::uint32_t id);
+
+  std::vector<BlockStorage*> members_;
+  std::unordered_map<FanoutKey, std::size_t, HashKey> fanout_of_;
+  std::deque<Fanout> fanouts_;  // a deque: a Fanout stays put while an I/O issues its pieces
+  FanoutKey last_key_{nullptr, nullptr, nullptr};
+  std::size_t last_fanout_ = 0;
+  SlotPool<Pending> pending_;
+  i64 next_offset_ = 0;  // where an I/O without an offset goes: after the last one
+  Counter ios_, pieces_, flushes_;
+};
+
+}  // namespace iowall
