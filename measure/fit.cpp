@@ -40,6 +40,21 @@ LinearResult linear(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Ei
   return r;
 }
 
+namespace {
+// Forward differences of the residuals at `p` (whose residuals are `r`), a column per
+// parameter, each step relative to the parameter's size.
+void jacobian(const Residuals& f, const Eigen::VectorXd& p, const Eigen::VectorXd& r, Eigen::VectorXd& r_step,
+              Eigen::MatrixXd& jac) {
+  for (Eigen::Index k = 0; k < p.size(); ++k) {
+    const double h = 1e-7 * std::max(std::fabs(p[k]), 1e-3);
+    Eigen::VectorXd q = p;
+    q[k] += h;
+    f(q, r_step);
+    jac.col(k) = (r_step - r) / h;
+  }
+}
+}  // namespace
+
 LmResult levenberg_marquardt(const Residuals& f, Eigen::VectorXd p, int points, const LmOptions& o) {
   const auto n = p.size();
   Eigen::VectorXd r(points), r_try(points), r_step(points);
@@ -50,13 +65,7 @@ LmResult levenberg_marquardt(const Residuals& f, Eigen::VectorXd p, int points, 
   Eigen::MatrixXd jac(points, n);
   for (int it = 0; it < o.max_iterations; ++it) {
     out.iterations = it + 1;
-    for (Eigen::Index k = 0; k < n; ++k) {
-      const double h = 1e-7 * std::max(std::fabs(p[k]), 1e-3);
-      Eigen::VectorXd q = p;
-      q[k] += h;
-      f(q, r_step);
-      jac.col(k) = (r_step - r) / h;
-    }
+    jacobian(f, p, r, r_step, jac);
     const Eigen::MatrixXd jtj = jac.transpose() * jac;
     const Eigen::VectorXd g = jac.transpose() * r;
     bool improved = false;
@@ -94,13 +103,7 @@ Eigen::VectorXd standard_errors(const Residuals& f, const Eigen::VectorXd& p, in
   Eigen::VectorXd r(points), r_step(points);
   f(p, r);
   Eigen::MatrixXd jac(points, n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double h = 1e-7 * std::max(std::fabs(p[k]), 1e-3);
-    Eigen::VectorXd q = p;
-    q[k] += h;
-    f(q, r_step);
-    jac.col(k) = (r_step - r) / h;
-  }
+  jacobian(f, p, r, r_step, jac);
   const Eigen::MatrixXd jtj = jac.transpose() * jac;
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(jtj);
   if (!lu.isInvertible()) return {};

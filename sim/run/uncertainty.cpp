@@ -54,6 +54,13 @@ std::string quantity_of(const UncertainInput& in, i64 v) { return quantity_displ
 
 }  // namespace
 
+std::string uncertainty_task_label(std::size_t t, std::size_t samples, std::uint64_t seed,
+                                   const std::vector<UncertainInput>& inputs) {
+  if (t < samples) return fmt::format("uncertainty sample {} (seed {})", t, seed);
+  const std::size_t k = (t - samples) / 2;
+  return fmt::format("sensitivity: {} at its {} quantile", inputs[k].label, (t - samples) % 2 == 0 ? "5%" : "95%");
+}
+
 std::vector<TaskValues> run_tasks(std::size_t count, const std::function<TaskValues(std::size_t)>& task,
                                   const std::function<std::string(std::size_t)>& what, int jobs, const mpi::World& world,
                                   bool quiet, const char* progress_label) {
@@ -136,11 +143,7 @@ RunResult run_with_uncertainty(const Scenario& sc, const UncertaintyOptions& o, 
   const std::vector<TaskValues> phase1 = run_tasks(
       samples + one_at_a_time,
       [&](std::size_t t) { return run_values(t < samples ? sample_values(o.seed, t, inputs) : varied(t)); },
-      [&](std::size_t t) {
-        if (t < samples) return fmt::format("uncertainty sample {} (seed {})", t, o.seed);
-        const std::size_t k = (t - samples) / 2;
-        return fmt::format("sensitivity: {} at its {} quantile", inputs[k].label, (t - samples) % 2 == 0 ? "5%" : "95%");
-      },
+      [&](std::size_t t) { return uncertainty_task_label(t, samples, o.seed, inputs); },
       o.jobs, o.world, o.quiet, "uncertainty runs");
 
   if (o.samples > 0) {

@@ -42,4 +42,9 @@ std::vector<TaskValues> run_tasks(std::size_t count, const std::function<TaskVal
                                   const std::function<std::string(std::size_t)>& what, int jobs, const mpi::World& world,
                                   bool quiet, const char* progress_label);
 
+// What task t is, for run_tasks's messages: one of the `samples` draws, or after them one
+// input at its 5% or 95% quantile (two tasks per input, in input order).
+std::string uncertainty_task_label(std::size_t t, std::size_t samples, std::uint64_t seed,
+                                   const std::vector<UncertainInput>& inputs);
+
 }  // namespace iowall

@@ -47,11 +47,7 @@ Propagation propagate(const std::vector<UncertainInput>& inputs, const std::vect
         v[k] = at(k, (t - samples) % 2 == 1);
         return evaluate(v);
       },
-      [&](std::size_t t) {
-        if (t < samples) return fmt::format("uncertainty sample {} (seed {})", t, o.seed);
-        const std::size_t k = (t - samples) / 2;
-        return fmt::format("sensitivity: {} at its {} quantile", inputs[k].label, (t - samples) % 2 == 0 ? "5%" : "95%");
-      },
+      [&](std::size_t t) { return uncertainty_task_label(t, samples, o.seed, inputs); },
       o.jobs, o.world, o.quiet, "uncertainty runs");
 
   if (o.samples > 0) {
