@@ -12,6 +12,8 @@
 
 namespace iowall {
 
+struct UncertaintyOptions;
+
 struct UncertaintyOption {
   std::optional<long long> samples;
   std::uint64_t seed = 1;
@@ -26,6 +28,9 @@ struct UncertaintyOption {
   std::size_t sample_count() const { return samples ? static_cast<std::size_t>(*samples) : 0; }
   // The corpus's error bands by kind of figure, read from the check result --widen-by names.
   std::optional<Widening> widening() const;
+  // What the options ask for, as the propagation takes it (samples, seed, sensitivity,
+  // widening), run over `jobs` threads; no progress line when `quiet`.
+  UncertaintyOptions options(int jobs, bool quiet) const;
 };
 
 }  // namespace iowall

@@ -106,12 +106,7 @@ void setup(CLI::App& root, CliState&) {
     if (!args->chart.empty()) a.chart = plan::render_chart(q, args->chart);
     PlanCheckpointResult result = plan::plan_result(q, a);
     if (args->uncertainty.any()) {
-      UncertaintyOptions u;
-      u.samples = args->uncertainty.sample_count();
-      u.seed = args->uncertainty.seed;
-      u.sensitivity = args->uncertainty.sensitivity;
-      u.jobs = args->jobs;
-      u.quiet = args->out.quiet;
+      const UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
       plan::add_uncertainty(q, r.uncertain, r.origin, u, result);
     }
     args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));

@@ -69,13 +69,7 @@ void setup(CLI::App& root, CliState&) {
     RunResult result;
     if (args->uncertainty.any()) {
       // Under mpirun the ranks share the samples; rank 0 writes the result.
-      UncertaintyOptions u;
-      u.samples = args->uncertainty.sample_count();
-      u.seed = args->uncertainty.seed;
-      u.sensitivity = args->uncertainty.sensitivity;
-      u.jobs = args->jobs;
-      u.widen = args->uncertainty.widening();
-      u.quiet = args->out.quiet;
+      UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
       u.world = mpi::init_if_launched();
       result = run_with_uncertainty(sc, u, options);
       mpi::finalize(u.world);

@@ -127,11 +127,7 @@ void setup(CLI::App& root, CliState&) {
                              from_file ? "/sweep" : "--axis");
     std::optional<UncertaintyOptions> u;
     if (args->uncertainty.any()) {
-      u.emplace();
-      u->samples = args->uncertainty.sample_count();
-      u->seed = args->uncertainty.seed;
-      u->sensitivity = args->uncertainty.sensitivity;
-      u->widen = args->uncertainty.widening();
+      u = args->uncertainty.options(1, true);  // a point's samples run on its own thread
     }
     SweepResult r = run_sweep(sc, points, args->jobs, dir, shard, args->out.quiet || world.size > 1, u ? &*u : nullptr);
     if (world.size > 1) {

@@ -9,6 +9,7 @@
 #include "sim/cli/option_values.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/run/uncertainty.hpp"
 
 namespace iowall {
 namespace {
@@ -80,6 +81,17 @@ std::optional<Widening> UncertaintyOption::widening() const {
   for (const auto& [k, e] : errors)
     w.kinds[k] = {std::round(percentile(e, 0.05) * 1e4) / 1e4, std::round(percentile(e, 0.95) * 1e4) / 1e4, e.size()};
   return w;
+}
+
+UncertaintyOptions UncertaintyOption::options(int jobs, bool quiet) const {
+  UncertaintyOptions u;
+  u.samples = sample_count();
+  u.seed = seed;
+  u.sensitivity = sensitivity;
+  u.widen = widening();
+  u.jobs = jobs;
+  u.quiet = quiet;
+  return u;
 }
 
 }  // namespace iowall

@@ -68,10 +68,7 @@ void setup(CLI::App& root, CliState&) {
     Progress progress("measured points", groups.size(), a->out.quiet);
     std::optional<UncertaintyOptions> u;
     if (a->uncertainty.any()) {
-      u.emplace();
-      u->samples = a->uncertainty.sample_count();
-      u->seed = a->uncertainty.seed;
-      u->jobs = a->jobs;
+      u = a->uncertainty.options(a->jobs, true);
     }
     const calib::ValidationResult v =
         calib::validate(groups, subset, base.json, topo_file, [&] { progress.advance(); }, &full, u ? &*u : nullptr);
