@@ -265,10 +265,14 @@ void validate_json(const Json& schema, const Json& value, const std::string& fil
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(value);
   if (validator.validate(compiled, target, &results)) return;
-  // valijson reports the outermost failure first; the innermost one is the most precise.
+  // valijson reports the outermost failure first; the innermost one is the most precise,
+  // and at one depth a specific failure (a missing key) beats "no child schema matched".
   valijson::ValidationResults::Error err, deepest;
+  const auto generic = [](const std::string& d) { return d.rfind("Failed to validate against", 0) == 0; };
   while (results.popError(err))
-    if (err.context.size() >= deepest.context.size()) deepest = err;
+    if (err.context.size() > deepest.context.size() ||
+        (err.context.size() == deepest.context.size() && (generic(deepest.description) || !generic(err.description))))
+      deepest = err;
   const std::string where = context_to_pointer(deepest.context);
   std::string message = deepest.description;
   Json::json_pointer ptr;
