@@ -17,6 +17,14 @@ namespace iowall::plan {
 double ClusterStorage::server_write_bw() const { return std::min(nics * nic_bw, drives * drive_write_bw); }
 double ClusterStorage::server_read_bw() const { return std::min(nics * nic_bw, drives * drive_read_bw); }
 
+int ClusterSpec::compute_leaf(int node, int port) const {
+  const int leaves_per_rail = (nodes.count + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
+  return (fabric.kind == "rail_optimized" ? port * leaves_per_rail : 0) + node / fabric.nodes_per_leaf;
+}
+int ClusterSpec::storage_links_per_plane() const {
+  return (storage.servers_per_leaf * storage.nics + fabric.uplinks - 1) / fabric.uplinks;
+}
+
 double ClusterSpec::fabric_uplink_bw() const {
   return static_cast<double>(fabric.compute_leaves) * fabric.uplinks * fabric.link_bw;
 }

@@ -60,6 +60,11 @@ struct ClusterSpec {
   ClusterFabric fabric;
   ClusterStorage storage;
   int gpus() const { return nodes.count * nodes.gpus; }
+  // The routes both the flow and the chunk fidelity follow: the compute leaf NIC `port` of
+  // node `node` is cabled to (rail `port`'s leaves when rail-optimized), and how many links
+  // join one storage leaf to one spine plane (its ports spread over the planes).
+  int compute_leaf(int node, int port) const;
+  int storage_links_per_plane() const;
   // Between all compute leaves and the spine planes, per direction (B/s).
   double fabric_uplink_bw() const;
   // What the storage servers' NIC ports and drives carry together, and what the spine

@@ -49,8 +49,6 @@ ClusterTopology cluster_topology(const ClusterSpec& c, const std::string& option
   Switches switches(devices);
   const ClusterFabric& f = c.fabric;
   const ClusterStorage& s = c.storage;
-  const bool rail = f.kind == "rail_optimized";
-  const int leaves_per_rail = (c.nodes.count + f.nodes_per_leaf - 1) / f.nodes_per_leaf;
   const std::string spine = "spine";
 
   // The nodes: each a copy of the node topology, its first storage NICs cabled to leaves.
@@ -75,8 +73,7 @@ ClusterTopology cluster_topology(const ClusterSpec& c, const std::string& option
       links.push_back(std::move(l));
     }
     for (int p = 0; p < static_cast<int>(nics.size()); ++p) {
-      const int leaf = (rail ? p * leaves_per_rail : 0) + n / f.nodes_per_leaf;
-      links.push_back(ethernet(nics[static_cast<std::size_t>(p)] + ".net", switches.port(fmt::format("leaf{}", leaf)),
+      links.push_back(ethernet(nics[static_cast<std::size_t>(p)] + ".net", switches.port(fmt::format("leaf{}", c.compute_leaf(n, p))),
                                c.nodes.nic_bw));
     }
   }
@@ -84,8 +81,8 @@ ClusterTopology cluster_topology(const ClusterSpec& c, const std::string& option
   for (int leaf = 0; leaf < f.compute_leaves; ++leaf)
     links.push_back(ethernet(switches.port(fmt::format("leaf{}", leaf)), switches.port(spine), f.uplinks * f.link_bw));
 
-  // Storage leaves: their ports spread over the planes, ceil(down ports / planes) links each.
-  const int storage_links = (s.servers_per_leaf * s.nics + f.uplinks - 1) / f.uplinks;
+  // Storage leaves: their ports spread over the planes.
+  const int storage_links = c.storage_links_per_plane();
   for (int sl = 0; sl < s.storage_leaves; ++sl)
     links.push_back(ethernet(switches.port(fmt::format("sleaf{}", sl)), switches.port(spine),
                              static_cast<double>(f.uplinks) * storage_links * f.link_bw));

@@ -34,11 +34,8 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
   const bool save = dir == Direction::save;
   const int gpn = in.par.gpus_per_node;
   const int nics = c.nodes.nics, planes = c.fabric.uplinks;
-  const int leaves_per_rail = (c.nodes.count + c.fabric.nodes_per_leaf - 1) / c.fabric.nodes_per_leaf;
-  const bool rail = c.fabric.kind == "rail_optimized";
   const ClusterStorage& s = c.storage;
-  // A storage leaf's ports spread over the spine planes: ceil(down / planes) links each.
-  const int storage_links = (s.servers_per_leaf * s.nics + planes - 1) / planes;
+  const int storage_links = c.storage_links_per_plane();
   constexpr std::uint32_t kNone = UINT32_MAX;
   flow::FlowSolver fs;
   const auto lazy = [&fs](std::vector<std::uint32_t>& ids, std::size_t i, const char* name, double cap) {
@@ -59,7 +56,7 @@ Phase cluster_storage_flows(const PlanInput& in, const std::vector<std::int64_t>
     if ((r & 0xFFF) == 0) throw_if_interrupted();
     if (rank_bytes[r] <= 0) continue;
     const int n = static_cast<int>(r) / gpn, port = static_cast<int>(r) % gpn % nics;
-    const int leaf = (rail ? port * leaves_per_rail : 0) + n / c.fabric.nodes_per_leaf;
+    const int leaf = c.compute_leaf(n, port);
     const int plane = static_cast<int>(ecmp_hash(r) % static_cast<std::uint64_t>(planes));
     const int server = static_cast<int>(writer % s.servers);
     const int server_port = static_cast<int>(writer / s.servers % s.nics);
