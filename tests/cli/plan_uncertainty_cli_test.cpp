@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_iowall.hpp"
+#include "tests/support/same_for_jobs.hpp"
 
 namespace {
 
@@ -104,12 +105,7 @@ TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn
   const std::string args =
       "plan checkpoint --params 1e9 --gpus 1 --node workstation-gen5 --node-sample '16 MiB' --uncertainty 6 "
       "--sensitivity --output-format json";
-  const Result one = cli(args + " --jobs 1");
-  INFO(one.err);
-  REQUIRE(one.code == 0);
-  const Result two = cli(args + " --jobs 2");
-  REQUIRE(two.code == 0);
-  CHECK(one.out == two.out);
+  const Result one = iowall::testing::run_same_for_jobs(args);
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);
@@ -138,12 +134,7 @@ TEST_CASE("sweep --uncertainty: every point carries its run's intervals, the sam
                "targets": "gpu0", "storage": "nvme0,nvme1"},
   "paths": ["gpu_direct", "cpu_gpu"], "seed": 5})";
   const std::string args = "sweep " + sc + " --axis '/workload/io_size=\"256 KiB\",\"1 MiB\"' --uncertainty 6 --output-format json";
-  const Result one = cli(args + " --jobs 1");
-  INFO(one.err);
-  REQUIRE(one.code == 0);
-  const Result two = cli(args + " --jobs 2");
-  REQUIRE(two.code == 0);
-  CHECK(one.out == two.out);
+  const Result one = iowall::testing::run_same_for_jobs(args);
   // Point 1 is the scenario at 1 MiB: its intervals are `run --uncertainty 6`'s.
   const Result run = cli("run " + sc + " --uncertainty 6 --output-format json");
   REQUIRE(run.code == 0);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_iowall.hpp"
+#include "tests/support/same_for_jobs.hpp"
 
 namespace {
 
@@ -33,12 +34,7 @@ std::string scenario() {
 TEST_CASE("run --uncertainty: the same seed gives byte-identical JSON for any --jobs and under mpirun", "[cli][uncertainty]") {
   const std::string sc = scenario();
   const std::string args = "run " + sc + " --uncertainty 6 --output-format json";
-  const Result one = cli(args + " --jobs 1");
-  INFO(one.err);
-  REQUIRE(one.code == 0);
-  const Result two = cli(args + " --jobs 2");
-  REQUIRE(two.code == 0);
-  CHECK(one.out == two.out);
+  const Result one = iowall::testing::run_same_for_jobs(args);
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);  // the seed reaches the draws
