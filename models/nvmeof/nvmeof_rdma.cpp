@@ -50,7 +50,8 @@ public:
                  "how many translation lines the HCA must cache",
                  "assumption: a data loader's buffer pool");
     IOWALL_PARAM(Bytes, inline_data_size, "4 KiB",
-                 "writes up to this size carry their data in the command capsule (no RDMA READ)",
+                 "writes up to this size carry their data in the command capsule (no RDMA READ); 0: none does "
+                 "(the target port's param_inline_data_size set to 0)",
                  "Linux nvmet-rdma: inline_data_size defaults to one page");
     IOWALL_PARAM_CHOICE(fabric, "served", (std::vector<std::string>{"served", "packet"}),
                         "how the network is simulated: served (each link direction a queue with a rate, like "

@@ -38,17 +38,12 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
     throw InputError(env.file, env.pointer + "/fabric",
                      fmt::format("the per-packet network is Ethernet or InfiniBand, not both: {} and {} are both switches",
                                  switches.front()->name(), ib_switches.front()->name()));
-  // Without a switch, the NICs' own link says which.
+  // The links' protocol: the switches'; without a switch, the first link's (below).
+  const bool switched = !switches.empty() || !ib_switches.empty();
   std::string protocol = ib_switches.empty() ? "ethernet" : "infiniband";
-  if (switches.empty() && ib_switches.empty())
-    for (const auto& l : env.topology.links())
-      if (l->a().role() == PortRole::network && l->b().role() == PortRole::network) {
-        protocol = l->spec().protocol;
-        break;
-      }
+  const Params none(Json::object(), {env.file, env.pointer});
   if (!ib_switches.empty()) {
     const auto& sw = static_cast<const InfinibandSwitch&>(*ib_switches.front());
-    const Params none(Json::object(), {env.file, env.pointer});
     cfg.buffer = sw.port_buffer * sw.ports_count;
     cfg.pfc = net::PfcConfig::read(none);
     cfg.pfc.enabled = false;
@@ -68,7 +63,6 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
                        "the per-packet network of an NVMe-oF path needs a lossless fabric (PFC or credits): "
                        "retransmission after a drop is not modelled");
   } else {
-    const Params none(Json::object(), {env.file, env.pointer});
     cfg.buffer = Bytes(16'000'000);
     cfg.pfc = net::PfcConfig::read(none);
     cfg.ecn = net::EcnConfig::read(none);
@@ -76,6 +70,7 @@ PacketNetwork::PacketNetwork(PathEnv& env, const net::DcqcnConfig& dcqcn)
   const Link* first = nullptr;
   for (const auto& l : env.topology.links())
     if (l->a().role() == PortRole::network && l->b().role() == PortRole::network) {
+      if (!first && !switched) protocol = l->spec().protocol;
       if (l->spec().protocol != protocol)
         throw InputError(env.file, env.pointer + "/fabric",
                          fmt::format("the per-packet network's links match its switches ({}); {}.{}--{}.{} is {}",

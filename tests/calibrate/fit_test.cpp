@@ -151,7 +151,7 @@ TEST_CASE("calibrate tells reads in series, and served in batches, from reads be
   }
 }
 
-TEST_CASE("a profile's read service is one the nvme_ssd declares; the old flags are refused", "[calibrate][fit]") {
+TEST_CASE("a profile's read service is one the nvme_ssd declares, the old flags are refused", "[calibrate][fit]") {
   // Every form's name is a choice of the registry's nvme_ssd "read_service".
   const ModelEntry* drive = ModelRegistry::instance().find("device", "nvme_ssd");
   REQUIRE(drive);

@@ -15,7 +15,7 @@
 using iowall::close_names;
 using iowall::did_you_mean;
 
-TEST_CASE("close names: typos, transpositions, parts; nothing for far words", "[cli][suggest]") {
+TEST_CASE("close names: typos, transpositions, parts, nothing for far words", "[cli][suggest]") {
   const std::vector<std::string> opts{"--mttf", "--cluster-mtbf", "--gpus", "--output", "--output-format"};
   CHECK(close_names("--mtbf", opts) == std::vector<std::string>{"--mttf", "--cluster-mtbf"});
   CHECK(close_names("--outptu", opts) == std::vector<std::string>{"--output"});  // a transposition and more

@@ -74,7 +74,7 @@ TEST_CASE("sweep writes CSV: one row per point and path, the axes first", "[cli]
   CHECK(r.out.find("\n1,2,") != std::string::npos);
 }
 
-TEST_CASE("calibrate -q prints nothing; the profile is written", "[cli][output][calibrate]") {
+TEST_CASE("calibrate -q prints nothing, the profile is written", "[cli][output][calibrate]") {
   const auto dir = std::filesystem::temp_directory_path() / ("iowall-quiet-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string profile = (dir / "p.json").string();

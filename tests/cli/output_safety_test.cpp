@@ -74,7 +74,7 @@ TEST_CASE("an output to a FIFO writes through it and leaves the FIFO", "[cli][ou
   CHECK(S_ISFIFO(mode_of(fifo)));
 }
 
-TEST_CASE("an existing output keeps its permission bits; a new one follows the umask", "[cli][output]") {
+TEST_CASE("an existing output keeps its permission bits, a new one follows the umask", "[cli][output]") {
   Dir d;
   const std::string kept = d.file("kept.json");
   std::ofstream(kept) << "old";

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #ifdef IOWALL_BINARY
-TEST_CASE("topo list names the shipped topologies; topo show takes the names", "[cli][topo]") {
+TEST_CASE("topo list names the shipped topologies, topo show takes the names", "[cli][topo]") {
   const auto list = iowall::testing::run_iowall("topo list --output-format json");
   REQUIRE(list.code == 0);
   std::set<std::string> listed;

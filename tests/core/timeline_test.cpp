@@ -43,7 +43,7 @@ TEST_CASE("a late booking for an earlier arrival fills a gap that fits, else goe
   CHECK(t.bookings() == 5);
 }
 
-TEST_CASE("charged work delays the next job; drain_time sees the queue", "[engine]") {
+TEST_CASE("charged work delays the next job, drain_time sees the queue", "[engine]") {
   SimContext ctx(1);
   Owner owner(ctx, "dev");
   Server s(owner, "link");

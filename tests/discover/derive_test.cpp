@@ -111,7 +111,7 @@ TEST_CASE("ssds_per_switch: drives copied under each switch, or the last ones ta
   CHECK(ids_of(none, "nvme_ssd").empty());
 }
 
-TEST_CASE("move: a GPU onto a root port of the other socket; its storage route crosses the sockets", "[derive]") {
+TEST_CASE("move: a GPU onto a root port of the other socket, its storage route crosses the sockets", "[derive]") {
   const Json moved = derive({{"move", {{"gpu3", "socket1"}}}});
   check_loads(moved);
   CHECK(parent(moved, "gpu3") == "rc1");

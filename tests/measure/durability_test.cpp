@@ -137,7 +137,7 @@ TEST_CASE("O_DIRECT writes with a periodic fdatasync and io_uring", "[measure][i
   CHECK(durable_figures(info.repeats[0]).durable_s);
 }
 
-TEST_CASE("reads make nothing durable; a write run without durability options is not durable", "[measure][io]") {
+TEST_CASE("reads make nothing durable, a write run without durability options is not durable", "[measure][io]") {
   testing::ScratchDir dir;
   MeasureOptions o = writes(dir.file("n.dat"), TransferType::cpu_cached);
   const RunInfo info = run_measurement(o);

@@ -92,7 +92,7 @@ TEST_CASE("a CPU pass covers every chunk and reports it in fio's shape", "[measu
   }
 }
 
-TEST_CASE("fresh pageable memory faults every page inside the copy; huge pages fault once per 2 MiB",
+TEST_CASE("fresh pageable memory faults every page inside the copy, huge pages fault once per 2 MiB",
           "[measure][copy]") {
   constexpr std::int64_t kSize = 64 << 20;
   MeasureOptions o = copy_options(CopyKind::cpu_pass, HostMemory::pageable_fresh, kSize, 1 << 20);

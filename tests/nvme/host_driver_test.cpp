@@ -47,7 +47,7 @@ TEST_CASE("a driver by name, by object and by default is the same driver", "[nvm
   CHECK(stat(plain, "interrupts") == stat(plain, "cq_entries"));  // one MSI-X per completion
 }
 
-TEST_CASE("the polled driver takes no interrupt; an irq driver polls only what the submitter polls", "[nvme][driver]") {
+TEST_CASE("the polled driver takes no interrupt, an irq driver polls only what the submitter polls", "[nvme][driver]") {
   const Json polled = run("polled");
   CHECK(stat(polled, "interrupts") == 0);
   CHECK(stat(polled, "cq_entries") > 0);

@@ -71,7 +71,7 @@ TEST_CASE("NVMe-oF runs are deterministic: the same seed gives byte-identical JS
   CHECK(a.dump() == b.dump());
 }
 
-TEST_CASE("NVMe-oF/RDMA writes: the target's drives bound them; in-capsule data saves the RDMA READ", "[nvmeof][write]") {
+TEST_CASE("NVMe-oF/RDMA writes: the target's drives bound them, in-capsule data saves the RDMA READ", "[nvmeof][write]") {
   Json big = reads("2 GiB", kFourDrives);
   big["kind"] = "sequential_write";
   const Json r = run_nvmeof(nvmeof_topology(), big, Json::array({"nvmeof_rdma"}));

@@ -39,7 +39,7 @@ TEST_CASE("concurrency hides first-byte latency for small objects until a resour
   CHECK(gbps(many, "p") > 50 * gbps(one, "p"));
 }
 
-TEST_CASE("object GETs over TCP cost client cores per byte; RDMA into GPU memory does not", "[objstore][tcp]") {
+TEST_CASE("object GETs over TCP cost client cores per byte, RDMA into GPU memory does not", "[objstore][tcp]") {
   const Json r = run_nvmeof(pfs_topology(), pfs_reads("2 GiB", "64 MiB", 8, 1, "random_read"),
                             Json::array({object_path("tcp", "tcp"), object_path("rdma", "rdma")}));
   const double tcp_gbits = gbps(r, "tcp") * 8;

@@ -75,7 +75,7 @@ TEST_CASE("CQ lookup: scanning for a CID is O(window), in-order completion is O(
   CHECK(ordered["metrics"]["gpu_initiated"]["latency_p99_us"].get<double>() > 1.1 * a["latency_p99_us"].get<double>());
 }
 
-TEST_CASE("a warp in lockstep rings one doorbell for its 32 commands; threads on their own ring about one each",
+TEST_CASE("a warp in lockstep rings one doorbell for its 32 commands, threads on their own ring about one each",
           "[paths][bam]") {
   auto bam = [](bool lockstep, int batch) {
     return run(Json::array(

@@ -40,7 +40,7 @@ Json p5800x_io_uring(int threads, int qd, const char* size) {
 
 }  // namespace
 
-TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core; psync a fortieth of that", "[paths][iostack]") {
+TEST_CASE("polled io_uring and SPDK reach about 10 M IOPS per core, psync a fortieth of that", "[paths][iostack]") {
   const Json poll = run_stack("io_uring_poll"), spdk = run_stack("spdk"), psync = run_stack("psync");
   const Json& p = poll["metrics"]["cpu_only"];
   // figures.md: 10 M IOPS per core (Axboe, io_uring polled); SPDK 10.39 M per thread.

@@ -107,7 +107,7 @@ TEST_CASE("inverse: the largest model for a window saves within it, and a larger
   CHECK(plan_checkpoint(bigger).save.last_done > 60);
 }
 
-TEST_CASE("bad input is an InputError; an interval shorter than the save is a warning", "[plan][errors]") {
+TEST_CASE("bad input is an InputError, an interval shorter than the save is a warning", "[plan][errors]") {
   json s = seed002("gds");
   auto bad = [&](const char* key, json value) {
     json t = s;

@@ -99,7 +99,7 @@ TEST_CASE("raid0 limits: N x the smallest member in whole chunks, one chunk per 
   CHECK(&md.place() == &topo.block_storage("nvme0", "t.json", "").device());
 }
 
-TEST_CASE("a 4 KiB random read touches one member; a 1 MiB read with a 512 KiB chunk touches two", "[storage][raid0]") {
+TEST_CASE("a 4 KiB random read touches one member, a 1 MiB read with a 512 KiB chunk touches two", "[storage][raid0]") {
   const Json topo = topology(4);
   // 4 KiB I/Os are 4 KiB aligned, so none crosses a 512 KiB chunk boundary: one piece each.
   const Json small = run(topo, {{"kind", "random_read"}, {"size", "8 MiB"}, {"io_size", "4 KiB"}, {"threads", 4},

@@ -47,7 +47,7 @@ TEST_CASE("buffered writes are durable only after writeback: fsync takes what th
   CHECK(double(d["durable_s"]) >= kGiB / kDiskWrite);
 }
 
-TEST_CASE("durability none leaves the data dirty; fsync_each and o_dsync pay per write", "[workload][durability]") {
+TEST_CASE("durability none leaves the data dirty, fsync_each and o_dsync pay per write", "[workload][durability]") {
   Json none = kWrite;
   none["durability"] = "none";
   const Json n = run(none, {"cpu_cached"})["metrics"]["cpu_cached"];
@@ -157,7 +157,7 @@ TEST_CASE("the kernel's asynchronous readahead overlaps the disk with the reader
   CHECK(stats["disk0/bytes_read"]["value"].get<double>() <= kGiB + 4 * 1048576.0);
 }
 
-TEST_CASE("checkpoint save: a rank's thread is named as the path names it; cuFile ignores host buffers",
+TEST_CASE("checkpoint save: a rank's thread is named as the path names it, cuFile ignores host buffers",
           "[workload][checkpoint]") {
   // The rank's thread and the path's per-thread gauge are one thread: one name (cpu0/thread0).
   const Json save = {{"kind", "checkpoint_save"}, {"size", "256 MiB"}, {"tensors", 8}, {"targets", "gpu0"},
