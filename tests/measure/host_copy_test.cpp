@@ -118,7 +118,15 @@ TEST_CASE("fresh pageable memory faults every page inside the copy, huge pages f
     WARN("the kernel found huge pages for " << h.huge_page_bytes << " of " << kSize << " bytes (fragmented memory?)");
     return;
   }
-  CHECK(h.minor_faults < s.minor_faults / 16);  // 32 faults of 2 MiB instead of 16,384 of 4 KiB
+  // 32 faults of 2 MiB instead of 16,384 of 4 KiB. Under AddressSanitizer each run also
+  // faults in the buffer's shadow (one byte per 8, in 4 KiB pages: 2,048 faults for 64 MiB)
+  // in both runs alike; the comparison is of the buffer's own faults.
+#ifdef IOWALL_SANITIZED
+  const std::int64_t shadow = kSize / 8 / 4096;
+#else
+  const std::int64_t shadow = 0;
+#endif
+  CHECK(static_cast<std::int64_t>(h.minor_faults) - shadow < (static_cast<std::int64_t>(s.minor_faults) - shadow) / 16);
 }
 
 TEST_CASE("GPU copies run where a GPU is, and elsewhere stop with one line naming --copy", "[measure][copy][gpu]") {
