@@ -100,10 +100,11 @@ protected:
   void copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e);
   // The client's last step: its completion cost, the copy if a read bounces, then done.
   void client_completes(std::uint32_t id, const Endpoints& e);
-  // The target's drive access for the I/O (storage_step), or none when the read's data
-  // is already in the target's memory (IoRequest::cached, a file server's page cache).
+  // The target's drive access for the I/O (storage_step), or none when the target serves
+  // it from its memory (IoRequest::cached: a file server's page cache holds a read's data
+  // or keeps an unstable write's).
   void target_storage(std::uint32_t id, const Route& route, BlockStorage::Done then) {
-    if (io(id).io.cached && !io(id).io.write) return then();
+    if (io(id).io.cached) return then();
     storage_step(id, route, then);
   }
   Device& landing(const Endpoints& e, const IoRequest& r) const {

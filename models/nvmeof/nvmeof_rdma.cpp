@@ -83,11 +83,13 @@ public:
     Connection& c = connection(e, r);
     const std::uint32_t id = begin({r, done, e.client_cpu, nullptr, nullptr});
     conns_.bind(id, c);
-    const Time reg = config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
-    const Time copy = r.write && bounces(r) ? common_.copy_launch_cost : Time{};
+    // A server-local write moves no client buffer: nothing to register or fill.
+    const bool buffer = !r.server_local;
+    const Time reg = buffer && config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
+    const Time copy = buffer && r.write && bounces(r) ? common_.copy_launch_cost : Time{};
     e.client_cpu->spend(common_.initiator_submit + reg + copy, [this, id] {
       const IoRequest& w = io(id).io;
-      if (!w.write || !bounces(w)) return send_command(id);
+      if (!w.write || !bounces(w) || w.server_local) return send_command(id);
       // The data goes from the GPU into the bounce buffer the HCA will read.
       env_.mover.send(gpu_copy_route(env_, static_cast<Gpu&>(*w.target), *conns_[id].e->bounce, false), w.size,
                       [this, id] { send_command(id); });
@@ -179,7 +181,13 @@ private:
     return {region, r.offset % config_.registered_memory, c.registration.page_size};
   }
 
-  bool in_capsule(std::uint32_t id) { return io(id).io.write && io(id).io.size <= config_.inline_data_size; }
+  // A write's data travels in the command capsule; a server-local write (IoRequest::
+  // server_local) has none to carry.
+  bool in_capsule(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    return r.write && !r.server_local && r.size <= config_.inline_data_size;
+  }
+  bool fetches_data(std::uint32_t id) { return io(id).io.write && !io(id).io.server_local && !in_capsule(id); }
   static Bytes capsule_slot(std::uint32_t id) { return kCommand * (id % 1024); }
   // SPDK-style targets keep a pool of data buffers in 2 MiB huge pages.
   rdma::MemoryRef target_buffer(std::uint32_t id) {
@@ -203,7 +211,7 @@ private:
     env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
       target_acquire(*conns_[id].e, [this, id] {
         conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-          if (io(id).io.write && !in_capsule(id)) return fetch_data(id);
+          if (fetches_data(id)) return fetch_data(id);
           access_ssd(id);
         });
       });
@@ -267,7 +275,9 @@ private:
     Connection& c = conns_[id];
     env_.mover.call_at(c.client_hca->receive_cqe(env_.ctx.now()), [this, id] {
       Connection& cc = conns_[id];
-      const Time dereg = config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
+      const bool buffer = !io(id).io.server_local;
+      const Time dereg =
+          buffer && config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
       cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id].e); });
     });
   }

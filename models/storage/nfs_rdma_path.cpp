@@ -16,14 +16,29 @@
 //      the reply is a SEND behind the data;
 //   4. the I/O completes with its last RPC.
 // The export is a file striped over the server's drives in rsize chunks (RAID0-like,
-// assumption): RPC k of the data set lands on drive k mod drives. Writes are stable
-// (FILE_SYNC, each reaches the drive; assumption: no COMMIT batching). The call and reply
+// assumption): RPC k of the data set lands on drive k mod drives.
+// Writes, stable or not (RFC 1813 3.3.7, 3.3.21): a FILE_SYNC WRITE is on the drive
+// before its reply (nfsd writes with RWF_SYNC); an UNSTABLE WRITE is replied once its
+// data is in the server's page cache, and a COMMIT later writes it back (nfsd's
+// vfs_fsync_range over the committed range) and replies when it is on the drives. The
+// Linux client's O_DIRECT writes ask FILE_SYNC only when the whole I/O is one WRITE
+// (FLUSH_COND_STABLE, dropped when the I/O needs more RPCs: fs/nfs/pagelist.c
+// nfs_generic_pgio); otherwise they go UNSTABLE and the I/O ends with a COMMIT of its
+// range (fs/nfs/direct.c). The COMMIT's writeback is carried as one server-local write
+// per drive the I/O touched (its pieces on one drive are contiguous there), each with
+// a call and a reply of a COMMIT's size, so the drives write in parallel as writeback
+// does; approximation: each holds one nfsd thread where nfsd's COMMIT holds one in all,
+// and the server's own background writeback (dirty_background thresholds) does not
+// start before the COMMIT (a server with memory to spare). The call and reply
 // travel with the NVMe-oF capsule sizes (64 B and 16 B against ~100-200 B of RPC
 // headers): negligible beside 1 MiB of payload. This path sets the transport's
 // target_cost (to server_rpc_cost) and qp_depth (to nconnect x max_slots: one queue
 // pair per client device and drive stands in for the nconnect connections, and the slot
 // tables bound what it carries), so those two keys are refused here.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "models/storage/nfs_rpcs.hpp"
 #include "models/storage/split_io_path.hpp"
@@ -54,6 +69,15 @@ public:
                      "server nfsd threads: an RPC holds one from its arrival until its reply is posted, the file "
                      "system's reads and a stable write's drive write included",
                      "nfs-utils default: 8 threads (nfs.conf [nfsd] threads, RPCNFSDCOUNT)");
+    IOWALL_PARAM_CHOICE(write_stability, "cond_stable",
+                        (std::vector<std::string>{"cond_stable", "file_sync", "unstable"}),
+                        "how WRITEs are made durable: cond_stable (the Linux client's O_DIRECT rule: FILE_SYNC when "
+                        "the I/O is one WRITE, otherwise UNSTABLE WRITEs and a COMMIT of the I/O), file_sync (every "
+                        "WRITE FILE_SYNC: on the drive before its reply) or unstable (every I/O's WRITEs UNSTABLE, "
+                        "then a COMMIT)",
+                        "RFC 1813 3.3.7 (stable_how) and 3.3.21 (COMMIT); Linux fs/nfs/pagelist.c nfs_generic_pgio "
+                        "drops FLUSH_COND_STABLE when an I/O needs more than one RPC; fs/nfs/direct.c commits the "
+                        "O_DIRECT request's unstable writes before it completes");
     IOWALL_PARAM_NUMBER(server_cache_hit_ratio, 0.0, 0.0, 1.0,
                         "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
                         "assumption: 0, a cold data set larger than the server's memory");
@@ -69,7 +93,12 @@ public:
     const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const i64 n = rpc_count(r.size, max);
-    expect(id, static_cast<int>(n));
+    if (unstable_.size() <= id) unstable_.resize(id + 1), writes_left_.resize(id + 1);
+    unstable_[id] = r.write && (config_.write_stability == "unstable" ||
+                                (config_.write_stability == "cond_stable" && n > 1));
+    writes_left_[id] = static_cast<int>(n);
+    // An unstable I/O counts its COMMIT's pieces instead (set when its WRITEs are in).
+    if (!unstable_[id]) expect(id, static_cast<int>(n));
     // Small captures: the callback holds 24 bytes.
     for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(n); ++k) {
       const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
@@ -87,6 +116,9 @@ private:
     env.ctx.stats().add("nfs_client/rpcs", "RPCs", "READ/WRITE RPCs sent", rpcs_);
     env.ctx.stats().add("nfs_server/cache_hits", "RPCs", "READ RPCs served from the server's page cache",
                         cache_hits_);
+    env.ctx.stats().add("nfs_client/unstable_writes", "RPCs", "WRITE RPCs sent UNSTABLE (a COMMIT follows)",
+                        unstable_writes_);
+    env.ctx.stats().add("nfs_client/commits", "RPCs", "COMMITs (each I/O whose WRITEs were unstable)", commits_);
   }
 
   static const Config& checked(const Params& p, const Config& c) {
@@ -109,23 +141,68 @@ private:
         .with("target_threads", c.nfsd_threads);
   }
 
+  // Where RPC piece `piece` (of RPCs of at most `max`) lies: RAID0 over the drives in
+  // chunks of `max`, chunk c on drive c mod n at row c / n.
+  struct Placed {
+    std::size_t drive;
+    Bytes at;
+  };
+  Placed place(const RpcPiece& piece, Bytes max) const {
+    const i64 chunk = piece.offset / max, n = static_cast<i64>(drives_.size());
+    const auto drive = static_cast<std::size_t>(chunk % n);
+    return {drive, on_drive(drive, max * (chunk / n) + piece.offset % max, Bytes(4096))};
+  }
+
   void send_rpc(std::uint32_t id, std::uint32_t k, std::uint32_t connection) {
     const IoRequest& r = io(id).io;
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const RpcPiece piece = rpc_piece(r.offset, r.size, max, k);
-    // RAID0 over the drives in chunks of `max`: chunk c on drive c mod n, row c / n.
-    const i64 chunk = piece.offset / max, n = static_cast<i64>(drives_.size());
-    const auto drive = static_cast<std::size_t>(chunk % n);
-    const Bytes at = max * (chunk / n) + piece.offset % max;
+    const Placed p = place(piece, max);
+    const bool unstable = unstable_[id];
     const bool hit = !r.write && hits_.next();
     rpcs_.add();
     if (hit) cache_hits_.add();
+    if (unstable) unstable_writes_.add();
     in_flight_.add(env_.ctx.now(), 1);
-    start_piece(id, drive, on_drive(drive, at, Bytes(4096)), piece.size, [this, id, connection] {
+    start_piece(id, p.drive, p.at, piece.size, [this, id, connection] {
       in_flight_.add(env_.ctx.now(), -1);
       slots_[connection].release();
-      piece_done(id);
-    }, hit);
+      if (!unstable_[id]) return piece_done(id);
+      if (--writes_left_[id] == 0) commit(id);
+    }, hit || unstable);
+  }
+
+  // The COMMIT of an I/O whose WRITEs were unstable: the server writes each drive's share
+  // of the I/O (contiguous on that drive) from its memory, in parallel.
+  void commit(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Bytes max = config_.wsize;
+    if (shares_.size() <= id) shares_.resize(id + 1);
+    std::vector<Share>& shares = shares_[id];
+    shares.clear();
+    for (i64 k = 0, n = rpc_count(r.size, max); k < n; ++k) {
+      const RpcPiece piece = rpc_piece(r.offset, r.size, max, k);
+      const Placed p = place(piece, max);
+      auto it = std::find_if(shares.begin(), shares.end(), [&](const Share& s) { return s.drive == p.drive; });
+      if (it == shares.end())
+        shares.push_back({p.drive, p.at, piece.size});
+      else
+        it->at = std::min(it->at, p.at), it->size += piece.size;
+    }
+    commits_.add();
+    expect(id, static_cast<int>(shares.size()));
+    for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(shares.size()); ++j) {
+      const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
+      slots_[c].acquire([this, id, c, j] {
+        const Share& s = shares_[id][j];
+        in_flight_.add(env_.ctx.now(), 1);
+        start_piece(id, s.drive, s.at, s.size, [this, id, c] {
+          in_flight_.add(env_.ctx.now(), -1);
+          slots_[c].release();
+          piece_done(id);
+        }, false, true);
+      });
+    }
   }
 
   Config config_;
@@ -133,7 +210,15 @@ private:
   std::vector<TokenPool> slots_;  // by connection: max_slots each
   std::size_t next_connection_ = 0;
   TimeWeighted in_flight_;
-  Counter rpcs_, cache_hits_;
+  Counter rpcs_, cache_hits_, unstable_writes_, commits_;
+  std::vector<char> unstable_;   // by I/O: its WRITEs are UNSTABLE and a COMMIT follows
+  std::vector<int> writes_left_;  // by I/O: WRITEs not yet replied
+  // A drive's share of a COMMIT: where the I/O's bytes start there and how many.
+  struct Share {
+    std::size_t drive;
+    Bytes at, size;
+  };
+  std::vector<std::vector<Share>> shares_;  // by I/O: its COMMIT's shares
 };
 
 namespace {

@@ -24,12 +24,21 @@ void SplitIoPath::expect(std::uint32_t id, int pieces) {
   pieces_left_[id] = pieces;
 }
 
-void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached) {
+void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached,
+                              bool server_local) {
   const IoRequest& r = io(id).io;
   if (r.write && tcp_)
     throw InputError(env_.file, env_.pointer + "/transport",
                      "over tcp this path simulates reads only (the workload writes): use rdma for writes");
-  transport_->submit({size, offset, r.write, drives_[drive], r.target, r.thread, cached}, then);
+  transport_->submit({.size = size,
+                      .offset = offset,
+                      .write = r.write,
+                      .storage = drives_[drive],
+                      .target = r.target,
+                      .thread = r.thread,
+                      .cached = cached,
+                      .server_local = server_local},
+                     then);
 }
 
 void SplitIoPath::piece_done(std::uint32_t id) {

@@ -33,9 +33,11 @@ protected:
   // I/O `id` will finish after `pieces` pieces.
   void expect(std::uint32_t id, int pieces);
   // `size` bytes at `offset` of drive `drive` for I/O `id`; `then` after the piece is in
-  // place, before the I/O counts it. `cached`: the server has the bytes in memory (no
-  // drive access).
-  void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached = false);
+  // place, before the I/O counts it. `cached`: the server serves it from memory (a read
+  // from its page cache, a write kept there); `server_local`: a write of bytes already
+  // in the server's memory (only the command crosses the network; IoRequest).
+  void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached = false,
+                   bool server_local = false);
   // Called by `then`: when it was the I/O's last piece, the I/O finishes.
   void piece_done(std::uint32_t id);
   // An offset on `drive` for `offset` within a data set larger than one drive.

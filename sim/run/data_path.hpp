@@ -22,9 +22,14 @@ struct IoRequest {
   BlockStorage* storage = nullptr;
   Device* target = nullptr;  // a GPU, or host memory (a dram device)
   int thread = -1;           // the workload thread that issued it (-1: none)
-  // A remote read whose data already sits in the storage server's memory (its page
-  // cache): the server sends it without reading the drive. Local paths ignore it.
+  // Remote I/O only (local paths ignore both). cached: the storage server serves the
+  // I/O from its memory without the drive: a read's data already sits in its page
+  // cache, or a write is kept there (an NFS UNSTABLE WRITE, made durable by a later
+  // COMMIT). server_local: a write whose data already sits in the server's memory (a
+  // COMMIT writing back what UNSTABLE WRITEs left there): only the command and its
+  // reply cross the network, and the server writes the drive.
   bool cached = false;
+  bool server_local = false;
   // A read into host memory never touched before: CPU time the I/O's thread spends
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.

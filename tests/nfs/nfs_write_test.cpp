@@ -1,0 +1,89 @@
+// nfs_rdma writes from gpu0 to the storage server of topologies/dgx2-storage.json: which
+// WRITEs go UNSTABLE and how many COMMITs follow (the Linux client's O_DIRECT rule), that
+// every byte reaches a drive exactly once whatever the stability, and that a COMMIT
+// waits for the drives.
+#include <catch2/catch.hpp>
+
+#include "tests/nfs/nfs_fixture.hpp"
+
+using namespace iowall;
+using namespace iowall::testing;
+
+namespace {
+Json nfs_writes(const std::string& size, const std::string& io_size, int threads, int qd,
+                const std::string& drives = kServerDrives) {
+  Json w = nfs_reads(size, io_size, threads, qd);
+  w["kind"] = "sequential_write";
+  w["storage"] = drives;
+  return w;
+}
+double drive_bytes_written(const Json& r, const std::string& label) {
+  double sum = 0;
+  for (const auto& [key, value] : r["stats"][label].items())
+    if (key.starts_with("snvme") && key.ends_with("/bytes_written")) sum += value["value"].get<double>();
+  return sum;
+}
+}  // namespace
+
+TEST_CASE("O_DIRECT WRITEs over NFS go UNSTABLE when an I/O needs several, then one COMMIT", "[nfs][write]") {
+  struct Case {
+    const char *io_size, *stability;
+    double unstable, commits;  // 256 MiB written, wsize 1 MiB
+  };
+  const Case cases[] = {
+      {"4 MiB", "cond_stable", 256, 64},  // 64 I/Os of four WRITEs: all unstable, a COMMIT each
+      {"1 MiB", "cond_stable", 0, 0},     // one WRITE per I/O: FILE_SYNC, no COMMIT
+      {"4 MiB", "file_sync", 0, 0},
+      {"1 MiB", "unstable", 256, 256},
+  };
+  for (const Case& c : cases) {
+    const Json r = run_nfs(nfs_writes("256 MiB", c.io_size, 2, 2),
+                           Json::array({nfs_path("nfs", {{"write_stability", c.stability}})}));
+    INFO(c.io_size << " I/Os, " << c.stability);
+    CHECK(nfs_stat(r, "nfs", "nfs_client/unstable_writes", "value") == c.unstable);
+    CHECK(nfs_stat(r, "nfs", "nfs_client/commits", "value") == c.commits);
+    // Durable either way: every byte on a drive once (an unstable WRITE touches none,
+    // its COMMIT writes it).
+    CHECK(drive_bytes_written(r, "nfs") == 256.0 * (1 << 20));
+  }
+}
+
+TEST_CASE("a COMMIT waits for the drives: unstable writes are no faster than the drives take them",
+          "[nfs][write][bound]") {
+  // One PM1743 (write bandwidth 6.6 GB/s, preset) behind a 100 Gb/s client port (about
+  // 12.2 GB/s of RoCE payload): the drive binds. Were an unstable write's data left in
+  // the server's memory uncommitted, the port would (about 12 GB/s).
+  const double drive = 6.6;
+  for (const char* stability : {"cond_stable", "file_sync", "unstable"}) {
+    const Json r = run_nfs(nfs_writes("1 GiB", "4 MiB", 8, 2, "snvme0"),
+                           Json::array({nfs_path("nfs", {{"write_stability", stability}}, "snvme0")}));
+    const double gbps = r["metrics"]["nfs"]["throughput_GBps"];
+    INFO(stability << ": " << gbps << " GB/s against the drive's " << drive);
+    CHECK(gbps <= drive);
+    CHECK(gbps >= 0.8 * drive);
+  }
+}
+
+TEST_CASE("one unstable I/O takes its data's transfer, then the COMMIT's round trip and drive write",
+          "[nfs][write][latency]") {
+  // One thread, QD1, 4 MiB over four drives (1 MiB each). Lower bound for either
+  // stability: the 4 MiB cross the 100 Gb/s port (4 MiB / 12.2 GB/s = 344 us) before the
+  // last piece can be written (1 MiB / 6.6 GB/s = 159 us): 503 us. The COMMIT starts only
+  // when every WRITE is replied, so it cannot beat FILE_SYNC, whose drive writes overlap
+  // the later pieces' transfers.
+  auto p50 = [](const char* stability) {
+    const Json r = run_nfs(nfs_writes("64 MiB", "4 MiB", 1, 1, "snvme0,snvme1,snvme2,snvme3"),
+                           Json::array({nfs_path("nfs", {{"write_stability", stability}},
+                                                 "snvme0,snvme1,snvme2,snvme3")}));
+    return r["metrics"]["nfs"]["latency_p50_us"].get<double>();
+  };
+  const double cond = p50("cond_stable"), sync = p50("file_sync");
+  INFO("cond_stable " << cond << " us, file_sync " << sync << " us");
+  CHECK(sync >= 503);
+  CHECK(cond >= sync);
+}
+
+TEST_CASE("an unknown write stability is refused, naming the key", "[nfs][write][input]") {
+  CHECK_THROWS_WITH(run_nfs(nfs_writes("64 MiB", "4 MiB", 1, 1), Json::array({nfs_path("nfs", {{"write_stability", "async"}})})),
+                    Catch::Contains("write_stability"));
+}
