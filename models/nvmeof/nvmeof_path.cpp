@@ -19,20 +19,23 @@ const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
   if (r.write && !models_writes_)
     throw InputError(env_.file, env_.pointer, "this NVMe-oF transport simulates reads only (the workload writes)");
   auto e = std::make_unique<Endpoints>();
+  // Where the store sits: a drive's own device, or for a stacked store (md RAID0 on the
+  // server) its first member's, which finds the server's NIC, CPU and memory.
+  const Device& place = r.storage->place();
   e->client = r.target;
   e->client_nic = &choose_nic(env_, *r.target, common_.nic);
-  e->target_nic = &target_nic(env_, *e->client_nic, r.storage->device());
-  if (!env_.topology.connected(*e->target_nic, r.storage->device()))
+  e->target_nic = &target_nic(env_, *e->client_nic, place);
+  if (!env_.topology.connected(*e->target_nic, place))
     throw InputError(env_.file, env_.pointer,
                      fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",
-                                 r.target->name(), r.storage->device().name(), e->client_nic->name(), e->target_nic->name(),
-                                 r.storage->device().name()));
+                                 r.target->name(), place.name(), e->client_nic->name(), e->target_nic->name(),
+                                 place.name()));
   e->client_cpu = &placed_cpu(*r.target, *e->client_nic);
-  e->target_cpu = &cpu_near(r.storage->device());
+  e->target_cpu = &cpu_near(place);
   e->client_queues = &dram_near(*e->client_nic);
   e->bounce = &placed_memory(*r.target, *e->client_nic);
   e->target_queues = &dram_near(*e->target_nic);
-  e->target_data = &dram_near(r.storage->device());
+  e->target_data = &dram_near(place);
   slot = std::move(e);
   return *slot;
 }

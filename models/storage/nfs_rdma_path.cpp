@@ -16,7 +16,11 @@
 //      the reply is a SEND behind the data;
 //   4. the I/O completes with its last RPC.
 // The export is a file striped over the server's drives in rsize chunks (RAID0-like,
-// assumption): RPC k of the data set lands on drive k mod drives.
+// assumption): RPC k of the data set lands on drive k mod drives. Or the path names one
+// stacked store (an md RAID0 of the server's drives, the array the exported file
+// system sits on): the array then places the bytes, and a COMMIT is one write to it,
+// split over its members as writeback's bios are (one nfsd thread, as nfsd's). The
+// server's NIC for a stacked store is the one nearest its first member.
 // Writes, stable or not (RFC 1813 3.3.7, 3.3.21): a FILE_SYNC WRITE is on the drive
 // before its reply (nfsd writes with RWF_SYNC); an UNSTABLE WRITE is replied once its
 // data is in the server's page cache, and a COMMIT later writes it back (nfsd's

@@ -87,3 +87,18 @@ TEST_CASE("an unknown write stability is refused, naming the key", "[nfs][write]
   CHECK_THROWS_WITH(run_nfs(nfs_writes("64 MiB", "4 MiB", 1, 1), Json::array({nfs_path("nfs", {{"write_stability", "async"}})})),
                     Catch::Contains("write_stability"));
 }
+
+TEST_CASE("an export on the server's md RAID0: the array places the bytes and one COMMIT writes them", "[nfs][write][raid0]") {
+  // The server's eight drives as one md RAID0 (512 KiB chunks); the NFS path names the
+  // array as its one store. 64 I/Os of 4 MiB, cond_stable: four UNSTABLE WRITEs each
+  // and one COMMIT, which the array splits into 8 pieces of 512 KiB, one per member.
+  Json topo = dgx2_storage_topology();
+  topo["devices"].push_back({{"id", "md0"}, {"model", "md_raid0"}, {"members", kServerDrives}, {"chunk", "512 KiB"}});
+  const Json r = run_nfs(nfs_writes("256 MiB", "4 MiB", 4, 1), Json::array({nfs_path("nfs", Json::object(), "md0")}), topo);
+  CHECK(nfs_stat(r, "nfs", "nfs_client/unstable_writes", "value") == 256);
+  CHECK(nfs_stat(r, "nfs", "nfs_client/commits", "value") == 64);
+  CHECK(nfs_stat(r, "nfs", "md0/pieces", "value") == 64 * 8);
+  // Every member holds an equal eighth: 32 MiB each.
+  for (int i = 0; i < 8; ++i)
+    CHECK(nfs_stat(r, "nfs", "snvme" + std::to_string(i) + "/bytes_written", "value") == 32.0 * (1 << 20));
+}
