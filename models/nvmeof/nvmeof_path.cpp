@@ -70,8 +70,8 @@ Dram& NvmeofPath::placed_memory(const Device& target, const Nic& nic) {
   return static_cast<Dram&>(placed("bounce_memory", common_.bounce_memory, "dram", target, nic));
 }
 
-void NvmeofPath::target_acquire(const Endpoints& e, InlineFunction<void()> then) {
-  if (common_.target_threads == 0) return then();
+void NvmeofPath::target_acquire(std::uint32_t id, const Endpoints& e, InlineFunction<void()> then) {
+  if (common_.target_threads == 0 || io(id).io.shares_thread) return then();
   auto& t = threads_[e.target_cpu];
   if (!t) {
     t = std::make_unique<ServiceThreads>(static_cast<int>(common_.target_threads));
@@ -85,8 +85,8 @@ void NvmeofPath::target_acquire(const Endpoints& e, InlineFunction<void()> then)
   t->pool.acquire(std::move(then));
 }
 
-void NvmeofPath::target_release(const Endpoints& e) {
-  if (common_.target_threads == 0) return;
+void NvmeofPath::target_release(std::uint32_t id, const Endpoints& e) {
+  if (common_.target_threads == 0 || io(id).io.shares_thread) return;
   ServiceThreads& t = *threads_.at(e.target_cpu);
   if (t.pool.waiting() == 0) t.busy.add(env_.ctx.now(), -1);
   t.pool.release();

@@ -112,9 +112,10 @@ protected:
   }
 
   // A command's hold on one of the target's service threads (target_threads): `then`
-  // once it has one; target_release when its reply is posted.
-  void target_acquire(const Endpoints& e, InlineFunction<void()> then);
-  void target_release(const Endpoints& e);
+  // once it has one; target_release when its reply is posted. A command that shares
+  // another's thread (IoRequest::shares_thread) takes none.
+  void target_acquire(std::uint32_t id, const Endpoints& e, InlineFunction<void()> then);
+  void target_release(std::uint32_t id, const Endpoints& e);
 
   // The socket that runs the client's work and the memory that holds its bounce buffers
   // (the "cpu" and "bounce_memory" keys).

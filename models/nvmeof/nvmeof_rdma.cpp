@@ -209,7 +209,7 @@ private:
   void command_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
     env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      target_acquire(*conns_[id].e, [this, id] {
+      target_acquire(id, *conns_[id].e, [this, id] {
         conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
           if (fetches_data(id)) return fetch_data(id);
           access_ssd(id);
@@ -249,7 +249,7 @@ private:
 
   void send_response(std::uint32_t id) {
     Connection& c = conns_[id];
-    target_release(*c.e);
+    target_release(id, *c.e);
     const rdma::WorkRequest wr{.bytes = kResponse,
                                .data = &c.response,
                                .local = {kTargetCapsules, capsule_slot(id)},
@@ -260,7 +260,7 @@ private:
 
   void send_data(std::uint32_t id) {
     Connection& c = conns_[id];
-    target_release(*c.e);
+    target_release(id, *c.e);
     // The RDMA WRITE and the response SEND behind it: one doorbell, two WQEs.
     rdma::WorkRequest wr = data_request(id, c.data);
     wr.followup = kResponse;

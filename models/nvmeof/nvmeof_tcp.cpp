@@ -99,11 +99,11 @@ private:
   }
 
   void command_arrived(std::uint32_t id) {
-    target_acquire(*conns_[id].e, [this, id] {
+    target_acquire(id, *conns_[id].e, [this, id] {
       conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
         target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
           conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-            target_release(*conns_[id].e);
+            target_release(id, *conns_[id].e);
             send_data(id);
           });
         });

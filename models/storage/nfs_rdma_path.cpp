@@ -31,9 +31,10 @@
 // range (fs/nfs/direct.c). The COMMIT's writeback is carried as one server-local write
 // per drive the I/O touched (its pieces on one drive are contiguous there), each with
 // a call and a reply of a COMMIT's size, so the drives write in parallel as writeback
-// does; approximation: each holds one nfsd thread where nfsd's COMMIT holds one in all,
-// and the server's own background writeback (dirty_background thresholds) does not
-// start before the COMMIT (a server with memory to spare). The call and reply
+// does, under one nfsd thread (held by the largest share's command). Approximations:
+// the extra calls and replies (64 B and 16 B each), and the server's own background
+// writeback (dirty_background thresholds) does not start before the COMMIT (a server
+// with memory to spare). The call and reply
 // travel with the NVMe-oF capsule sizes (64 B and 16 B against ~100-200 B of RPC
 // headers): negligible beside 1 MiB of payload. This path sets the transport's
 // target_cost (to server_rpc_cost) and qp_depth (to nconnect x max_slots: one queue
@@ -173,7 +174,7 @@ private:
       slots_[connection].release();
       if (!unstable_[id]) return piece_done(id);
       if (--writes_left_[id] == 0) commit(id);
-    }, hit || unstable);
+    }, {.cached = hit || unstable});
   }
 
   // The COMMIT of an I/O whose WRITEs were unstable: the server writes each drive's share
@@ -195,16 +196,21 @@ private:
     }
     commits_.add();
     expect(id, static_cast<int>(shares.size()));
+    // One nfsd thread runs the COMMIT: the largest share's command holds it (the shares
+    // are written at once and the largest ends last), the others share it.
+    const auto holder = static_cast<std::uint32_t>(
+        std::max_element(shares.begin(), shares.end(), [](const Share& a, const Share& b) { return a.size < b.size; }) -
+        shares.begin());
     for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(shares.size()); ++j) {
       const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
-      slots_[c].acquire([this, id, c, j] {
+      slots_[c].acquire([this, id, c, j, holder] {
         const Share& s = shares_[id][j];
         in_flight_.add(env_.ctx.now(), 1);
         start_piece(id, s.drive, s.at, s.size, [this, id, c] {
           in_flight_.add(env_.ctx.now(), -1);
           slots_[c].release();
           piece_done(id);
-        }, false, true);
+        }, {.server_local = true, .shares_thread = j != holder});
       });
     }
   }

@@ -24,8 +24,8 @@ void SplitIoPath::expect(std::uint32_t id, int pieces) {
   pieces_left_[id] = pieces;
 }
 
-void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached,
-                              bool server_local) {
+void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then,
+                              ServerSide how) {
   const IoRequest& r = io(id).io;
   if (r.write && tcp_)
     throw InputError(env_.file, env_.pointer + "/transport",
@@ -36,8 +36,9 @@ void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset,
                       .storage = drives_[drive],
                       .target = r.target,
                       .thread = r.thread,
-                      .cached = cached,
-                      .server_local = server_local},
+                      .cached = how.cached,
+                      .server_local = how.server_local,
+                      .shares_thread = how.shares_thread},
                      then);
 }
 

@@ -14,6 +14,14 @@
 
 namespace iowall::storage {
 
+// What a storage server does with one piece (IoRequest's cached, server_local and
+// shares_thread).
+struct ServerSide {
+  bool cached = false;         // served from (a read) or kept in (a write) its memory
+  bool server_local = false;   // a write of bytes already in its memory
+  bool shares_thread = false;  // another piece of the command holds its service thread
+};
+
 class SplitIoPath : public PathBase {
 public:
   // The transport's remark (the per-packet network's totals, which it publishes then).
@@ -33,11 +41,8 @@ protected:
   // I/O `id` will finish after `pieces` pieces.
   void expect(std::uint32_t id, int pieces);
   // `size` bytes at `offset` of drive `drive` for I/O `id`; `then` after the piece is in
-  // place, before the I/O counts it. `cached`: the server serves it from memory (a read
-  // from its page cache, a write kept there); `server_local`: a write of bytes already
-  // in the server's memory (only the command crosses the network; IoRequest).
-  void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, bool cached = false,
-                   bool server_local = false);
+  // place, before the I/O counts it. `how`: what the server does with it.
+  void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, ServerSide how = {});
   // Called by `then`: when it was the I/O's last piece, the I/O finishes.
   void piece_done(std::uint32_t id);
   // An offset on `drive` for `offset` within a data set larger than one drive.

@@ -28,8 +28,11 @@ struct IoRequest {
   // COMMIT). server_local: a write whose data already sits in the server's memory (a
   // COMMIT writing back what UNSTABLE WRITEs left there): only the command and its
   // reply cross the network, and the server writes the drive.
+  // shares_thread: a part of a server command whose service thread another part holds
+  // (a COMMIT's writes to its other drives: one nfsd thread runs the whole COMMIT).
   bool cached = false;
   bool server_local = false;
+  bool shares_thread = false;
   // A read into host memory never touched before: CPU time the I/O's thread spends
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.

@@ -102,3 +102,17 @@ TEST_CASE("an export on the server's md RAID0: the array places the bytes and on
   for (int i = 0; i < 8; ++i)
     CHECK(nfs_stat(r, "nfs", "snvme" + std::to_string(i) + "/bytes_written", "value") == 32.0 * (1 << 20));
 }
+
+TEST_CASE("one nfsd thread runs a whole COMMIT: its drives write at once", "[nfs][write][nfsd]") {
+  // One thread, QD1, 16 MiB I/Os over the eight drives (2 MiB each), a single nfsd
+  // thread. The WRITEs cross the 100 Gb/s port (16 MiB / 12.2 GB/s = 1375 us), then the
+  // COMMIT writes 2 MiB on each drive at once (2 MiB / 6.6 GB/s = 318 us): about 1.7 ms.
+  // Were each drive's write to need a thread of its own, they would take turns on the
+  // one thread: 8 x 318 us more than 2.5 ms on top of the transfer.
+  const Json r = run_nfs(nfs_writes("256 MiB", "16 MiB", 1, 1),
+                         Json::array({nfs_path("nfs", {{"nfsd_threads", 1}})}));
+  const double p50 = r["metrics"]["nfs"]["latency_p50_us"];
+  INFO("16 MiB I/O: " << p50 << " us");
+  CHECK(p50 >= 1375 + 318);
+  CHECK(p50 <= 1.25 * (1375 + 318));
+}
