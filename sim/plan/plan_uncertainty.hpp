@@ -7,6 +7,8 @@
 // request from the drawn settings, re-simulates the node with the drawn topology values
 // (so a sample with --node costs two node simulations), and solves the plan; the save
 // time, restore time and overhead over the samples give their median and 90% interval.
+// The samples spread over threads and, under mpirun, over the ranks the way a run's do
+// (run_tasks in sim/run/uncertainty.hpp); every rank gets every sample's figures.
 // The storage presets' own values (local-nvme, nvme-of, pfs, object) and a --cluster's
 // description are fixed numbers: they are drawn only when a setting replaces them with a
 // spread. Without --uncertainty an uncertain setting plans at its nominal value.

@@ -1,8 +1,8 @@
 // Runs the real `iowall plan checkpoint --uncertainty N` and `iowall sweep --uncertainty N`:
 // the intervals of a storage-bound save follow the drawn bandwidth as size / bandwidth
 // does, the sensitivity names the input that moves the answer with the elasticity the
-// closed form gives, the same seed gives the same bytes for any --jobs, and the nominal
-// answer is the plain command's. Bad uncertainty input is in tests/cli/bad_inputs.
+// closed form gives, the same seed gives the same bytes for any --jobs and under mpirun,
+// and the nominal answer is the plain command's. Bad uncertainty input is in tests/cli/bad_inputs.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -99,7 +99,8 @@ TEST_CASE("plan --sensitivity: elasticity and direction of each input", "[cli][u
   CHECK(table.out.find("sensitivity, ranked by overhead") != std::string::npos);
 }
 
-TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn, byte-identical for any --jobs",
+TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn, byte-identical for any --jobs "
+          "and under mpirun",
           "[cli][uncertainty][plan]") {
   // workstation-gen5: one GPU and two pm1743s, whose preset carries bandwidth ranges.
   const std::string args =
@@ -109,6 +110,15 @@ TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);
+#ifdef IOWALL_MPIRUN
+  // Two ranks share the 6 samples and the 4 one-at-a-time runs (task i on rank i mod 2)
+  // and the two runs of the top inputs together; rank 0 alone prints.
+  const Result mpi = iowall::testing::run_iowall(
+      args + " --jobs 1", std::string(IOWALL_MPIRUN) + " --allow-run-as-root --oversubscribe -np 2 ");
+  INFO(mpi.err);
+  REQUIRE(mpi.code == 0);
+  CHECK(mpi.out == one.out);
+#endif
   const json w = json::parse(one.out);
   std::vector<std::string> labels;
   for (const json& in : w["uncertainty"]["inputs"]) labels.push_back(in["label"]);

@@ -20,6 +20,7 @@
 #include "sim/cli/output_path.hpp"
 #include "sim/cli/uncertainty_option.hpp"
 #include "sim/plan/plan_uncertainty.hpp"
+#include "sim/run/mpi_ranks.hpp"
 #include "sim/report/uncertainty_table.hpp"
 
 namespace iowall {
@@ -101,13 +102,19 @@ void setup(CLI::App& root, CliState&) {
     args->uncertainty.check();
     const ReadRequest r = read_request(*args);
     const plan::PlanRequest& q = r.q;
+    // Under mpirun the ranks share the samples (as run and sweep do); rank 0 writes the
+    // chart, the report and the result.
+    const mpi::World world = args->uncertainty.any() ? mpi::init_if_launched() : mpi::World{};
     plan::PlanAnswer a = plan::answer(q);
     // A chart only where the user asked for one: nothing is written beside --output.
-    if (!args->chart.empty()) a.chart = plan::render_chart(q, args->chart);
+    if (!args->chart.empty() && world.rank == 0) a.chart = plan::render_chart(q, args->chart);
     PlanCheckpointResult result = plan::plan_result(q, a);
     if (args->uncertainty.any()) {
-      const UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
+      UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
+      u.world = world;
       plan::add_uncertainty(q, r.uncertain, r.origin, u, result);
+      mpi::finalize(world);
+      if (world.rank != 0) return;
     }
     args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));
     emit(args->out, [&] { return plan::plan_table(q, a) + plan_uncertainty_text(result); }, to_json(result));
