@@ -91,8 +91,10 @@ void setup(CLI::App& root, CliState&) {
           "N samples of the plan: every setting given with a spread (--storage-bw \"800 GB/s +- 10%\", a range "
           "\"20 us .. 40 us\") and, with --node, every uncertain value of the node's topology and presets is drawn, "
           "the node re-simulated (two chunk-fidelity runs per sample) and the plan solved; reports the median and 90% "
-          "interval of the save time, restore time and overhead. The storage presets and a --cluster's description "
-          "are fixed numbers, drawn only when a setting replaces them with a spread");
+          "interval of the save time, restore time and overhead. A --cluster description's bandwidths given with a "
+          "spread are drawn too, and so are local-nvme's drive bandwidths (the one preset whose source gives ranges); "
+          "other preset values are fixed unless a setting gives them with a spread. Under mpirun the ranks share the "
+          "samples");
   cmd->add_option("--jobs,-j", args->jobs, "samples run in parallel for --uncertainty and --sensitivity")
       ->check(CLI::Range(1, 1024));
   args->report.add_to(*cmd);
