@@ -74,7 +74,34 @@ void read_node_topology(ClusterNodes& n, const JsonFields& f, const std::string&
   n.node_topology = std::move(doc.json);
 }
 
+// The bandwidths a description may give with an uncertainty, by field.
+double& bandwidth_at(ClusterSpec& c, const std::string& field) {
+  if (field == "/nodes/nic") return c.nodes.nic_bw;
+  if (field == "/fabric/link") return c.fabric.link_bw;
+  if (field == "/storage/server/nic") return c.storage.nic_bw;
+  if (field == "/storage/server/drive_write") return c.storage.drive_write_bw;
+  if (field == "/storage/server/drive_read") return c.storage.drive_read_bw;
+  throw RunError("cluster: no bandwidth at " + field);
+}
+
+// A positive bandwidth (B/s), plain or with its uncertainty: then its nominal value, the
+// spread kept in c.spreads. A spread that does not parse (as wide as the value, negative)
+// fails at the key.
+double bandwidth(const JsonFields& f, const std::string& key, const std::string& field, ClusterSpec& c) {
+  const Json& v = f.required(key);
+  if (!v.is_string() || !has_uncertainty(v.get<std::string>())) return f.positive_bandwidth(key, "400 Gb/s");
+  ClusterSpread s{field, f.pointer(key), v.get<std::string>(), {}};
+  if (const ParseResult r = parse_uncertain(s.text, QuantityKind::bandwidth, s.u); !r.ok) f.fail(key, r.error);
+  if (s.u.nominal <= 0) f.fail(key, "must be positive");
+  c.spreads.push_back(std::move(s));
+  return Bandwidth(c.spreads.back().u.nominal).bytes_per_s_value();
+}
+
 }  // namespace
+
+void set_cluster_value(ClusterSpec& c, const std::string& field, i64 value) {
+  bandwidth_at(c, field) = Bandwidth(value).bytes_per_s_value();
+}
 
 ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const std::string& directory,
                               const std::string& base) {
@@ -102,14 +129,14 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
     c.nodes.nics = given;
   }
   if (c.nodes.nics == 0) nf.fail("nics", fmt::format("{} has no NIC: give the node's storage NIC ports", c.nodes.topology));
-  c.nodes.nic_bw = nf.positive_bandwidth("nic", "400 Gb/s");
+  c.nodes.nic_bw = bandwidth(nf, "nic", "/nodes/nic", c);
 
   const JsonFields ff = fields(top.required("fabric"), file, base + "/fabric", {"kind", "nodes_per_leaf", "link", "oversubscription"});
   c.fabric.kind = ff.required_text("kind");
   if (c.fabric.kind != "fat_tree" && c.fabric.kind != "rail_optimized")
     ff.fail("kind", fmt::format("\"{}\" is not a fabric (expected fat_tree or rail_optimized)", quote_text(c.fabric.kind, 40)));
   c.fabric.nodes_per_leaf = ff.integer_in("nodes_per_leaf", 1, 4096);
-  c.fabric.link_bw = ff.positive_bandwidth("link", "400 Gb/s");
+  c.fabric.link_bw = bandwidth(ff, "link", "/fabric/link", c);
   c.fabric.oversubscription = ff.has("oversubscription") ? ff.number_at_least("oversubscription", 0) : 1.0;
   if (c.fabric.oversubscription < 1)
     ff.fail("oversubscription", fmt::format("{} is below 1: a leaf cannot have more uplinks than down ports",
@@ -123,10 +150,10 @@ ClusterSpec cluster_from_json(const Json& doc, const std::string& file, const st
   c.storage.servers_per_leaf = sf.has("servers_per_leaf") ? sf.integer_in("servers_per_leaf", 1, 4096) : 16;
   const JsonFields sv = fields(sf.required("server"), file, base + "/storage/server", {"nics", "nic", "drives", "drive_write", "drive_read"});
   c.storage.nics = sv.integer_in("nics", 1, 64);
-  c.storage.nic_bw = sv.positive_bandwidth("nic", "400 Gb/s");
+  c.storage.nic_bw = bandwidth(sv, "nic", "/storage/server/nic", c);
   c.storage.drives = sv.integer_in("drives", 1, 4096);
-  c.storage.drive_write_bw = sv.positive_bandwidth("drive_write", "400 Gb/s");
-  c.storage.drive_read_bw = sv.positive_bandwidth("drive_read", "400 Gb/s");
+  c.storage.drive_write_bw = bandwidth(sv, "drive_write", "/storage/server/drive_write", c);
+  c.storage.drive_read_bw = bandwidth(sv, "drive_read", "/storage/server/drive_read", c);
   derive(c);
   return c;
 }
@@ -149,6 +176,7 @@ void set_cluster_bandwidths(StorageTarget& t, const ClusterSpec& c) {
 
 StorageTarget cluster_storage(const ClusterSpec& c) {
   StorageTarget t = storage_preset(c.storage.kind);
+  t.spreads.clear();  // the description's bandwidths are in force (with their own spreads)
   set_cluster_bandwidths(t, c);
   t.server_unit = "server";
   t.values_from = fmt::format("the cluster {}", c.name);

@@ -8,13 +8,15 @@
 // non-blocking. The routes are what the flow-level planner simulates: a rank's bytes go
 // through its node NIC (GPU i uses NIC i mod NICs), its leaf's uplink to the spine plane
 // its flow hashes to (ECMP per flow), that plane's link to the server's storage leaf,
-// one of the server's NIC ports and the server's drives.
+// one of the server's NIC ports and the server's drives. Every bandwidth of a description
+// may carry an uncertainty (ClusterSpread); counts and the oversubscription are exact.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/core/params.hpp"
+#include "sim/core/uncertain.hpp"
 #include "sim/plan/storage_target.hpp"
 
 namespace iowall::plan {
@@ -53,12 +55,23 @@ struct ClusterStorage {
   double server_read_bw() const;
 };
 
+// A bandwidth of the description given with its uncertainty ("100 GB/s +- 10%",
+// "20 GB/s .. 24 GB/s", sim/core/uncertain.hpp): the cluster is planned at its nominal
+// value; `plan checkpoint --uncertainty` draws it per sample (set_cluster_value).
+struct ClusterSpread {
+  std::string field;    // inside the description: "/storage/server/drive_write"
+  std::string pointer;  // in its file (with the description's base)
+  std::string text;     // as written
+  Uncertain u;
+};
+
 struct ClusterSpec {
   std::string name, description, file;
   std::vector<std::string> sources;
   ClusterNodes nodes;
   ClusterFabric fabric;
   ClusterStorage storage;
+  std::vector<ClusterSpread> spreads;  // in the order the description is read
   int gpus() const { return nodes.count * nodes.gpus; }
   // The routes both the flow and the chunk fidelity follow: the compute leaf NIC `port` of
   // node `node` is cabled to (rail `port`'s leaves when rail-optimized), and how many links
@@ -84,6 +97,10 @@ Json cluster_summary(const ClusterSpec& c);
 std::string cluster_summary_text(const Json& summary);
 // Whether a JSON document is a cluster description (has "nodes" and "fabric").
 bool is_cluster(const Json& doc);
+
+// Sets the bandwidth at `field` (a ClusterSpread's) to `value` (bits per second, the
+// bandwidth's base unit).
+void set_cluster_value(ClusterSpec& c, const std::string& field, i64 value);
 
 // Works out the fabric's and storage's derived counts (rails, ports, leaves) from the
 // described ones; called after reading, and after a what-if edit.

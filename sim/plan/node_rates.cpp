@@ -152,6 +152,7 @@ void use_node_storage(PlanInput& in) {
   // The simulated storage phases (everything but the copy engine's and the buffered
   // serializer's) give the node's rates; a phase that took no time leaves the preset's.
   in.storage = storage_preset("local-nvme");
+  in.storage.spreads.clear();  // the node's simulated drives (and their own ranges) set the rates
   const NodeSimulation& ns = *in.node_sim;
   auto storage_s = [&](const std::vector<NodePhase>& phases) {
     double t = 0;

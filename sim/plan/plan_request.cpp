@@ -192,7 +192,7 @@ struct Reader {
 
 
 PlanRequest request_from_settings(const json& settings, const std::map<std::string, std::string>& origin,
-                                  const NodeSimulator& node_simulator) {
+                                  const NodeSimulator& node_simulator, const ClusterEdit& cluster_edit) {
   Reader rd{settings, origin};
   for (const auto& [k, v] : settings.items())
     if (!setting_keys().count(k)) rd.fail(k, fmt::format("unknown setting \"{}\"", k));
@@ -255,14 +255,14 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     const auto it = origin.find("cluster");
     const std::string from = it == origin.end() ? std::string() : it->second.substr(0, it->second.find('#'));
     const std::string dir = from.rfind("--", 0) == 0 ? std::string() : std::filesystem::path(from).parent_path().string();
-    if (settings["cluster"].is_object()) {  // described inline
-      const auto hash = it == origin.end() ? std::string::npos : it->second.find('#');
-      const std::string file = hash == std::string::npos ? std::string("--cluster") : it->second.substr(0, hash);
-      const std::string base = hash == std::string::npos ? std::string() : it->second.substr(hash + 1);
-      in.cluster = std::make_shared<const ClusterSpec>(cluster_from_json(settings["cluster"], file, dir, base));
-    } else {
-      in.cluster = std::make_shared<const ClusterSpec>(load_cluster(rd.text("cluster"), dir));
-    }
+    // Described inline (at its file and pointer), or a file of its own.
+    const auto hash = it == origin.end() ? std::string::npos : it->second.find('#');
+    const std::string file = hash == std::string::npos ? std::string("--cluster") : it->second.substr(0, hash);
+    const std::string base = hash == std::string::npos ? std::string() : it->second.substr(hash + 1);
+    ClusterSpec c = settings["cluster"].is_object() ? cluster_from_json(settings["cluster"], file, dir, base)
+                                                    : load_cluster(rd.text("cluster"), dir);
+    if (cluster_edit) cluster_edit(c);
+    in.cluster = std::make_shared<const ClusterSpec>(std::move(c));
   }
   if (!rd.has("gpus") && !in.cluster) rd.fail("gpus", "the number of GPUs is required");
   par.gpus = rd.has("gpus") ? rd.integer("gpus", 1, 1 << 24) : in.cluster->gpus();
@@ -343,6 +343,9 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (t.write_bw <= 0) t.capacity_per_node = t.capacity / ((par.gpus + par.gpus_per_node - 1) / par.gpus_per_node);
   }
   if (rd.has("server_bw")) q.server_bw = rd.bw("server_bw"), t.server_write_bw = q.server_bw;
+  std::erase_if(t.spreads, [&](const PresetSpread& s) {
+    return std::any_of(s.covers.begin(), s.covers.end(), [&](const std::string& k) { return rd.has(k); });
+  });
   note_given_settings(t, [&](const std::string& k) -> std::string {
     if (!rd.has(k)) return "";
     const auto it = origin.find(k);

@@ -32,9 +32,13 @@ struct PlanRequest {
 using NodeSimulator = std::function<std::shared_ptr<const NodeSimulation>(const std::string& topology, IoPath path,
                                                                           double rank_bytes)>;
 
+// How a --cluster description is had: as read, unless a caller draws its uncertain
+// bandwidths per sample (this edits the description read, before the plan uses it).
+using ClusterEdit = std::function<void(ClusterSpec&)>;
+
 // `origin` maps a key to where it came from: "--flag" or "FILE#/pointer".
 PlanRequest request_from_settings(const nlohmann::json& settings, const std::map<std::string, std::string>& origin,
-                                  const NodeSimulator& node_simulator = {});
+                                  const NodeSimulator& node_simulator = {}, const ClusterEdit& cluster_edit = {});
 // The settings of a checkpoint scenario file ({"name", "description", "plan": {...}}),
 // after `overrides` (POINTER=VALUE, as --set gives them) are applied to the document;
 // `origin` learns where each key came from and `name` the scenario's name.

@@ -7,9 +7,13 @@
 // request from the drawn settings, re-simulates the node with the drawn topology values
 // (so a sample with --node costs two node simulations), and solves the plan; the save
 // time, restore time and overhead over the samples give their median and 90% interval.
-// The storage presets' own values (local-nvme, nvme-of, pfs, object) and a --cluster's
-// description are fixed numbers: they are drawn only when a setting replaces them with a
-// spread. Without --uncertainty an uncertain setting plans at its nominal value.
+// The samples spread over threads and, under mpirun, over the ranks the way a run's do
+// (run_tasks in sim/run/uncertainty.hpp); every rank gets every sample's figures.
+// A --cluster description's bandwidths given with a spread ("nic": "400 Gb/s +- 5%") are
+// drawn too (the description read again with the drawn values), and so are the storage
+// preset's values whose source gives a range (local-nvme's drive bandwidths, PresetSpread)
+// while no setting replaces them; every other preset value is fixed. Without
+// --uncertainty every uncertain value plans at its nominal value.
 #pragma once
 #include <map>
 #include <string>

@@ -26,6 +26,12 @@ std::vector<std::string> StorageTarget::note_texts() const {
   return texts;
 }
 
+void StorageTarget::set_spread_value(const PresetSpread& s, double per_unit) {
+  if (s.field == "node_write_bw") node_write_bw = s.count * per_unit;
+  else if (s.field == "node_read_bw") node_read_bw = s.count * per_unit;
+  else throw RunError("storage target: no field " + s.field);
+}
+
 double StorageTarget::client_cap() const {
   const double l = latency_bound_bw();
   if (client_bw <= 0) return l;
@@ -65,6 +71,11 @@ StorageTarget storage_preset(const std::string& kind) {
                {{"request_latency"}, "request latency 15 us: Micron 9550 typical write latency (figures.md)"},
                {{"capacity"}, "capacity 8 x 3.84 TB per node: DGX H100 internal NVMe (datasheet)"},
                {{"file_latency"}, "file create + fsync 1 ms: assumption"}};
+    // figures.md: "13-14 GB/s seq read, 6.0-6.6 GB/s seq write" (Samsung); 8 drives a node.
+    t.spreads = {{"local-nvme.drive_write_bw", "6 GB/s (6 GB/s .. 6.6 GB/s)", "PM1743 6.0-6.6 GB/s write (figures.md)",
+                  {"node_bw"}, "node_write_bw", 8},
+                 {"local-nvme.drive_read_bw", "13 GB/s (13 GB/s .. 14 GB/s)", "PM1743 13-14 GB/s read (figures.md)",
+                  {"node_bw", "node_read_bw"}, "node_read_bw", 8}};
   } else if (kind == "nvme-of") {
     t.write_bw = t.read_bw = 8 * 100 * GB;
     t.node_write_bw = t.node_read_bw = kNodeStorageNic;

@@ -17,6 +17,18 @@ struct StorageNote {
   std::string text;
 };
 
+// A preset value whose cited source gives a range (figures.md: a PM1743 writes 6.0 to
+// 6.6 GB/s): the preset plans at its own value; `plan checkpoint --uncertainty` draws it
+// per sample while no setting replaces it (sim/plan/plan_uncertainty.hpp).
+struct PresetSpread {
+  std::string label;                // "local-nvme.drive_write_bw"
+  std::string text;                 // one drive's value with its range: "6 GB/s (6 GB/s .. 6.6 GB/s)"
+  std::string source;               // where the range is given
+  std::vector<std::string> covers;  // the settings that replace it
+  std::string field;                // "node_write_bw" or "node_read_bw": `count` x the drawn value
+  double count = 1;
+};
+
 struct StorageTarget {
   std::string kind;               // local-nvme | nvme-of | pfs | object
   double write_bw = 0, read_bw = 0;            // aggregate B/s; 0 = scales with nodes (local)
@@ -33,6 +45,7 @@ struct StorageTarget {
   std::string server_source;      // where server_write_bw comes from
   std::string values_from;        // "the nvme-of preset", or the node simulated for its rates
   std::vector<StorageNote> notes;  // sources and assumptions, one per parameter
+  std::vector<PresetSpread> spreads;  // values in force whose source gives a range
   // Little's law: a rank with queue_depth requests of io_size in flight, each taking
   // request_latency, cannot go faster than this.
   double latency_bound_bw() const;
@@ -41,9 +54,14 @@ struct StorageTarget {
   // a quotient a rounding error above a whole number counts as that number.
   int servers_for(double bw) const;
   std::vector<std::string> note_texts() const;
+  // Sets a spread's field to `count` x `per_unit` (B/s).
+  void set_spread_value(const PresetSpread& s, double per_unit);
 };
 
 // The preset for `kind`; throws InputError (option `--target`) for an unknown kind.
+// Of the presets' sources only figures.md's PM1743 line gives ranges (13-14 GB/s read,
+// 6.0-6.6 GB/s write): local-nvme's drive bandwidths carry them, triangular with the mode
+// at the value the preset uses; every other preset value is one figure or an assumption.
 StorageTarget storage_preset(const std::string& kind);
 const std::vector<std::string>& storage_kinds();
 

@@ -18,6 +18,8 @@ std::string plan_section(const ResultDoc& doc, Charts& charts);
 std::string validate_section(const ResultDoc& doc, Charts& charts);
 // A run's prediction intervals and sensitivity (tornado charts); empty without them.
 std::string uncertainty_part(const RunResult& r, Charts& charts);
+// A plan's intervals of save, restore and overhead and its sensitivity; empty without them.
+std::string plan_uncertainty_part(const PlanCheckpointResult& r, Charts& charts);
 
 // Shared by the sections.
 std::string fixed(double v, int digits);

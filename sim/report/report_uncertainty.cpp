@@ -9,13 +9,10 @@
 
 #include "sim/report/html.hpp"
 #include "sim/report/report_sections.hpp"
+#include "sim/report/uncertainty_charts.hpp"
 
 namespace iowall::report {
 namespace {
-
-std::string interval_cell(const Interval& v, int digits) {
-  return fmt::format("{} [{} .. {}]", fixed(v.median, digits), fixed(v.low, digits), fixed(v.high, digits));
-}
 
 std::string intervals_part(const RunResult& r, Charts& charts) {
   const UncertaintySummary& u = *r.uncertainty;
@@ -28,88 +25,31 @@ std::string intervals_part(const RunResult& r, Charts& charts) {
   std::vector<std::string> headers{"data path"};
   for (const HeadlineMetric& h : headline_metrics()) headers.push_back(std::string(h.title) + ", median [5% .. 95%]");
   std::vector<std::vector<std::string>> rows;
-  ChartSpec c;
-  c.title = r.scenario + ": throughput per data path with its 90% interval";
-  c.xlabel = "data path";
-  c.ylabel = "throughput (GB/s)";
-  c.settings = fmt::format("set boxwidth 0.6\nset style fill solid 0.5 border -1\nset yrange [0:*]\nset xrange [-0.6:{}]\n",
-                           static_cast<double>(r.paths.size()) - 0.4);
-  Series nominal{"nominal run (GB/s)", "boxes", "1:2:xtic(3)", {}};
-  Series band{"median and 90% interval (GB/s)", "yerrorbars pt 7 ps 1.2 lw 2", "1:2:3:4", {}};
-  for (std::size_t i = 0; i < r.paths.size(); ++i) {
-    const PathResult& p = r.paths[i];
+  std::vector<IntervalBar> bars;
+  for (const PathResult& p : r.paths) {
     if (!p.intervals) continue;
     std::vector<std::string> row{p.label};
     for (const HeadlineMetric& h : headline_metrics()) row.push_back(interval_cell((*p.intervals).*h.interval, h.digits));
     rows.push_back(std::move(row));
-    const Interval& t = p.intervals->throughput_GBps;
-    nominal.rows.push_back(fmt::format("{} {:.6g} {}", i, p.metrics.throughput_GBps, gp_field(p.label)));
-    band.rows.push_back(fmt::format("{} {:.6g} {:.6g} {:.6g}", i, t.median, t.low, t.high));
+    bars.push_back({p.label, p.metrics.throughput_GBps, p.intervals->throughput_GBps});
   }
   s += html::table(headers, rows);
-  c.series = {nominal, band};
-  s += charts.figure(c, "Throughput per data path: the nominal run (bars) and the median with the 90% interval over the "
-                        "samples (error bars), GB/s.");
-  if (!u.inputs.empty()) {
-    std::vector<std::vector<std::string>> in;
-    for (const UncertainInputSummary& i : u.inputs)
-      in.push_back({i.label, i.text, fmt::format("{}", i.places), i.low + " .. " + i.high, i.distribution, i.where});
-    s += html::table({"uncertain input", "as written", "places sharing it", "5% .. 95% quantile", "distribution",
-                      "first given at"},
-                     in);
-  }
-  for (const std::string& n : u.notes) s += html::paragraph(n, "note");
-  return s;
+  s += interval_chart(r.scenario + ": throughput per data path with its 90% interval", "data path", "throughput (GB/s)",
+                      "run", "GB/s", bars,
+                      "Throughput per data path: the nominal run (bars) and the median with the 90% interval over the "
+                      "samples (error bars), GB/s.",
+                      charts);
+  return s + inputs_table(u);
 }
 
-// One path's tornado: the ranked metric's change (%) from the nominal run with each input
-// at its 5% and at its 95% quantile; inputs that do not move it are left out.
+// One path's tornado: throughput's change (%) from the nominal run with each input at its
+// 5% and at its 95% quantile; inputs that do not move it are left out.
 std::string tornado(const RunResult& r, const PathResult& p, const SensitivityResult& sens, Charts& charts) {
   const double y0 = p.metrics.*headline_metric(sens.metric)->value;
-  struct Bar {
-    std::string input;
-    double low, high;  // % change
-  };
-  std::vector<Bar> bars;
-  for (const SensitivityRow& row : sens.rows) {
-    const auto pe = row.effects.find(p.label);
-    if (pe == row.effects.end() || !pe->second.count(sens.metric) || y0 == 0) continue;
-    const SensitivityEffect& e = pe->second.at(sens.metric);
-    const Bar b{row.input + " (" + row.low + " .. " + row.high + ")", 100 * (e.at_low / y0 - 1), 100 * (e.at_high / y0 - 1)};
-    if (b.low != 0 || b.high != 0) bars.push_back(b);
-  }
-  std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) {
-    return std::fabs(a.high - a.low) > std::fabs(b.high - b.low);
-  });
-  if (bars.size() > 12) bars.resize(12);
-  if (bars.empty())
-    return html::paragraph(fmt::format("{}: no uncertain input moves its throughput, so there is no tornado chart.", p.label),
-                           "note");
-  ChartSpec c;
-  c.title = fmt::format("{}: sensitivity of {} on {}, each input alone", r.scenario, headline_metric(sens.metric)->title, p.label);
-  c.xlabel = "change of throughput from the nominal run (%)";
-  c.ylabel = "";
-  c.height = std::max(300, 120 + 34 * static_cast<int>(bars.size()));
-  c.key = "outside bottom center horizontal";
-  c.settings = fmt::format(
-      "set style fill solid 0.75 border -1\nset yrange [-0.6:{}]\nset lmargin 48\nset ytics font ',10'\n"
-      "set arrow from 0, graph 0 to 0, graph 1 nohead lw 2\n",
-      static_cast<double>(bars.size()) - 0.4);
-  Series at_low{"input at its 5% quantile", "boxxyerror", "(($3+$4)/2):2:3:4:($2-0.35):($2+0.35):ytic(5)", {}};
-  Series at_high{"input at its 95% quantile", "boxxyerror", "(($3+$4)/2):2:3:4:($2-0.35):($2+0.35)", {}};
-  for (std::size_t i = 0; i < bars.size(); ++i) {
-    const double y = static_cast<double>(bars.size() - 1 - i);
-    const Bar& b = bars[i];
-    at_low.rows.push_back(fmt::format("{} {} {:.6g} {:.6g} {}", i, y, std::min(0.0, b.low), std::max(0.0, b.low),
-                                      gp_field(b.input)));
-    at_high.rows.push_back(fmt::format("{} {} {:.6g} {:.6g} {}", i, y, std::min(0.0, b.high), std::max(0.0, b.high),
-                                       gp_field(b.input)));
-  }
-  c.series = {at_low, at_high};
-  return charts.figure(c, fmt::format("Tornado chart for {}: how far throughput moves from the nominal run ({:.2f} GB/s) "
-                                      "when one input goes to its 5% or its 95% quantile, the others nominal; the widest "
-                                      "bar is the input that decides the answer most.",
-                                      p.label, y0));
+  return tornado_chart({fmt::format("{}: sensitivity of {} on {}, each input alone", r.scenario,
+                                    headline_metric(sens.metric)->title, p.label),
+                        p.label, sens.metric, "throughput", "run", y0, fmt::format("{:.2f} GB/s", y0)},
+                       sens, charts);
 }
 
 std::string sensitivity_part(const RunResult& r, Charts& charts) {
@@ -138,14 +78,10 @@ std::string sensitivity_part(const RunResult& r, Charts& charts) {
   out += html::table(headers, rows, 2);
   for (const PathResult& p : r.paths) out += tornado(r, p, s, charts);
   if (!s.combined.empty()) {
-    std::vector<std::vector<std::string>> comb;
-    for (const SensitivityCombined& c : s.combined)
-      comb.push_back({c.path, fmt::format("{}", fmt::join(c.inputs, ", ")), fixed(c.at_low, 2), fixed(c.nominal, 2),
-                      fixed(c.at_high, 2)});
     out += html::paragraph("The top inputs of each path together, all at the ends that lower the answer, then all at "
                            "those that raise it:",
                            "note");
-    out += html::table({"data path", "inputs", "together low (GB/s)", "nominal (GB/s)", "together high (GB/s)"}, comb, 2);
+    out += combined_table(s, "data path", "GB/s", 1, 2);
   }
   return out;
 }

@@ -4,8 +4,9 @@
 // (so it depends only on the seed and i), then with --sensitivity each input alone at its
 // 5% and 95% quantiles and the top few together at the ends that lower, then raise, the
 // ranked figure. `evaluate` turns one set of input values into the figures; the tasks
-// spread over `jobs` threads and are assembled by index, so the answer is byte-identical
-// for any --jobs.
+// spread over `jobs` threads and, under mpirun, over the ranks of o.world (run_tasks:
+// task i on rank i mod size), and are assembled by index, so the answer is byte-identical
+// for any --jobs and any number of ranks.
 #pragma once
 #include <functional>
 #include <string>

@@ -1,8 +1,8 @@
 // Runs the real `iowall plan checkpoint --uncertainty N` and `iowall sweep --uncertainty N`:
 // the intervals of a storage-bound save follow the drawn bandwidth as size / bandwidth
 // does, the sensitivity names the input that moves the answer with the elasticity the
-// closed form gives, the same seed gives the same bytes for any --jobs, and the nominal
-// answer is the plain command's. Bad uncertainty input is in tests/cli/bad_inputs.
+// closed form gives, the same seed gives the same bytes for any --jobs and under mpirun,
+// and the nominal answer is the plain command's. Bad uncertainty input is in tests/cli/bad_inputs.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -99,7 +99,8 @@ TEST_CASE("plan --sensitivity: elasticity and direction of each input", "[cli][u
   CHECK(table.out.find("sensitivity, ranked by overhead") != std::string::npos);
 }
 
-TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn, byte-identical for any --jobs",
+TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn, byte-identical for any --jobs "
+          "and under mpirun",
           "[cli][uncertainty][plan]") {
   // workstation-gen5: one GPU and two pm1743s, whose preset carries bandwidth ranges.
   const std::string args =
@@ -109,6 +110,15 @@ TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);
+#ifdef IOWALL_MPIRUN
+  // Two ranks share the 6 samples and the 4 one-at-a-time runs (task i on rank i mod 2)
+  // and the two runs of the top inputs together; rank 0 alone prints.
+  const Result mpi = iowall::testing::run_iowall(
+      args + " --jobs 1", std::string(IOWALL_MPIRUN) + " --allow-run-as-root --oversubscribe -np 2 ");
+  INFO(mpi.err);
+  REQUIRE(mpi.code == 0);
+  CHECK(mpi.out == one.out);
+#endif
   const json w = json::parse(one.out);
   std::vector<std::string> labels;
   for (const json& in : w["uncertainty"]["inputs"]) labels.push_back(in["label"]);
@@ -144,4 +154,85 @@ TEST_CASE("sweep --uncertainty: every point carries its run's intervals, the sam
   const Result table = cli("sweep " + sc + " --axis '/workload/io_size=\"256 KiB\",\"1 MiB\"' --uncertainty 6");
   REQUIRE(table.code == 0);
   CHECK(table.out.find("90%: ") != std::string::npos);
+}
+
+TEST_CASE("plan --uncertainty with --cluster: the description's bandwidths given with a spread are drawn",
+          "[cli][uncertainty][plan]") {
+  // 2 servers x min(2 x 400 Gb/s, 4 drives x D), D uniform over 6 .. 6.6 GB/s: the drives
+  // bind (48 .. 52.8 GB/s in all), so the save is 1 TB / (8 x D) + the terms that do not
+  // scale with the bandwidth.
+  const std::string file = "/tmp/iowall_cluster_spread_" + std::to_string(getpid()) + ".json";
+  const auto write = [&](const std::string& drive_write) {
+    std::ofstream(file) << R"({"name": "small", "nodes": {"topology": "dgx-h100", "count": 4, "nic": "400 Gb/s"},
+      "fabric": {"kind": "rail_optimized", "nodes_per_leaf": 2, "link": "400 Gb/s"},
+      "storage": {"kind": "pfs", "servers": 2, "server": {"nics": 2, "nic": "400 Gb/s", "drives": 4,
+                  "drive_write": ")" + drive_write + R"(", "drive_read": "13 GB/s"}}})";
+  };
+  const std::string args = "plan checkpoint --cluster " + file + " --checkpoint-size '1 TB' --tp 8 --output-format json";
+  // Without --uncertainty the range plans at its middle.
+  write("6.3 GB/s");
+  const Result plain = cli(args);
+  write("6 GB/s .. 6.6 GB/s");
+  const Result nominal = cli(args);
+  REQUIRE(plain.code == 0);
+  REQUIRE(nominal.code == 0);
+  CHECK(nominal.out == plain.out);
+
+  const Result one = iowall::testing::run_same_for_jobs(args + " --uncertainty 40 --sensitivity");
+  const json w = json::parse(one.out);
+  REQUIRE(w["save"]["bottleneck"].get<std::string>().find("aggregate") != std::string::npos);
+  REQUIRE(w["uncertainty"]["inputs"].size() == 1);
+  const json& in = w["uncertainty"]["inputs"][0];
+  CHECK(in["label"] == "cluster.storage.server.drive_write");
+  CHECK(in["where"] == file + "#/storage/server/drive_write");
+  const double bytes = w["save"]["bytes"], save = w["save"]["last_done_s"];
+  const double extra = save - bytes / (8 * 6.3e9);
+  REQUIRE(extra >= 0);
+  REQUIRE(extra < 0.01 * save);
+  // Every draw lies in the range: the interval within the saves at its ends.
+  const json& iv = w["intervals"]["save_s"];
+  CHECK(iv["low"].get<double>() >= bytes / (8 * 6.6e9) + extra - 1e-6);
+  CHECK(iv["high"].get<double>() <= bytes / (8 * 6.0e9) + extra + 1e-6);
+  CHECK(iv["low"].get<double>() < iv["high"].get<double>());
+  // The restore reads at 13 GB/s per drive, fixed: its interval is a point.
+  CHECK(w["intervals"]["restore_s"]["low"] == w["intervals"]["restore_s"]["high"]);
+  // save = B / (8 D): from D's 5% quantile (6.03) to its 95% (6.57) the save changes by
+  // (6.3/6.57 - 6.3/6.03) = -0.0859 of its nominal over a 0.0857 change of D: -1.002.
+  const json& e = w["sensitivity"]["rows"][0]["effects"]["checkpoint"]["save_s"];
+  CHECK(e["elasticity"].get<double>() == Approx(-1.0).epsilon(0.01));
+  std::remove(file.c_str());
+}
+
+TEST_CASE("plan --uncertainty --target local-nvme: the drives' published ranges are drawn unless a setting replaces them",
+          "[cli][uncertainty][plan]") {
+  // figures.md gives the PM1743 6.0-6.6 GB/s write and 13-14 GB/s read; the preset uses
+  // 6.0 and 13 (the mode, at the low end), so drawing can only raise the node's rate.
+  const std::string args = "plan checkpoint --target local-nvme --gpus 8 --params 7e9 --output-format json";
+  const Result plain = cli(args);
+  const Result with = cli(args + " --uncertainty 40");
+  REQUIRE(plain.code == 0);
+  REQUIRE(with.code == 0);
+  const json p = json::parse(plain.out), w = json::parse(with.out);
+  std::vector<std::string> labels;
+  for (const json& in : w["uncertainty"]["inputs"]) labels.push_back(in["label"]);
+  CHECK(labels == std::vector<std::string>{"local-nvme.drive_write_bw", "local-nvme.drive_read_bw"});
+  CHECK(w["uncertainty"]["inputs"][0]["places"] == 8);
+  REQUIRE(p["save"]["bottleneck"] == "node storage link");
+  for (const char* f : {"save_s", "restore_s"}) {
+    INFO(f);
+    const double nominal = p[std::string(f) == "save_s" ? "save" : "restore"]["last_done_s"];
+    const json& iv = w["intervals"][f];
+    CHECK(iv["high"].get<double>() <= nominal * (1 + 1e-9));
+    CHECK(iv["low"].get<double>() < iv["high"].get<double>());
+    CHECK(iv["low"].get<double>() >= nominal * (std::string(f) == "save_s" ? 6.0 / 6.6 : 13.0 / 14) * (1 - 1e-6));
+  }
+  // A node read bandwidth given replaces the read range; a node bandwidth both.
+  const Result read_given = cli(args + " --node-read-bw '100 GB/s' --uncertainty 4");
+  REQUIRE(read_given.code == 0);
+  const json r = json::parse(read_given.out);
+  REQUIRE(r["uncertainty"]["inputs"].size() == 1);
+  CHECK(r["uncertainty"]["inputs"][0]["label"] == "local-nvme.drive_write_bw");
+  const Result both_given = cli(args + " --node-bw '40 GB/s' --uncertainty 4");
+  REQUIRE(both_given.code == 0);
+  CHECK(json::parse(both_given.out)["uncertainty"]["inputs"].empty());
 }

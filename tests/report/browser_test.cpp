@@ -138,3 +138,44 @@ TEST_CASE("chromium renders the default scenario's intervals and tornado charts"
   check_rendered(dir, url, figures);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a plan's report shows its intervals and its tornado chart, and chromium renders it", "[browser][uncertainty][plan]") {
+  // The shipped 50 TB plan with its storage bandwidth given a 10% spread and the request
+  // latency a range that does not bind: 40 samples and the one-at-a-time runs.
+  const std::string dir = scratch_dir("browser_plan_uncertainty");
+  const CliResult plan = run_iowall(
+      "plan checkpoint scenarios/checkpoint-1024-h100-50tb.json --storage-bw '1.1 TB/s +- 10%' "
+      "--request-latency '20 us .. 40 us' --uncertainty 40 --sensitivity --jobs 2 --output-format json --output " +
+      dir + "/plan.json --report " + dir + "/plan.html");
+  INFO(plan.output());
+  REQUIRE(plan.code == 0);
+  const std::string html = slurp(dir + "/plan.html");
+  // The same page from the result file.
+  REQUIRE(run_iowall("report " + dir + "/plan.json -o " + dir + "/again.html").code == 0);
+  CHECK(count_of(html, "<figure") == count_of(slurp(dir + "/again.html"), "<figure"));
+  CHECK(html.find("<h3>Prediction intervals</h3>") != std::string::npos);
+  CHECK(html.find("<h3>Sensitivity: which inputs decide the answer</h3>") != std::string::npos);
+  // The save and restore rows and the overhead carry their intervals as text.
+  CHECK(html.find("<th>last rank done, median [5% .. 95%]</th>") != std::string::npos);
+  CHECK(html.find("of wall time; median [5% .. 95%] ") != std::string::npos);
+  for (const char* figure : {"save, last rank done (s)", "restore, last rank done (s)", "overhead (% of wall time)"})
+    CHECK(html.find(std::string("<td>") + figure + "</td>") != std::string::npos);
+  // Inputs: the bandwidth's spread moves the overhead, the latency's range does not, so the
+  // one tornado chart (ranked by the overhead) has one bar.
+  CHECK(html.find("plan.storage_bw") != std::string::npos);
+  CHECK(html.find("plan.request_latency") != std::string::npos);
+  if (!iowall::on_path("gnuplot")) return;  // no charts: the tables above are the whole page
+  CHECK(count_of(html, "<figcaption>Tornado chart for checkpoint-1024-h100-50tb: how far overhead moves") == 1);
+  // The overhead chart with the plan's error bar, and the save and restore chart.
+  CHECK(count_of(html, "(error bars)") == 2);
+  CHECK(html.find("this plan: median and 90% interval over the samples") != std::string::npos);
+  const std::size_t figures = count_of(html, "<figure class=\"chart\"");
+  CHECK(figures == 3);
+
+  if (!iowall::on_path("chromium")) {
+    WARN("chromium is not installed: the rendering is not checked");
+    return;
+  }
+  check_rendered(dir, "file://" + dir + "/plan.html", figures);
+  std::filesystem::remove_all(dir);
+}

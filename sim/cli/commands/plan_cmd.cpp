@@ -20,6 +20,7 @@
 #include "sim/cli/output_path.hpp"
 #include "sim/cli/uncertainty_option.hpp"
 #include "sim/plan/plan_uncertainty.hpp"
+#include "sim/run/mpi_ranks.hpp"
 #include "sim/report/uncertainty_table.hpp"
 
 namespace iowall {
@@ -90,8 +91,10 @@ void setup(CLI::App& root, CliState&) {
           "N samples of the plan: every setting given with a spread (--storage-bw \"800 GB/s +- 10%\", a range "
           "\"20 us .. 40 us\") and, with --node, every uncertain value of the node's topology and presets is drawn, "
           "the node re-simulated (two chunk-fidelity runs per sample) and the plan solved; reports the median and 90% "
-          "interval of the save time, restore time and overhead. The storage presets and a --cluster's description "
-          "are fixed numbers, drawn only when a setting replaces them with a spread");
+          "interval of the save time, restore time and overhead. A --cluster description's bandwidths given with a "
+          "spread are drawn too, and so are local-nvme's drive bandwidths (the one preset whose source gives ranges); "
+          "other preset values are fixed unless a setting gives them with a spread. Under mpirun the ranks share the "
+          "samples");
   cmd->add_option("--jobs,-j", args->jobs, "samples run in parallel for --uncertainty and --sensitivity")
       ->check(CLI::Range(1, 1024));
   args->report.add_to(*cmd);
@@ -101,13 +104,19 @@ void setup(CLI::App& root, CliState&) {
     args->uncertainty.check();
     const ReadRequest r = read_request(*args);
     const plan::PlanRequest& q = r.q;
+    // Under mpirun the ranks share the samples (as run and sweep do); rank 0 writes the
+    // chart, the report and the result.
+    const mpi::World world = args->uncertainty.any() ? mpi::init_if_launched() : mpi::World{};
     plan::PlanAnswer a = plan::answer(q);
     // A chart only where the user asked for one: nothing is written beside --output.
-    if (!args->chart.empty()) a.chart = plan::render_chart(q, args->chart);
+    if (!args->chart.empty() && world.rank == 0) a.chart = plan::render_chart(q, args->chart);
     PlanCheckpointResult result = plan::plan_result(q, a);
     if (args->uncertainty.any()) {
-      const UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
+      UncertaintyOptions u = args->uncertainty.options(args->jobs, args->out.quiet);
+      u.world = world;
       plan::add_uncertainty(q, r.uncertain, r.origin, u, result);
+      mpi::finalize(world);
+      if (world.rank != 0) return;
     }
     args->report.write(result, "iowall plan checkpoint " + (args->scenario.empty() ? std::string("(flags)") : args->scenario));
     emit(args->out, [&] { return plan::plan_table(q, a) + plan_uncertainty_text(result); }, to_json(result));
