@@ -106,19 +106,12 @@ TEST_CASE("plan --uncertainty with --node: the node's uncertain drives are drawn
   const std::string args =
       "plan checkpoint --params 1e9 --gpus 1 --node workstation-gen5 --node-sample '16 MiB' --uncertainty 6 "
       "--sensitivity --output-format json";
-  const Result one = iowall::testing::run_same_for_jobs(args);
+  // Under mpirun two ranks share the 6 samples and the 4 one-at-a-time runs (task i on
+  // rank i mod 2) and the two runs of the top inputs together; rank 0 alone prints.
+  const Result one = iowall::testing::run_same_for_jobs_and_ranks(args);
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);
-#ifdef IOWALL_MPIRUN
-  // Two ranks share the 6 samples and the 4 one-at-a-time runs (task i on rank i mod 2)
-  // and the two runs of the top inputs together; rank 0 alone prints.
-  const Result mpi = iowall::testing::run_iowall(
-      args + " --jobs 1", std::string(IOWALL_MPIRUN) + " --allow-run-as-root --oversubscribe -np 2 ");
-  INFO(mpi.err);
-  REQUIRE(mpi.code == 0);
-  CHECK(mpi.out == one.out);
-#endif
   const json w = json::parse(one.out);
   std::vector<std::string> labels;
   for (const json& in : w["uncertainty"]["inputs"]) labels.push_back(in["label"]);

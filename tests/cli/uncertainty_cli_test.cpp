@@ -34,17 +34,10 @@ std::string scenario() {
 TEST_CASE("run --uncertainty: the same seed gives byte-identical JSON for any --jobs and under mpirun", "[cli][uncertainty]") {
   const std::string sc = scenario();
   const std::string args = "run " + sc + " --uncertainty 6 --output-format json";
-  const Result one = iowall::testing::run_same_for_jobs(args);
+  const Result one = iowall::testing::run_same_for_jobs_and_ranks(args);
   const Result seed2 = cli(args + " --uncertainty-seed 2");
   REQUIRE(seed2.code == 0);
   CHECK(seed2.out != one.out);  // the seed reaches the draws
-#ifdef IOWALL_MPIRUN
-  const Result mpi = iowall::testing::run_iowall(
-      args + " --jobs 1", std::string(IOWALL_MPIRUN) + " --allow-run-as-root --oversubscribe -np 2 ");
-  INFO(mpi.err);
-  REQUIRE(mpi.code == 0);
-  CHECK(mpi.out == one.out);
-#endif
 }
 
 TEST_CASE("run --uncertainty: the nominal answer is the plain run's, and each interval holds its median", "[cli][uncertainty]") {
