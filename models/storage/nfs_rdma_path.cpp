@@ -98,12 +98,10 @@ public:
     const std::uint32_t id = begin({r, done, nullptr, nullptr, nullptr});
     const Bytes max = r.write ? config_.wsize : config_.rsize;
     const i64 n = rpc_count(r.size, max);
-    if (unstable_.size() <= id) unstable_.resize(id + 1), writes_left_.resize(id + 1);
-    unstable_[id] = r.write && (config_.write_stability == "unstable" ||
-                                (config_.write_stability == "cond_stable" && n > 1));
-    writes_left_[id] = static_cast<int>(n);
-    // An unstable I/O counts its COMMIT's pieces instead (set when its WRITEs are in).
-    if (!unstable_[id]) expect(id, static_cast<int>(n));
+    if (unstable_.size() <= id) unstable_.resize(id + 1);
+    unstable_[id] = r.write && (stability_ == Stability::unstable || (stability_ == Stability::cond_stable && n > 1));
+    // An unstable I/O's WRITEs are its first round of pieces, its COMMIT's the second.
+    expect(id, static_cast<int>(n));
     // Small captures: the callback holds 24 bytes.
     for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(n); ++k) {
       const auto c = static_cast<std::uint32_t>(next_connection_++ % slots_.size());
@@ -114,7 +112,7 @@ public:
 private:
   NfsRdmaPath(const Params& p, PathEnv& env, const Config& c)
       : SplitIoPath(transport_params(p, c), env, c.drives, "drives", "rdma"), config_(c),
-        hits_(c.server_cache_hit_ratio) {
+        hits_(c.server_cache_hit_ratio), stability_(stability_of(c.write_stability)) {
     slots_.assign(static_cast<std::size_t>(c.nconnect), TokenPool(static_cast<int>(c.max_slots)));
     env.ctx.stats().add("nfs_client/rpcs_in_flight", "RPCs", "READ/WRITE RPCs in flight, all connections",
                         in_flight_);
@@ -173,7 +171,7 @@ private:
       in_flight_.add(env_.ctx.now(), -1);
       slots_[connection].release();
       if (!unstable_[id]) return piece_done(id);
-      if (--writes_left_[id] == 0) commit(id);
+      if (last_piece_in(id)) commit(id);
     }, {.cached = hit || unstable});
   }
 
@@ -221,8 +219,13 @@ private:
   std::size_t next_connection_ = 0;
   TimeWeighted in_flight_;
   Counter rpcs_, cache_hits_, unstable_writes_, commits_;
-  std::vector<char> unstable_;   // by I/O: its WRITEs are UNSTABLE and a COMMIT follows
-  std::vector<int> writes_left_;  // by I/O: WRITEs not yet replied
+  // write_stability, resolved once.
+  enum class Stability { cond_stable, file_sync, unstable };
+  static Stability stability_of(const std::string& name) {
+    return name == "unstable" ? Stability::unstable : name == "file_sync" ? Stability::file_sync : Stability::cond_stable;
+  }
+  Stability stability_;
+  std::vector<char> unstable_;  // by I/O: its WRITEs are UNSTABLE and a COMMIT follows
   // A drive's share of a COMMIT: where the I/O's bytes start there and how many.
   struct Share {
     std::size_t drive;

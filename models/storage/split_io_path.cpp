@@ -43,7 +43,7 @@ void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset,
 }
 
 void SplitIoPath::piece_done(std::uint32_t id) {
-  if (--pieces_left_[id] == 0) finish(id);
+  if (last_piece_in(id)) finish(id);
 }
 
 Bytes SplitIoPath::on_drive(std::size_t drive, Bytes offset, Bytes align) const {

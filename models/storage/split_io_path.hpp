@@ -45,6 +45,9 @@ protected:
   void start_piece(std::uint32_t id, std::size_t drive, Bytes offset, Bytes size, Done then, ServerSide how = {});
   // Called by `then`: when it was the I/O's last piece, the I/O finishes.
   void piece_done(std::uint32_t id);
+  // Counts one piece of I/O `id` in without finishing it: true when it was the last (the
+  // caller then goes on, e.g. to a second round of pieces after a new expect).
+  bool last_piece_in(std::uint32_t id) { return --pieces_left_[id] == 0; }
   // An offset on `drive` for `offset` within a data set larger than one drive.
   Bytes on_drive(std::size_t drive, Bytes offset, Bytes align) const;
 
