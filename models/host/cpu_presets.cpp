@@ -1,17 +1,22 @@
 // CPU socket presets of the systems the validation corpus describes: core count and the
 // all-core sustained clock from the vendor's specification (the I/O stacks' per-I/O
 // costs are cycles, so the clock matters); single-thread memcpy from figures.md's
-// host-memory rows for the generation.
+// host-memory rows for the generation; the idle states Linux's intel_idle driver gives the
+// model (a blocked thread's core sleeps in them, models/host/cpu_socket.hpp).
 #include "sim/config/registry.hpp"
 
 namespace iowall {
 
 IOWALL_PRESET("device", "cpu_socket", "xeon_8380", "Intel Xeon Platinum 8380 (Ice Lake-SP), 40 cores",
-              "Intel ARK: 40 cores, 2.3 GHz base, 3.4 GHz max turbo; 8 DDR4-3200 channels, 64 PCIe Gen4 lanes",
-              R"({"cores": 40, "frequency": "2.3 GHz", "memcpy_per_core": "10 GB/s"})");
+              "Intel ARK: 40 cores, 2.3 GHz base, 3.4 GHz max turbo; 8 DDR4-3200 channels, 64 PCIe Gen4 lanes; idle "
+              "states: intel_idle.c icx_cstates (C1 1/1 us, C1E 4/4 us, C6 170/600 us since Linux 5.13)",
+              R"({"cores": 40, "frequency": "2.3 GHz", "memcpy_per_core": "10 GB/s",
+                  "idle_states": "C1 1us 1us, C1E 4us 4us, C6 170us 600us"})");
 IOWALL_PRESET("device", "cpu_socket", "xeon_8280l", "Intel Xeon Platinum 8280L (Cascade Lake), 28 cores",
-              "Intel ARK: 28 cores, 2.7 GHz base, 4.0 GHz max turbo; 6 DDR4-2933 channels, 48 PCIe Gen3 lanes",
-              R"({"cores": 28, "frequency": "2.7 GHz", "memcpy_per_core": "6 GB/s"})");
+              "Intel ARK: 28 cores, 2.7 GHz base, 4.0 GHz max turbo; 6 DDR4-2933 channels, 48 PCIe Gen3 lanes; idle "
+              "states: intel_idle.c skx_cstates (Cascade Lake uses Skylake-SP's table)",
+              R"({"cores": 28, "frequency": "2.7 GHz", "memcpy_per_core": "6 GB/s",
+                  "idle_states": "C1 2us 2us, C1E 10us 20us, C6 133us 600us"})");
 IOWALL_PRESET("device", "cpu_socket", "xeon_6442y", "Intel Xeon Gold 6442Y (Sapphire Rapids), 24 cores",
               "Intel ARK: 24 cores, 2.6 GHz base, 4.0 GHz max turbo; 8 DDR5-4800 channels, 80 PCIe Gen5 lanes",
               R"({"cores": 24, "frequency": "2.6 GHz", "memcpy_per_core": "10 GB/s"})");

@@ -12,8 +12,10 @@ namespace iowall {
 
 // A core idle long enough enters a deeper C-state and takes longer to wake: the cpuidle
 // menu governor picks, when a core goes idle, the deepest state whose target residency is
-// at most the idle time it predicts (from recent idle periods); the wake-up then costs that
-// state's exit latency.
+// at most the idle time it predicts (from recent idle periods) and whose exit latency is at
+// most that prediction divided by its performance multiplier, 1 + iowait_factor x the tasks
+// waiting on I/O on that CPU (a thread blocked on its own I/O is one); the wake-up then
+// costs the chosen state's exit latency.
 struct IdleState {
   std::string name;
   Time exit_latency, target_residency;
@@ -22,8 +24,9 @@ struct IdleState {
 class CpuSocket final : public Device {
 public:
   CpuSocket(const Params& p, SimContext& ctx);
-  // The state the governor enters for a predicted idle time (none: the core polls).
-  const IdleState* idle_state(Time predicted) const;
+  // The state the governor enters for a predicted idle time with `iowaiters` tasks waiting
+  // on I/O on the CPU (none: the core polls).
+  const IdleState* idle_state(Time predicted, int iowaiters) const;
   Server& core_server() { return *cores_; }
   // Runs `cost` of CPU time on the first free core, then `done`.
   void spend(Time cost, InlineFunction<void()> done);
@@ -36,6 +39,12 @@ public:
                "the core's C-states, shallow to deep, as NAME EXIT RESIDENCY, comma-separated (e.g. "
                "\"C1 2us 2us, C1E 10us 20us, C6 133us 600us\"); empty: the core never sleeps",
                "Linux drivers/idle/intel_idle.c state tables (per CPU model)");
+  IOWALL_PARAM_INT(idle_iowait_factor, 10, 0, 1000,
+                   "the idle governor's exit-latency limit is the predicted idle over 1 + this x the tasks in "
+                   "iowait on the CPU; 0: I/O waiters do not matter",
+                   "Linux drivers/cpuidle/governors/menu.c performance_multiplier(): 1 + 10 * nr_iowaiters (the "
+                   "kernels of the corpus's systems; removed in 2024 by 'cpuidle: menu: Remove iowait influence', "
+                   "where 0 applies)");
   // First touch of new anonymous memory (models/host/host_memory.hpp): a fault per page,
   // and the kernel zeroes the page before mapping it.
   IOWALL_PARAM(Time, page_fault_cost, "1.27 us", "one anonymous page fault beyond zeroing the page (entry, page "

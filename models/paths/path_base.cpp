@@ -73,7 +73,8 @@ void PathBase::wake(int thread) {
   // A step that arrives as the last one ends (the next I/O submitted on completion) finds
   // the core still running: no idle period.
   if (!stack_polls_ && th.cpu && th.idle_since.is_positive() && now > th.idle_since) {
-    st = th.cpu->idle_state(th.predicted_idle);
+    // The thread sleeps in the kernel for its I/O (io_schedule): one task in iowait there.
+    st = th.cpu->idle_state(th.predicted_idle, 1);
     const Time idle = now - th.idle_since;
     th.predicted_idle = th.predicted_idle.is_zero() ? idle : (th.predicted_idle * 3 + idle) / 4;
   }
