@@ -138,9 +138,9 @@ void DirtyPages::completed(File& f, i64 bytes) {
   for (auto& g : files_) kick(*g);
 }
 
-void DirtyPages::sync(WritebackSink& sink, Done done) {
+void DirtyPages::sync(WritebackSink& sink, Done done, SyncScope scope) {
   File& f = file(sink);
-  f.syncs.push_back({f.dirtied_total, done});
+  f.syncs.push_back({f.dirtied_total, done, scope});
   kick(f);
   finish_syncs(f);
 }
@@ -150,14 +150,16 @@ void DirtyPages::finish_syncs(File& f) {
   if (f.flushing || f.syncs.empty() || f.written_total < f.syncs.front().target) return;
   f.flushing = true;
   File* fp = &f;
-  f.sink->flush([this, fp] {
-    const Done done = fp->syncs.front().done;
-    fp->syncs.pop_front();
-    fp->flushing = false;
-    done();
-    finish_syncs(*fp);
-    kick(*fp);
-  });
+  f.sink->flush(
+      [this, fp] {
+        const Done done = fp->syncs.front().done;
+        fp->syncs.pop_front();
+        fp->flushing = false;
+        done();
+        finish_syncs(*fp);
+        kick(*fp);
+      },
+      f.syncs.front().scope);
 }
 
 void DirtyPages::arm_expiry() {

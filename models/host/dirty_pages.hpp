@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/block_storage.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/inline_function.hpp"
 #include "sim/core/slot_pool.hpp"
@@ -43,8 +44,9 @@ public:
   virtual ~WritebackSink() = default;
   // One writeback request of `bytes`; `done` when the device has it (in its cache).
   virtual void write_back(Bytes bytes, Done done) = 0;
-  // Makes what the device holds durable (a flush of its volatile write cache).
-  virtual void flush(Done done) = 0;
+  // Makes what the store holds durable (a flush of its volatile write cache; a file system
+  // also commits the metadata `scope` asks for).
+  virtual void flush(Done done, SyncScope scope) = 0;
 };
 
 class DirtyPages final : public Component {
@@ -55,9 +57,9 @@ public:
   // A writer dirtied `bytes` of `sink`'s file (the copy into the page cache is the
   // caller's); `resume` runs when balance_dirty_pages lets it go on.
   void dirtied(WritebackSink& sink, Bytes bytes, Done resume);
-  // fsync(): every byte of `sink`'s file dirtied so far written back, then the device
-  // flushed; `done` then.
-  void sync(WritebackSink& sink, Done done);
+  // fsync() (scope file) or fdatasync() (data): every byte of `sink`'s file dirtied so far
+  // written back, then the store flushed with that scope; `done` then.
+  void sync(WritebackSink& sink, Done done, SyncScope scope);
 
   Bytes background_threshold() const { return bg_thresh_; }
   Bytes threshold() const { return thresh_; }
@@ -75,6 +77,7 @@ private:
     struct Sync {
       i64 target;  // written_total that completes it
       Done done;
+      SyncScope scope;
     };
     std::deque<Sync> syncs;
     bool flushing = false;

@@ -25,7 +25,7 @@ public:
                    const QueueRoutes& queues, Bandwidth flusher_rate);
 
   void write_back(Bytes bytes, Done done) override;
-  void flush(Done done) override { storage_.flush(done); }
+  void flush(Done done, SyncScope scope) override { storage_.flush(done, scope); }
   BlockStorage& storage() const { return storage_; }
   std::string pending_work() const override;
 

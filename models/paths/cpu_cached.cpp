@@ -268,10 +268,10 @@ private:
   }
 
 public:
-  void sync(BlockStorage& storage, Done done) override {
+  void sync(BlockStorage& storage, Done done, SyncScope scope) override {
     auto it = sinks_.find(&storage);
-    if (it == sinks_.end()) return storage.flush(done);  // nothing written through this cache
-    pages_->sync(*it->second, done);
+    if (it == sinks_.end()) return storage.flush(done, scope);  // nothing written through this cache
+    pages_->sync(*it->second, done, scope);
   }
 
 private:

@@ -20,6 +20,11 @@ const Route& PathBase::member_route(const Device& member, const Route& given, bo
   return write ? env_.route(far, member) : env_.route(member, far);
 }
 
+const Route& PathBase::memory_route(const Device& member, bool write) {
+  const Dram& memory = dram_near(member);
+  return write ? env_.route(memory, member) : env_.route(member, memory);
+}
+
 // Host-driven queues: the member's own, in the host memory nearest to it (blk-mq puts a
 // queue pair on its device's NUMA node). Queues elsewhere (a GPU's memory): the member's
 // routes to that memory. The submitter's settings (polling, batching) stay.

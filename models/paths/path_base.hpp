@@ -101,6 +101,7 @@ private:
   };
   const Route& member_route(const Device& member, const Route& given, bool write) override;
   QueueRoutes member_queues(Device& member, const QueueRoutes& given) override;
+  const Route& memory_route(const Device& member, bool write) override;
   void enqueue(std::uint32_t id, Step step);
   void step_done(int thread);
   struct ThreadCpu {

@@ -109,7 +109,7 @@ void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done,
   start(size, true, from, mover, done, io);
 }
 
-void NvmeSsd::flush(Done done) {
+void NvmeSsd::flush(Done done, SyncScope) {
   // Without power-loss protection a Flush programs the cache's contents first.
   if (!power_loss_protection && flash_ && cache_used_.is_positive()) {
     flush_waiters_.push_back(done);
@@ -242,7 +242,7 @@ void NvmeSsd::cache_admit(std::uint32_t cmd) {
     while (cache_used_.is_zero() && !flush_waiters_.empty()) {
       const Done d = flush_waiters_.front();
       flush_waiters_.pop_front();
-      flush(d);
+      flush(d, SyncScope::data);
     }
   });
 }

@@ -40,7 +40,7 @@ public:
   // NVMe Flush: with power-loss protection the cache is already durable and the command
   // completes after flush_cost; without it the drive first programs everything its write
   // cache holds (NAND media; a lumped drive has no cache modelled and pays flush_cost).
-  void flush(Done done) override;
+  void flush(Done done, SyncScope scope) override;
   BlockStorage* as_block_storage() override { return this; }
   std::string pending_work() const override;
   ~NvmeSsd() override;

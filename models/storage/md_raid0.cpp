@@ -102,11 +102,11 @@ void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mov
   }
 }
 
-void MdRaid0::flush(Done done) {
+void MdRaid0::flush(Done done, SyncScope scope) {
   flushes_.add();
   const std::uint32_t id = pending_.acquire({done, static_cast<i64>(members_.size())});
   // A member may acknowledge at once (nothing volatile): the last one then completes it.
-  for (BlockStorage* s : members_) s->flush([this, id] { piece_done(id); });
+  for (BlockStorage* s : members_) s->flush([this, id] { piece_done(id); }, scope);
 }
 
 void MdRaid0::piece_done(std::uint32_t id) {

@@ -59,7 +59,7 @@ public:
 
   void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) override;
   void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) override;
-  void flush(Done done) override;
+  void flush(Done done, SyncScope scope) override;
   BlockStorage* as_block_storage() override { return this; }
   void find_devices(const std::function<Device*(const std::string&)>& find) override;
   std::string pending_work() const override;

@@ -184,7 +184,7 @@ void CheckpointWorkload::write_piece(int rank, Bytes offset, Bytes bytes) {
   if (config_.durability == CheckpointConfig::Durability::o_dsync) {
     // O_DSYNC: the write returns once what it wrote is durable.
     env_.path.submit(io, [this, id] {
-      env_.path.sync(*pieces_[id].storage, [this, id] { piece_written(id); });
+      env_.path.sync(*pieces_[id].storage, [this, id] { piece_written(id); }, SyncScope::file);
     });
     return;
   }
@@ -241,7 +241,8 @@ void CheckpointWorkload::sync_all(int rank, std::uint32_t device, bool last) {
     end_phase(r);
     return save_done(rank);
   }
-  env_.path.sync(*r.storage[device], [this, rank, device, last] { sync_all(rank, device + 1, last); });
+  env_.path.sync(*r.storage[device], [this, rank, device, last] { sync_all(rank, device + 1, last); },
+                 SyncScope::file);
 }
 
 void CheckpointWorkload::save_done(int rank) {

@@ -9,7 +9,11 @@
 // Device::as_block_storage(); workloads and paths see only this interface (an NVMe
 // drive, models/ssd/nvme_ssd.hpp, implements it). A flush makes every write completed
 // before it durable (NVMe Flush, a SCSI SYNCHRONIZE CACHE): a store with nothing volatile
-// acknowledges it at once.
+// acknowledges it at once. A flush says its scope: the data written so far and what
+// finding it needs (fdatasync, O_DSYNC: block allocations, a new file size), or that and the
+// file's other metadata too (fsync: timestamps); a device has no metadata and flushes its
+// cache for either, a file system (models/storage/ext4_fs.hpp) commits its journal when the
+// scope asks for a change it holds.
 // A store stacked over others (md RAID0 over drives, models/storage/md_raid0.hpp) sits
 // on no link: its route from the caller has no hops, only its two ends, and it sends
 // each piece to a member along the route between that member and the route's far end,
@@ -37,6 +41,10 @@ enum class CqLookup { reap_all, scan, in_order };
 
 struct QueueRoutes;
 
+// What a flush makes durable (see the header comment): data (fdatasync, O_DSYNC) or file
+// (fsync).
+enum class SyncScope { data, file };
+
 // What a stacked store asks of its caller for one member (see the header comment).
 class StackedRoutes {
 public:
@@ -45,6 +53,9 @@ public:
   virtual const Route& member_route(const Device& member, const Route& given, bool write) = 0;
   // The queues the caller would give `member`, for an I/O it gave on `given`.
   virtual QueueRoutes member_queues(Device& member, const QueueRoutes& given) = 0;
+  // The route between `member` and the host memory nearest it (a file system's own blocks,
+  // its journal, come from there): memory -> member for a write.
+  virtual const Route& memory_route(const Device& member, bool write) = 0;
 
 protected:
   ~StackedRoutes() = default;
@@ -99,9 +110,13 @@ public:
   virtual void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
   // Moves `size` from the host along `from`, then commits it.
   virtual void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) = 0;
-  // Makes every write completed so far durable; `done` then. The default: nothing is
-  // volatile, so the flush is done at once (`done` runs before flush returns).
-  virtual void flush(Done done) { done(); }
+  // Makes every write completed so far durable, with the metadata `scope` asks for; `done`
+  // then. The default: nothing is volatile, so the flush is done at once (`done` runs
+  // before flush returns).
+  virtual void flush(Done done, SyncScope scope) {
+    (void)scope;
+    done();
+  }
 
   // The topology device the data enters and leaves by (routes start and end there).
   Device& device() const { return device_; }

@@ -95,7 +95,8 @@ public:
   // submitted to it before is durable. The default suits paths that write around the page
   // cache (O_DIRECT, cuFile): the device's volatile cache is flushed. A buffered path
   // writes back its dirty pages first.
-  virtual void sync(BlockStorage& storage, Done done) { storage.flush(done); }
+  // `scope`: fsync (file) or fdatasync and O_DSYNC (data).
+  virtual void sync(BlockStorage& storage, Done done, SyncScope scope) { storage.flush(done, scope); }
   // The path moves bytes between storage and GPU memory itself (cuFile): a checkpoint
   // hands it the GPU's buffers and makes no host copy of its own.
   virtual bool takes_gpu_buffers() const { return false; }

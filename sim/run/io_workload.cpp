@@ -148,7 +148,8 @@ void IoWorkload::submit(std::uint32_t t, Bytes offset, std::size_t d) {
   if (config_.durability == WorkloadConfig::Durability::o_dsync) {
     // O_DSYNC: the write returns once it is durable (a sync of what it wrote).
     path_.submit(io, [this, t, device, started] {
-      path_.sync(*storage_[threads_[t].job][device], [this, t, device, started] { completed(t, device, started); });
+      path_.sync(*storage_[threads_[t].job][device], [this, t, device, started] { completed(t, device, started); },
+                 SyncScope::data);
     });
     return;
   }
@@ -196,7 +197,9 @@ void IoWorkload::sync_from(std::uint32_t t, std::size_t d, bool then_done) {
     return refill(t);
   }
   const auto device = static_cast<std::uint32_t>(d);
-  path_.sync(*storage_[th.job][d], [this, t, device, then_done] { sync_from(t, device + 1, then_done); });
+  // fio's end_fsync and fsync=N call fsync().
+  path_.sync(*storage_[th.job][d], [this, t, device, then_done] { sync_from(t, device + 1, then_done); },
+             SyncScope::file);
 }
 
 void IoWorkload::thread_done(std::uint32_t t) {

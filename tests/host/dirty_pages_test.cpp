@@ -32,7 +32,7 @@ public:
       d();
     });
   }
-  void flush(Done done) override {
+  void flush(Done done, SyncScope) override {
     ++flushes;
     flush_done_ = done;
     ctx_.in(flush_time_, [this] { flush_done_(); });
@@ -132,7 +132,7 @@ TEST_CASE("fsync writes back its file's dirty data, then flushes the device once
   Writer w{pages, dev, MiB, 100 * MiB, {}, 0, ctx};
   w.next();
   Time synced{};
-  pages.sync(dev, [&] { synced = ctx.now(); });
+  pages.sync(dev, [&] { synced = ctx.now(); }, SyncScope::file);
   ctx.run();
   CHECK(dev.written == 100 * MiB);
   CHECK(dev.flushes == 1);

@@ -12,6 +12,7 @@
 #include "sim/config/scenario.hpp"
 #include "sim/report/run_result_json.hpp"
 #include "sim/run/runner.hpp"
+#include "tests/support/fake_storage.hpp"
 #include "tests/support/topology_error.hpp"
 
 using namespace iowall;
@@ -156,53 +157,8 @@ TEST_CASE("sequential 1 MiB reads on RAID0 of N drives approach N x one drive un
 }
 
 namespace {
-// A member with mocks on its side: it records what the array sends it and completes
-// when the test says so.
-class FakeStore final : public Device, public BlockStorage {
-public:
-  FakeStore(SimContext& ctx, const std::string& id)
-      : Device(Params(Json{{"id", id}, {"model", "fake"}}, {"f.json", "/" + id}), ctx),
-        BlockStorage(static_cast<Device&>(*this)) {
-    set_limits({Bytes(1024 * MiB), Bytes(4 * KiB), Bytes(128 * KiB), 64});
-  }
-  struct Call {
-    bool write;
-    i64 size, offset;
-    const Route* route;
-  };
-  void read(Bytes size, const Route& to, RouteMover&, Done done, const BlockIo& io) override {
-    calls.push_back({false, size.n, io.offset.n, &to});
-    pending.push_back(done);
-  }
-  void write(Bytes size, const Route& from, RouteMover&, Done done, const BlockIo& io) override {
-    calls.push_back({true, size.n, io.offset.n, &from});
-    pending.push_back(done);
-  }
-  void flush(Done done) override {
-    ++flushes;
-    pending.push_back(done);
-  }
-  BlockStorage* as_block_storage() override { return this; }
-  void complete() {
-    const std::vector<Done> now = std::move(pending);
-    pending.clear();
-    for (const Done& d : now) d();
-  }
-  std::vector<Call> calls;
-  std::vector<Done> pending;
-  int flushes = 0;
-};
-// The caller's side: a route of its own per member.
-class FakeRoutes final : public StackedRoutes {
-public:
-  const Route& member_route(const Device& member, const Route& given, bool write) override {
-    Route& r = routes[&member];
-    r.devices = {member.name(), write ? given.devices.front() : given.devices.back()};
-    return r;
-  }
-  QueueRoutes member_queues(Device&, const QueueRoutes& given) override { return given; }
-  std::map<const Device*, Route> routes;
-};
+using iowall::testing::FakeRoutes;
+using iowall::testing::FakeStore;
 struct Array {
   SimContext ctx{1};
   std::vector<std::unique_ptr<FakeStore>> stores;
@@ -274,7 +230,7 @@ TEST_CASE("raid0 splits an I/O at chunk boundaries, sends each piece to its memb
 TEST_CASE("a flush of the array reaches every member and completes when all have", "[storage][raid0]") {
   Array a(3);
   bool done = false;
-  a.md->flush([&done] { done = true; });
+  a.md->flush([&done] { done = true; }, SyncScope::file);
   for (const auto& s : a.stores) CHECK(s->flushes == 1);
   a.stores[0]->complete();
   a.stores[1]->complete();

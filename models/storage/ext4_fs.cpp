@@ -1,0 +1,219 @@
+#include "models/storage/ext4_fs.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/config/registry.hpp"
+#include "sim/core/error.hpp"
+
+namespace iowall {
+
+namespace {
+constexpr i64 kBlock = 4096;                 // ext4's block (the journal's too)
+constexpr i64 kGroup = 32768 * kBlock;       // a block group: one bitmap block of 4 KiB maps 32768 blocks
+constexpr i64 kDescriptorsPerBlock = 64;     // 64-byte group descriptors (64bit feature)
+constexpr i64 kExtentsInInode = 4;           // i_block holds the tree's root: 4 extents
+constexpr i64 kExtentsPerLeaf = 340;         // (4096 - 12) / 12-byte extent entries
+constexpr i64 kTagsPerDescriptor = 255;      // jbd2 descriptor block: (4096 - 12 - 4) / 16-byte tag3
+}  // namespace
+
+JournalBlocks journal_blocks(Bytes allocated, Bytes file_allocated, Bytes extent_max) {
+  JournalBlocks b;
+  b.metadata = 1;  // the inode's block: its timestamps and size
+  if (allocated.is_positive()) {
+    const i64 groups = ceil_div(allocated, Bytes(kGroup));
+    b.metadata += groups + (groups + kDescriptorsPerBlock - 1) / kDescriptorsPerBlock;
+    const i64 extents = ceil_div(file_allocated, extent_max);
+    if (extents > kExtentsInInode) b.metadata += (extents + kExtentsPerLeaf - 1) / kExtentsPerLeaf;
+  }
+  b.descriptors = (b.metadata + kTagsPerDescriptor - 1) / kTagsPerDescriptor;
+  return b;
+}
+
+Ext4Fs::Ext4Fs(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
+  register_stat("ios", "I/Os", "reads and writes the file system took", ios_);
+  register_stat("pieces", "commands", "pieces sent to the store (an I/O splits at extent boundaries)", pieces_);
+  register_stat("commits", "commits", "jbd2 transactions committed (fsync, fdatasync or O_DSYNC after a change)",
+                commits_);
+  register_stat("journal_blocks", "blocks", "4 KiB blocks written to the journal, commit blocks included",
+                journal_blocks_);
+  register_stat("cache_flushes", "flushes", "syncs that found their changes committed: a cache flush only",
+                cache_flushes_);
+}
+
+void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find) {
+  const Params& p = params();
+  if (device.empty()) p.fail("device", "names no block storage device to make the file system on");
+  Device* d = find(device);
+  if (!d) p.fail("device", fmt::format("no device \"{}\" in the topology", device));
+  if (d == this) p.fail("device", fmt::format("{} cannot sit on itself", device));
+  store_ = d->as_block_storage();
+  if (!store_) p.fail("device", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", device, d->model()));
+  const BlockLimits& s = store_->limits();
+  if (s.capacity.n <= 0)
+    p.fail("device", fmt::format("{} has no capacity yet: declare a stacked store before {}", device, name()));
+  if (!extent_max.is_positive() || extent_max.n % kBlock != 0 || extent_max.n % s.lba_size.n != 0)
+    p.fail("extent_max", fmt::format("{} is not a positive multiple of 4 KiB and of {}'s logical block", to_string(extent_max), device));
+  if (!journal_size.is_positive() || journal_size.n % kBlock != 0)
+    p.fail("journal_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(journal_size)));
+  // The journal at the midpoint, on an extent boundary so that no file extent spans it.
+  journal_at_ = Bytes(s.capacity.n / 2 / extent_max.n * extent_max.n);
+  if (journal_at_.n + journal_size.n > s.capacity.n || s.capacity.n - journal_size.n < extent_max.n)
+    p.fail("journal_size", fmt::format("{} leaves no room for data on {} ({})", to_string(journal_size), device,
+                                       to_string(s.capacity)));
+  BlockLimits l = s;
+  l.capacity = Bytes(s.capacity.n - journal_size.n);
+  set_limits(l);
+  set_place(store_->place());
+}
+
+Bytes Ext4Fs::store_offset(Bytes offset) const {
+  return offset < journal_at_ ? offset : offset + journal_size;
+}
+
+void Ext4Fs::read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io) {
+  submit(false, size, to, mover, done, io);
+}
+
+void Ext4Fs::write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io) {
+  submit(true, size, from, mover, done, io);
+}
+
+void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
+  if (!io.queues.stacked)
+    throw RunError(fmt::format("{} (ext4): the I/O's caller lends no routes to the store under it (a path that sets "
+                               "up its own queues, such as gpu_initiated, cannot use a file system)",
+                               name()));
+  ios_.add();
+  if (size.n <= 0) {
+    done();
+    return;
+  }
+  i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
+  const i64 end = at + size.n;
+  next_offset_ = end % limits().capacity.n;
+  if (write) {
+    lender_ = io.queues.stacked;
+    lender_queues_ = io.queues;
+    mover_ = &mover;
+    const Bytes fresh = allocate(at, end);
+    inode_tid_ = running_;
+    if (fresh.is_positive()) {
+      alloc_tid_ = running_;
+      running_allocated_ += fresh;
+    }
+  }
+  const Route& route = io.queues.stacked->member_route(store_->device(), given, write);
+  const QueueRoutes queues = io.queues.stacked->member_queues(store_->device(), io.queues);
+  const i64 e = extent_max.n;
+  const std::uint32_t id = pending_.acquire({done, (end - 1) / e - at / e + 1});
+  while (at < end) {
+    const i64 piece_end = std::min(end, (at / e + 1) * e);
+    BlockIo piece = io;
+    piece.offset = store_offset(Bytes(at));
+    piece.queues = queues;
+    pieces_.add();
+    if (write)
+      store_->write(Bytes(piece_end - at), route, mover, [this, id] { piece_done(id); }, piece);
+    else
+      store_->read(Bytes(piece_end - at), route, mover, [this, id] { piece_done(id); }, piece);
+    at = piece_end;
+  }
+}
+
+void Ext4Fs::piece_done(std::uint32_t id) {
+  if (--pending_[id].left > 0) return;
+  const Done done = pending_[id].done;
+  pending_.release(id);
+  done();
+}
+
+Bytes Ext4Fs::allocate(i64 at, i64 end) {
+  // Blocks, not bytes, are allocated: widen to whole 4 KiB blocks.
+  at = at / kBlock * kBlock;
+  end = (end + kBlock - 1) / kBlock * kBlock;
+  i64 covered = 0;
+  // Merge every range that overlaps or touches [at, end).
+  auto it = written_.upper_bound(at);
+  if (it != written_.begin() && std::prev(it)->second >= at) --it;
+  i64 lo = at, hi = end;
+  while (it != written_.end() && it->first <= end) {
+    covered += std::max<i64>(0, std::min(end, it->second) - std::max(at, it->first));
+    lo = std::min(lo, it->first);
+    hi = std::max(hi, it->second);
+    it = written_.erase(it);
+  }
+  written_[lo] = hi;
+  const Bytes fresh(end - at - covered);
+  allocated_total_ += fresh;
+  return fresh;
+}
+
+void Ext4Fs::flush(Done done, SyncScope scope) {
+  const i64 need = scope == SyncScope::file ? inode_tid_ : alloc_tid_;
+  if (need <= committed_) {
+    // Committed already: the data needs only the store's cache flushed.
+    cache_flushes_.add();
+    store_->flush(done, SyncScope::data);
+    return;
+  }
+  waiting_.push_back({need, done});
+  if (!committing_) start_commit();
+}
+
+void Ext4Fs::start_commit() {
+  committing_ = true;
+  const Bytes allocated = running_allocated_;
+  running_allocated_ = Bytes(0);
+  ++running_;
+  commits_.add();
+  const JournalBlocks b = journal_blocks(allocated, allocated_total_, extent_max);
+  // The descriptor and metadata blocks, then PREFLUSH, the commit block, and FUA's flush.
+  journal_write(b.total(), [this] {
+    store_->flush(
+        [this] {
+          journal_write(1, [this] { store_->flush([this] { commit_done(); }, SyncScope::data); });
+        },
+        SyncScope::data);
+  });
+}
+
+void Ext4Fs::journal_write(i64 blocks, Done then) {
+  const i64 journal_blocks_n = journal_size.n / kBlock;
+  // The circular log wraps: a write that would run past its end starts again at the top.
+  if (journal_head_ + blocks > journal_blocks_n) journal_head_ = 0;
+  BlockIo io;
+  io.offset = journal_at_ + Bytes(journal_head_ * kBlock);
+  io.queues = lender_->member_queues(store_->device(), lender_queues_);
+  journal_head_ += blocks;
+  journal_blocks_.add(blocks);
+  store_->write(Bytes(blocks * kBlock), lender_->memory_route(store_->device(), true), *mover_, then, io);
+}
+
+void Ext4Fs::commit_done() {
+  committing_ = false;
+  ++committed_;
+  // Syncs the commit covered end; the rest need the transaction that ran meanwhile.
+  std::deque<Waiter> still;
+  std::deque<Done> ready;
+  for (Waiter& w : waiting_) {
+    if (w.tid <= committed_)
+      ready.push_back(w.done);
+    else
+      still.push_back(w);
+  }
+  waiting_ = std::move(still);
+  if (!waiting_.empty()) start_commit();
+  for (const Done& d : ready) d();
+}
+
+std::string Ext4Fs::pending_work() const {
+  if (pending_.live() == 0 && waiting_.empty()) return {};
+  return fmt::format("{} I/O(s) waiting for the store, {} sync(s) waiting for a journal commit", pending_.live(),
+                     waiting_.size());
+}
+
+IOWALL_REGISTER_DEVICE(Ext4Fs, "ext4", "ext4: a file on block storage, its extents and its jbd2 journal");
+
+}  // namespace iowall
