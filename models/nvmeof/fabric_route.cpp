@@ -92,9 +92,23 @@ Nic& peer_nic(PathEnv& env, const Nic& nic) {
   return static_cast<Nic&>(*other);
 }
 
-Nic& target_nic(PathEnv& env, const Nic& client_nic, const Device& storage) {
+Nic& target_nic(PathEnv& env, const Device& client, const Nic& client_nic, const Device& storage,
+                const std::string& choice) {
   Link* link = network_link(client_nic);
   if (!link || !link->other(client_nic.net).owner().forwards()) return peer_nic(env, client_nic);
+  if (choice != "nearest" && choice != "paired") {
+    Device* d = env.topology.find(choice);
+    if (!d || d->model() != "nic")
+      throw InputError(env.file, env.pointer + "/target_nic", fmt::format("\"{}\" is not a nic of the topology", choice));
+    if (!env.topology.connected(storage, *d) || !env.topology.connected(client_nic, *d))
+      throw InputError(env.file, env.pointer + "/target_nic",
+                       fmt::format("{} cannot serve {} from {}: it is not on {}'s PCIe hierarchy or not reachable "
+                                   "from {}",
+                                   choice, storage.name(), client_nic.name(), storage.name(), client_nic.name()));
+    return static_cast<Nic&>(*d);
+  }
+  // The server's NICs that reach the store and the client, in declared order.
+  std::vector<Nic*> serving;
   Nic* best = nullptr;
   std::size_t hops = SIZE_MAX;
   for (Device* d : env.topology.devices_of("nic")) {
@@ -102,8 +116,18 @@ Nic& target_nic(PathEnv& env, const Nic& client_nic, const Device& storage) {
     if (nic == &client_nic || !network_link(*nic) || !env.topology.connected(storage, *nic) ||
         !env.topology.connected(client_nic, *nic))
       continue;
+    serving.push_back(nic);
     const std::size_t h = env.topology.route(storage, *nic).devices.size();
     if (h < hops) best = nic, hops = h;
+  }
+  if (best && choice == "paired") {
+    std::size_t index = 0;
+    for (Device* d : env.topology.devices_of("nic")) {
+      if (d == &client_nic) break;
+      // Routes end at NICs: the NICs a client device reaches are its own node's.
+      if (network_link(*static_cast<Nic*>(d)) && env.topology.connected(client, *d)) ++index;
+    }
+    return *serving[index % serving.size()];
   }
   if (!best)
     throw InputError(env.file, env.pointer,

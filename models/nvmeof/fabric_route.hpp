@@ -34,8 +34,13 @@ Nic& choose_nic(PathEnv& env, const Device& near, const std::string& choice);
 // The NIC at the far end of `nic`'s network link (InputError when it has none).
 Nic& peer_nic(PathEnv& env, const Nic& nic);
 // The server NIC a client NIC uses to reach `storage`: its peer on a direct link; through
-// a network switch, the NIC with a network link fewest PCIe hops from `storage`.
-Nic& target_nic(PathEnv& env, const Nic& client_nic, const Device& storage);
+// a network switch, by `choice`: "nearest", the NIC with a network link fewest PCIe hops
+// from `storage`; "paired", the client NIC's index among the NICs with a network link
+// on `client`'s PCIe hierarchy, modulo the server's (a server with several ports whose
+// addresses the clients' ports mount one each); or the NIC of that id (InputError at
+// `pointer`/target_nic).
+Nic& target_nic(PathEnv& env, const Device& client, const Nic& client_nic, const Device& storage,
+                const std::string& choice);
 // The network link's route from one NIC to the other.
 const Route& wire_route(PathEnv& env, const Nic& from, const Nic& to);
 

@@ -24,7 +24,7 @@ const Endpoints& NvmeofPath::endpoints(const IoRequest& r) {
   const Device& place = r.storage->place();
   e->client = r.target;
   e->client_nic = &choose_nic(env_, *r.target, common_.nic);
-  e->target_nic = &target_nic(env_, *e->client_nic, place);
+  e->target_nic = &target_nic(env_, *r.target, *e->client_nic, place, common_.target_nic);
   if (!env_.topology.connected(*e->target_nic, place))
     throw InputError(env_.file, env_.pointer,
                      fmt::format("no route between {} and {}: {} reaches {}, which is not on {}'s PCIe hierarchy",

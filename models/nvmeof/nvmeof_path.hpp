@@ -46,6 +46,12 @@ struct CommonConfig : ParamSet {
                "socket nearest the I/O's GPU or memory), nic (nearest the client NIC) or a cpu_socket id",
                "Linux scheduler: a thread pinned with numactl/taskset runs there; unpinned benchmark threads "
                "usually follow their GPU (gdsio, NCCL bind to the GPU's NUMA node)");
+  IOWALL_PARAM(std::string, target_nic, "nearest",
+               "the server NIC a client NIC reaches through a switch: nearest (the one fewest PCIe hops from the "
+               "data), paired (client NIC i of its node uses server NIC i mod the server's count: one mount per "
+               "client port, spread over the server's addresses) or a NIC id",
+               "a mount connects to one server address (nfs(5) addr=, nvme connect -a): which port serves it is the "
+               "administrator's choice");
   IOWALL_PARAM(std::string, bounce_memory, "gpu",
                "host memory holding the bounce buffers of a host-buffered read or write: gpu (the memory nearest "
                "the GPU), nic (nearest the client NIC) or a dram id",
@@ -102,10 +108,15 @@ protected:
   void client_completes(std::uint32_t id, const Endpoints& e);
   // The target's drive access for the I/O (storage_step), or none when the target serves
   // it from its memory (IoRequest::cached: a file server's page cache holds a read's data
-  // or keeps an unstable write's).
+  // or keeps an unstable write's); a write the server syncs (IoRequest::server_syncs) then
+  // waits for an fsync of its store (a file system commits its journal, a drive flushes).
   void target_storage(std::uint32_t id, const Route& route, BlockStorage::Done then) {
-    if (io(id).io.cached) return then();
-    storage_step(id, route, then);
+    const IoRequest& r = io(id).io;
+    if (r.cached) return then();
+    if (!(r.write && r.server_syncs)) return storage_step(id, route, then);
+    if (after_sync_.size() <= id) after_sync_.resize(id + 1);
+    after_sync_[id] = std::move(then);
+    storage_step(id, route, [this, id] { io(id).io.storage->flush(after_sync_[id], SyncScope::file); });
   }
   Device& landing(const Endpoints& e, const IoRequest& r) const {
     return bounces(r) ? static_cast<Device&>(*e.bounce) : *e.client;
@@ -123,6 +134,7 @@ protected:
   Dram& placed_memory(const Device& target, const Nic& nic);
 
   CommonConfig common_;
+  std::vector<BlockStorage::Done> after_sync_;  // by I/O: what follows its server's fsync
   bool direct_to_gpu_ = true;  // GPUDirect RDMA; false: through a host bounce buffer
   bool models_writes_ = false;
 

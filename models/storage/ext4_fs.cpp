@@ -34,6 +34,7 @@ JournalBlocks journal_blocks(Bytes allocated, Bytes file_allocated, Bytes extent
 Ext4Fs::Ext4Fs(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
   register_stat("ios", "I/Os", "reads and writes the file system took", ios_);
   register_stat("pieces", "commands", "pieces sent to the store (an I/O splits at extent boundaries)", pieces_);
+  register_stat("syncs", "syncs", "fsync, fdatasync and O_DSYNC writes asking for durability", syncs_);
   register_stat("commits", "commits", "jbd2 transactions committed (fsync, fdatasync or O_DSYNC after a change)",
                 commits_);
   register_stat("journal_blocks", "blocks", "4 KiB blocks written to the journal, commit blocks included",
@@ -55,6 +56,8 @@ void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find
     p.fail("device", fmt::format("{} has no capacity yet: declare a stacked store before {}", device, name()));
   if (!extent_max.is_positive() || extent_max.n % kBlock != 0 || extent_max.n % s.lba_size.n != 0)
     p.fail("extent_max", fmt::format("{} is not a positive multiple of 4 KiB and of {}'s logical block", to_string(extent_max), device));
+  if (!timestamp_granularity.is_positive())
+    p.fail("timestamp_granularity", fmt::format("{} is not a positive time", to_string(timestamp_granularity)));
   if (!journal_size.is_positive() || journal_size.n % kBlock != 0)
     p.fail("journal_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(journal_size)));
   // The journal at the midpoint, on an extent boundary so that no file extent spans it.
@@ -64,6 +67,13 @@ void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find
                                        to_string(s.capacity)));
   BlockLimits l = s;
   l.capacity = Bytes(s.capacity.n - journal_size.n);
+  if (existing_file_size.is_negative() || existing_file_size > l.capacity)
+    p.fail("existing_file_size", fmt::format("{} is not between 0 and the file system's {}", to_string(existing_file_size),
+                                             to_string(l.capacity)));
+  if (existing_file_size.is_positive()) {
+    written_[0] = (existing_file_size.n + kBlock - 1) / kBlock * kBlock;
+    allocated_total_ = Bytes(written_[0]);
+  }
   set_limits(l);
   set_place(store_->place());
 }
@@ -98,7 +108,9 @@ void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& move
     lender_queues_ = io.queues;
     mover_ = &mover;
     const Bytes fresh = allocate(at, end);
-    inode_tid_ = running_;
+    const i64 tick = ctx().now() / timestamp_granularity;
+    if (tick != stamp_tick_ || fresh.is_positive()) inode_tid_ = running_;
+    stamp_tick_ = tick;
     if (fresh.is_positive()) {
       alloc_tid_ = running_;
       running_allocated_ += fresh;
@@ -151,6 +163,7 @@ Bytes Ext4Fs::allocate(i64 at, i64 end) {
 }
 
 void Ext4Fs::flush(Done done, SyncScope scope) {
+  syncs_.add();
   const i64 need = scope == SyncScope::file ? inode_tid_ : alloc_tid_;
   if (need <= committed_) {
     // Committed already: the data needs only the store's cache flushed.

@@ -10,8 +10,10 @@
 // Metadata. A write into blocks the file has not written before allocates them (delayed
 // allocation at writeback, or an unwritten extent converted after an O_DIRECT write): the
 // inode's extents, the block bitmap of each block group (128 MiB) the blocks lie in and
-// their group descriptors change, in the running transaction. Any write changes the
-// file's timestamps (its inode) too.
+// their group descriptors change, in the running transaction. A write also changes the
+// file's timestamps (its inode) when the clock they are taken from has ticked since the
+// last change: current_time() reads the coarse clock, which moves once a jiffy, so a busy
+// writer dirties its inode once per tick, not once per write.
 //
 // Durability (fs/ext4/fsync.c ext4_sync_file, fs/jbd2/commit.c, data=ordered, barriers on):
 //   - fdatasync and O_DSYNC (scope data): the transaction holding the file's newest
@@ -61,6 +63,15 @@ public:
                "the journal: a circular log in the middle of the file system",
                "e2fsprogs lib/ext2fs/mkjournal.c ext2fs_default_journal_size: 1 GiB (262144 blocks of 4 KiB) for "
                "file systems of 128 GiB and more; the journal is placed at the midpoint");
+  IOWALL_PARAM(Time, timestamp_granularity, "4 ms",
+               "the coarse clock inode timestamps are taken from: a write changes the inode only when it has "
+               "ticked since the last change",
+               "fs/inode.c current_time() -> ktime_get_coarse_real_ts64(): one jiffy, 4 ms at CONFIG_HZ=250 (Debian "
+               "and Ubuntu server kernels)");
+  IOWALL_PARAM(Bytes, existing_file_size, "0 B",
+               "bytes at the file's start already written when the run begins (an existing file overwritten: "
+               "no allocation there); 0: a new file",
+               "scenario choice: what the benchmark's file holds before the measured run");
   IOWALL_PARAM(Bytes, extent_max, "128 MiB",
                "the longest extent: an I/O is split where it crosses one (a multiple of the store's logical block)",
                "fs/ext4/ext4_extents.h EXT_INIT_MAX_LEN: 32768 blocks of 4 KiB");
@@ -100,6 +111,7 @@ private:
   i64 running_ = 1, committed_ = 0;
   bool committing_ = false;
   i64 inode_tid_ = 0, alloc_tid_ = 0;  // the newest transaction holding an inode change, an allocation
+  i64 stamp_tick_ = -1;                // the coarse clock's tick of the inode's timestamps
   Bytes running_allocated_;
   struct Waiter {
     i64 tid;
@@ -111,7 +123,7 @@ private:
   StackedRoutes* lender_ = nullptr;
   QueueRoutes lender_queues_;
   RouteMover* mover_ = nullptr;
-  Counter ios_, pieces_, commits_, journal_blocks_, cache_flushes_;
+  Counter ios_, pieces_, syncs_, commits_, journal_blocks_, cache_flushes_;
 };
 
 }  // namespace iowall

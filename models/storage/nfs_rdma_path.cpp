@@ -172,7 +172,7 @@ private:
       slots_[connection].release();
       if (!unstable_[id]) return piece_done(id);
       if (last_piece_in(id)) commit(id);
-    }, {.cached = hit || unstable});
+    }, {.cached = hit || unstable, .syncs = r.write && !unstable});
   }
 
   // The COMMIT of an I/O whose WRITEs were unstable: the server writes each drive's share
@@ -208,7 +208,7 @@ private:
           in_flight_.add(env_.ctx.now(), -1);
           slots_[c].release();
           piece_done(id);
-        }, {.server_local = true, .shares_thread = j != holder});
+        }, {.server_local = true, .shares_thread = j != holder, .syncs = true});
       });
     }
   }

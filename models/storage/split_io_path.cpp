@@ -38,7 +38,8 @@ void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset,
                       .thread = r.thread,
                       .cached = how.cached,
                       .server_local = how.server_local,
-                      .shares_thread = how.shares_thread},
+                      .shares_thread = how.shares_thread,
+                      .server_syncs = how.syncs},
                      then);
 }
 

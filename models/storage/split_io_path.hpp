@@ -14,12 +14,13 @@
 
 namespace iowall::storage {
 
-// What a storage server does with one piece (IoRequest's cached, server_local and
-// shares_thread).
+// What a storage server does with one piece (IoRequest's cached, server_local,
+// shares_thread and server_syncs).
 struct ServerSide {
   bool cached = false;         // served from (a read) or kept in (a write) its memory
   bool server_local = false;   // a write of bytes already in its memory
   bool shares_thread = false;  // another piece of the command holds its service thread
+  bool syncs = false;          // a write the server makes durable (fsync) before replying
 };
 
 class SplitIoPath : public PathBase {

@@ -30,9 +30,12 @@ struct IoRequest {
   // reply cross the network, and the server writes the drive.
   // shares_thread: a part of a server command whose service thread another part holds
   // (a COMMIT's writes to its other drives: one nfsd thread runs the whole COMMIT).
+  // server_syncs: the server makes the write durable before it replies, an fsync of the
+  // file on its store (nfsd's RWF_SYNC for a FILE_SYNC WRITE, vfs_fsync_range for a COMMIT).
   bool cached = false;
   bool server_local = false;
   bool shares_thread = false;
+  bool server_syncs = false;
   // A read into host memory never touched before: CPU time the I/O's thread spends
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.

@@ -4,6 +4,8 @@
 // answer as its mechanism says; the bounds are derived in the comments.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "tests/nfs/nfs_fixture.hpp"
 
 using namespace iowall;
@@ -133,4 +135,35 @@ TEST_CASE("placement keys that name nothing in the node are refused with their p
   CHECK_THAT(error({{"cpu", "cpu7"}}), Catch::Contains("/paths/0/cpu") && Catch::Contains("cpu_socket"));
   CHECK_THAT(error({{"buffer", "host"}, {"bounce_memory", "gpu1"}}), Catch::Contains("/paths/0/bounce_memory"));
   CHECK_THAT(error({{"buffer", "host"}, {"bounce_memory", "sdram"}}), Catch::Contains("not in the node"));
+}
+
+TEST_CASE("target_nic paired: each client port's mount uses one server port, alternately", "[nfs][placement]") {
+  // The export is one md RAID0 (its place: the first member, under snic0). gpu0 and gpu2
+  // read through their nearest ports nic0 and nic1 (client ports 0 and 1). nearest: both
+  // mounts reach the server through snic0, the NIC nearest the array; paired: port 0 ->
+  // snic0, port 1 -> snic1. A NIC id sends every mount there.
+  Json topo = dgx2_storage_topology();
+  topo["devices"].push_back({{"id", "md0"}, {"model", "md_raid0"}, {"members", kServerDrives}});
+  Json w = reads_into("gpu0,gpu2", "1 MiB", 4);
+  w["storage"] = "md0";
+  w["size"] = "512 MiB";
+  const auto server_port_busy = [&](const std::string& choice) {
+    const Json r = run_nfs(w, Json::array({nfs_path("nfs", {{"target_nic", choice}, {"nic", "nearest"}}, "md0")}), topo);
+    std::map<std::string, double> busy;
+    for (const auto& [key, value] : r["stats"]["nfs"].items())
+      for (const char* nic : {"snic0", "snic1"})
+        if (key.starts_with(std::string(nic) + ".net") && key.ends_with("/busy")) busy[nic] += value["mean"].get<double>();
+    return busy;
+  };
+  const auto nearest = server_port_busy("nearest"), paired = server_port_busy("paired"), one = server_port_busy("snic1");
+  INFO("nearest snic0 " << nearest.at("snic0") << " snic1 " << nearest.at("snic1") << ", paired " << paired.at("snic0")
+                        << " / " << paired.at("snic1"));
+  CHECK(nearest.at("snic0") > 0);
+  CHECK(nearest.at("snic1") == 0);
+  CHECK(paired.at("snic0") > 0);
+  CHECK(paired.at("snic1") > 0);
+  CHECK(paired.at("snic0") == Approx(paired.at("snic1")).epsilon(0.1));
+  CHECK(one.at("snic0") == 0);
+  CHECK(one.at("snic1") > 0);
+  CHECK_THROWS_WITH(server_port_busy("gpu0"), Catch::Contains("target_nic") && Catch::Contains("not a nic"));
 }

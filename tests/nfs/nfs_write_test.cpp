@@ -116,3 +116,35 @@ TEST_CASE("one nfsd thread runs a whole COMMIT: its drives write at once", "[nfs
   CHECK(p50 >= 1375 + 318);
   CHECK(p50 <= 1.25 * (1375 + 318));
 }
+
+TEST_CASE("an export on ext4: the server's fsync of each COMMIT or FILE_SYNC WRITE commits the journal only for a change",
+          "[nfs][write][ext4]") {
+  // ext4 on the server's md RAID0. 64 I/Os of 4 MiB, cond_stable: 64 COMMITs, each an
+  // fsync of the file on the server. A new file: every COMMIT's range was allocated by its
+  // WRITEs, so each fsync commits a jbd2 transaction (64 commits, group commit may merge
+  // fsyncs that meet; never more than 64). The same file already written: no allocation,
+  // and the coarse timestamp changes at most once per 4 ms tick, so few commits.
+  const auto commits = [](const char* existing) {
+    Json topo = dgx2_storage_topology();
+    topo["devices"].push_back({{"id", "md0"}, {"model", "md_raid0"}, {"members", kServerDrives}, {"chunk", "512 KiB"}});
+    topo["devices"].push_back({{"id", "fs0"}, {"model", "ext4"}, {"device", "md0"}, {"existing_file_size", existing}});
+    const Json r = run_nfs(nfs_writes("256 MiB", "4 MiB", 4, 1), Json::array({nfs_path("nfs", Json::object(), "fs0")}), topo);
+    CHECK(nfs_stat(r, "nfs", "nfs_client/commits", "value") == 64);
+    const double took = nfs_stat(r, "nfs", "fs0/commits", "value");
+    CHECK(nfs_stat(r, "nfs", "fs0/syncs", "value") == 64);  // one fsync per COMMIT
+    // The data reached the members once, the journal beside it.
+    double written = 0;
+    for (int i = 0; i < 8; ++i) written += nfs_stat(r, "nfs", "snvme" + std::to_string(i) + "/bytes_written", "value");
+    CHECK(written >= 256.0 * (1 << 20));
+    return took;
+  };
+  const double fresh = commits("0 B");
+  INFO("new file: " << fresh << " commits");
+  CHECK(fresh >= 16);
+  CHECK(fresh <= 64);
+  const double overwrite = commits("256 MiB");
+  INFO("overwrite: " << overwrite << " commits");
+  // The run lasts ~25 ms of simulated time: at most one timestamp change per 4 ms tick.
+  CHECK(overwrite <= 10);
+  CHECK(overwrite < fresh);
+}

@@ -128,7 +128,10 @@ TEST_CASE("fdatasync commits an allocation once and then only flushes, fsync com
   CHECK(first.writes == 2);
   CHECK(first.journal_bytes == 5 * 4 * KiB);
   CHECK(first.flushes == 2);
-  // Overwriting the same MiB allocates nothing: the data sync only flushes the store.
+  // Overwriting the same MiB allocates nothing: the data sync only flushes the store. The
+  // coarse clock ticks (4 ms) before it: the inode's timestamps change.
+  f.ctx.in(iowall::ms(5), [] {});
+  f.ctx.run();
   f.write(0, MiB);
   const Fs::Took again = f.sync(SyncScope::data);
   CHECK(again.writes == 0);
@@ -143,8 +146,21 @@ TEST_CASE("fdatasync commits an allocation once and then only flushes, fsync com
   const Fs::Took idle = f.sync(SyncScope::file);
   CHECK(idle.writes == 0);
   CHECK(idle.flushes == 1);
+  // Another overwrite within the same 4 ms tick leaves the timestamps as they are: fsync
+  // flushes only.
+  f.write(0, MiB);
+  CHECK(f.sync(SyncScope::file).writes == 0);
   // A write that half overlaps what was written allocates the other half: committed again.
   f.write(512 * KiB, MiB);
+  CHECK(f.sync(SyncScope::data).writes == 2);
+}
+
+TEST_CASE("an existing file is overwritten without allocation: fdatasync flushes only", "[storage][ext4]") {
+  Fs f(Json{{"existing_file_size", "8 MiB"}});
+  f.write(4 * MiB, MiB);
+  CHECK(f.sync(SyncScope::data).writes == 0);
+  // Past its end the file grows: allocation, a commit.
+  f.write(8 * MiB, MiB);
   CHECK(f.sync(SyncScope::data).writes == 2);
 }
 
