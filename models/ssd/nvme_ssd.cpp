@@ -116,7 +116,10 @@ void NvmeSsd::flush(Done done, SyncScope) {
     return;
   }
   const std::uint32_t id = flushes_.acquire(done);
-  ctx().in(flush_cost, [this, id] {
+  // Lumped media with a drain rate: what was written since the last Flush goes first.
+  const Time drain = flush_drain_bandwidth.is_positive() ? transfer_time(unflushed_, flush_drain_bandwidth) : Time{};
+  unflushed_ = Bytes(0);
+  ctx().in(flush_cost + drain, [this, id] {
     const Done d = flushes_[id];
     flushes_.release(id);
     d();
@@ -212,6 +215,7 @@ void NvmeSsd::cache_admit(std::uint32_t cmd) {
   if (!flash_) {
     ctx().at(now() + lumped(write_latency), [this, cmd] {
       bytes_written_.add(static_cast<std::uint64_t>(commands_[cmd].bytes.count()));
+      unflushed_ += commands_[cmd].bytes;
       queues_->complete(cmd);
     });
     return;

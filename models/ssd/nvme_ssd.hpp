@@ -39,7 +39,8 @@ public:
   void write(Bytes size, const Route& from, RouteMover& mover, Done done, const NvmeIo& io = {}) override;
   // NVMe Flush: with power-loss protection the cache is already durable and the command
   // completes after flush_cost; without it the drive first programs everything its write
-  // cache holds (NAND media; a lumped drive has no cache modelled and pays flush_cost).
+  // cache holds (NAND media; a lumped drive has no cache modelled and pays flush_cost,
+  // plus the drain of what was written since the last Flush at flush_drain_bandwidth).
   void flush(Done done, SyncScope scope) override;
   BlockStorage* as_block_storage() override { return this; }
   std::string pending_work() const override;
@@ -114,6 +115,11 @@ public:
   IOWALL_PARAM(Time, flush_cost, "5 us", "an NVMe Flush command once nothing volatile is left: its processing and "
                "completion (for a virtual disk: the backend's flush of its host file, fitted by `iowall calibrate`)",
                "assumed: a command round trip (NVMe base spec 2.0, 7.1 Flush)");
+  IOWALL_PARAM(Bandwidth, flush_drain_bandwidth, "0 GB/s",
+               "lumped media: a Flush also waits for the bytes written since the previous Flush to drain at this "
+               "rate (a virtual disk's host writing back what it cached); 0: no drain",
+               "measured: O_DSYNC overwrites of 128 KiB and 1 MiB (scripts/probe-ext4-journal.sh), whose flush "
+               "grows with the bytes written before it");
   IOWALL_PARAM(Time, write_latency, "15 us", "a write accepted into the write cache (or the lumped write latency)",
                "Micron 9550 spec (figures.md): typical write latency 15 us");
   IOWALL_PARAM(Time, read_latency, "60 us", "lumped media: median read latency", "Micron 9550 spec (figures.md)");
@@ -171,6 +177,7 @@ private:
   SlotPool<Command> commands_;
   bool serial_writes_ = false;  // write_service "serial"
   Bytes cache_used_;
+  Bytes unflushed_;  // lumped media: bytes written since the last Flush began
   std::deque<std::uint32_t> cache_waiters_;
   std::deque<Done> flush_waiters_;  // volatile cache: flushes waiting for it to drain
   SlotPool<Done> flushes_;          // flushes in their final flush_cost
