@@ -92,13 +92,15 @@ void NvmeofPath::target_release(std::uint32_t id, const Endpoints& e) {
   t.pool.release();
 }
 
+// The completion runs in the I/O's thread, which slept for it: its core wakes from the
+// C-state it entered first (PathBase::thread_spend).
 void NvmeofPath::client_completes(std::uint32_t id, const Endpoints& e) {
   if (bounces(io(id).io) && !io(id).io.write) {
-    e.client_cpu->spend(common_.initiator_complete + common_.copy_launch_cost,
-                        [this, id, &e] { copy_to_gpu_then_finish(id, e); });
+    thread_spend(id, common_.initiator_complete + common_.copy_launch_cost,
+                 [this, id, &e] { copy_to_gpu_then_finish(id, e); });
     return;
   }
-  e.client_cpu->spend(common_.initiator_complete, [this, id] { finish(id); });
+  thread_spend(id, common_.initiator_complete, [this, id] { finish(id); });
 }
 
 void NvmeofPath::copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e) {

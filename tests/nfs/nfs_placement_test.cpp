@@ -167,3 +167,25 @@ TEST_CASE("target_nic paired: each client port's mount uses one server port, alt
   CHECK(one.at("snic1") > 0);
   CHECK_THROWS_WITH(server_port_busy("gpu0"), Catch::Contains("target_nic") && Catch::Contains("not a nic"));
 }
+
+TEST_CASE("a client thread asleep on its NFS read wakes from the C-state its core entered", "[nfs][placement][idle]") {
+  // One thread, one 64 KiB cached read at a time: the thread sleeps for each (~tens of
+  // us). The DGX-2's Xeon 8168 (skx_cstates) against the same CPU that never sleeps: the
+  // menu governor picks the deepest state with residency <= the predicted idle and exit
+  // latency <= predicted / 11, and the completion waits that exit latency: C1 (2 us) or
+  // C1E (10 us) for idle periods of 22 to 600 us. The difference per I/O is one of them.
+  const auto mean_us = [](bool sleeps) {
+    Json topo = dgx2_storage_topology();
+    for (Json& d : topo["devices"])
+      if (d["model"] == "cpu_socket" && !sleeps) d["idle_states"] = "";
+    Json w = reads_into("gpu0", "64 KiB", 1);
+    const Json r = run_nfs(w, Json::array({nfs_path("nfs", {{"server_cache_hit_ratio", 1.0}})}), topo);
+    return r["metrics"]["nfs"]["latency_mean_us"].get<double>();
+  };
+  const double awake = mean_us(false), asleep = mean_us(true);
+  INFO("awake " << awake << " us, with C-states " << asleep << " us");
+  // The idle period is about the awake latency (the thread does little else): C1E when
+  // its exit fits under awake / 11, else C1 (residency 2 us).
+  const double expected = awake / 11 >= 10 ? 10.0 : 2.0;
+  CHECK(asleep - awake == Approx(expected).margin(0.1 * expected));
+}
