@@ -31,7 +31,7 @@ JournalBlocks journal_blocks(Bytes allocated, Bytes file_allocated, Bytes extent
   return b;
 }
 
-Ext4Fs::Ext4Fs(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
+Ext4Fs::Ext4Fs(const Params& p, SimContext& ctx) : StackedStore(p, ctx) {
   register_stat("ios", "I/Os", "reads and writes the file system took", ios_);
   register_stat("pieces", "commands", "pieces sent to the store (an I/O splits at extent boundaries)", pieces_);
   register_stat("syncs", "syncs", "fsync, fdatasync and O_DSYNC writes asking for durability", syncs_);
@@ -82,19 +82,8 @@ Bytes Ext4Fs::store_offset(Bytes offset) const {
   return offset < journal_at_ ? offset : offset + journal_size;
 }
 
-void Ext4Fs::read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io) {
-  submit(false, size, to, mover, done, io);
-}
-
-void Ext4Fs::write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io) {
-  submit(true, size, from, mover, done, io);
-}
-
 void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
-  if (!io.queues.stacked)
-    throw RunError(fmt::format("{} (ext4): the I/O's caller lends no routes to the store under it (a path that sets "
-                               "up its own queues, such as gpu_initiated, cannot use a file system)",
-                               name()));
+  require_lender(io, "ext4");
   ios_.add();
   if (size.n <= 0) {
     done();
@@ -119,7 +108,7 @@ void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& move
   const Route& route = io.queues.stacked->member_route(store_->device(), given, write);
   const QueueRoutes queues = io.queues.stacked->member_queues(store_->device(), io.queues);
   const i64 e = extent_max.n;
-  const std::uint32_t id = pending_.acquire({done, (end - 1) / e - at / e + 1});
+  const std::uint32_t id = expect(done, (end - 1) / e - at / e + 1);
   while (at < end) {
     const i64 piece_end = std::min(end, (at / e + 1) * e);
     BlockIo piece = io;
@@ -132,13 +121,6 @@ void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& move
       store_->read(Bytes(piece_end - at), route, mover, [this, id] { piece_done(id); }, piece);
     at = piece_end;
   }
-}
-
-void Ext4Fs::piece_done(std::uint32_t id) {
-  if (--pending_[id].left > 0) return;
-  const Done done = pending_[id].done;
-  pending_.release(id);
-  done();
 }
 
 Bytes Ext4Fs::allocate(i64 at, i64 end) {
@@ -222,8 +204,8 @@ void Ext4Fs::commit_done() {
 }
 
 std::string Ext4Fs::pending_work() const {
-  if (pending_.live() == 0 && waiting_.empty()) return {};
-  return fmt::format("{} I/O(s) waiting for the store, {} sync(s) waiting for a journal commit", pending_.live(),
+  if (in_flight() == 0 && waiting_.empty()) return {};
+  return fmt::format("{} I/O(s) waiting for the store, {} sync(s) waiting for a journal commit", in_flight(),
                      waiting_.size());
 }
 

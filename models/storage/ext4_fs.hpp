@@ -35,9 +35,7 @@
 #include <map>
 #include <string>
 
-#include "sim/core/block_storage.hpp"
-#include "sim/core/device.hpp"
-#include "sim/core/slot_pool.hpp"
+#include "models/storage/stacked_store.hpp"
 #include "sim/core/stats.hpp"
 
 namespace iowall {
@@ -52,9 +50,8 @@ struct JournalBlocks {
 };
 JournalBlocks journal_blocks(Bytes allocated, Bytes file_allocated, Bytes extent_max);
 
-class Ext4Fs final : public Device, public BlockStorage {
+class Ext4Fs final : public StackedStore {
 public:
-  using Done = BlockStorage::Done;
   Ext4Fs(const Params& p, SimContext& ctx);
 
   IOWALL_PARAM(std::string, device, "", "the block storage device the file system is made on (a drive, an md array)",
@@ -76,10 +73,7 @@ public:
                "the longest extent: an I/O is split where it crosses one (a multiple of the store's logical block)",
                "fs/ext4/ext4_extents.h EXT_INIT_MAX_LEN: 32768 blocks of 4 KiB");
 
-  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) override;
-  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) override;
   void flush(Done done, SyncScope scope) override;
-  BlockStorage* as_block_storage() override { return this; }
   void find_devices(const std::function<Device*(const std::string&)>& find) override;
   std::string pending_work() const override;
 
@@ -88,12 +82,7 @@ public:
   BlockStorage& store() const { return *store_; }
 
 private:
-  struct Pending {
-    Done done;
-    i64 left = 0;
-  };
-  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io);
-  void piece_done(std::uint32_t id);
+  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) override;
   // Marks [at, end) written: returns the bytes newly allocated.
   Bytes allocate(i64 at, i64 end);
   void start_commit();
@@ -102,7 +91,6 @@ private:
 
   BlockStorage* store_ = nullptr;
   Bytes journal_at_;
-  SlotPool<Pending> pending_;
   i64 next_offset_ = 0;
   std::map<i64, i64> written_;  // the file's allocated ranges, [start, end) by start, merged
   Bytes allocated_total_;

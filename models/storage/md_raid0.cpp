@@ -16,7 +16,7 @@ Raid0Place raid0_place(Bytes offset, Bytes chunk, int members) {
   return {static_cast<int>(c % members), Bytes((c / members) * chunk.n + offset.n % chunk.n)};
 }
 
-MdRaid0::MdRaid0(const Params& p, SimContext& ctx) : Device(p, ctx), BlockStorage(static_cast<Device&>(*this)) {
+MdRaid0::MdRaid0(const Params& p, SimContext& ctx) : StackedStore(p, ctx) {
   register_stat("ios", "I/Os", "reads and writes the array took", ios_);
   register_stat("pieces", "commands", "pieces sent to members (an I/O splits at chunk boundaries)", pieces_);
   register_stat("flushes", "flushes", "flushes the array sent to every member", flushes_);
@@ -62,19 +62,8 @@ void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& fin
   set_place(members_[0]->place());
 }
 
-void MdRaid0::read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io) {
-  submit(false, size, to, mover, done, io);
-}
-
-void MdRaid0::write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io) {
-  submit(true, size, from, mover, done, io);
-}
-
 void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
-  if (!io.queues.stacked)
-    throw RunError(fmt::format("{} (md_raid0): the I/O's caller lends no routes to its members (a path that sets "
-                               "up its own queues, such as gpu_initiated, cannot use a RAID0 array)",
-                               name()));
+  require_lender(io, "md_raid0");
   ios_.add();
   if (size.n <= 0) {
     done();
@@ -84,7 +73,7 @@ void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mov
   i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
   const i64 end = at + size.n;
   next_offset_ = end % limits().capacity.n;
-  const std::uint32_t id = pending_.acquire({done, (end - 1) / chunk.n - at / chunk.n + 1});
+  const std::uint32_t id = expect(done, (end - 1) / chunk.n - at / chunk.n + 1);
   const int n = static_cast<int>(members_.size());
   while (at < end) {
     const i64 piece_end = std::min(end, (at / chunk.n + 1) * chunk.n);
@@ -104,16 +93,9 @@ void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mov
 
 void MdRaid0::flush(Done done, SyncScope scope) {
   flushes_.add();
-  const std::uint32_t id = pending_.acquire({done, static_cast<i64>(members_.size())});
+  const std::uint32_t id = expect(done, static_cast<i64>(members_.size()));
   // A member may acknowledge at once (nothing volatile): the last one then completes it.
   for (BlockStorage* s : members_) s->flush([this, id] { piece_done(id); }, scope);
-}
-
-void MdRaid0::piece_done(std::uint32_t id) {
-  if (--pending_[id].left > 0) return;
-  const Done done = pending_[id].done;
-  pending_.release(id);
-  done();
 }
 
 std::size_t MdRaid0::HashKey::operator()(const FanoutKey& k) const {
@@ -142,8 +124,8 @@ const MdRaid0::Fanout& MdRaid0::fanout(const Route& given, const QueueRoutes& qu
 }
 
 std::string MdRaid0::pending_work() const {
-  if (pending_.live() == 0) return {};
-  return fmt::format("{} I/O(s) or flush(es) waiting for their members", pending_.live());
+  if (in_flight() == 0) return {};
+  return fmt::format("{} I/O(s) or flush(es) waiting for their members", in_flight());
 }
 
 IOWALL_REGISTER_DEVICE(MdRaid0, "md_raid0", "Linux md RAID0: block storage striped in chunks over member block storage");

@@ -29,9 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/core/block_storage.hpp"
-#include "sim/core/device.hpp"
-#include "sim/core/slot_pool.hpp"
+#include "models/storage/stacked_store.hpp"
 #include "sim/core/stats.hpp"
 
 namespace iowall {
@@ -43,9 +41,8 @@ struct Raid0Place {
 };
 Raid0Place raid0_place(Bytes offset, Bytes chunk, int members);
 
-class MdRaid0 final : public Device, public BlockStorage {
+class MdRaid0 final : public StackedStore {
 public:
-  using Done = BlockStorage::Done;
   MdRaid0(const Params& p, SimContext& ctx);
 
   IOWALL_PARAM(std::string, members, "",
@@ -57,10 +54,7 @@ public:
                "logical block",
                "mdadm(8) --chunk: default 512 KiB");
 
-  void read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io = {}) override;
-  void write(Bytes size, const Route& from, RouteMover& mover, Done done, const BlockIo& io = {}) override;
   void flush(Done done, SyncScope scope) override;
-  BlockStorage* as_block_storage() override { return this; }
   void find_devices(const std::function<Device*(const std::string&)>& find) override;
   std::string pending_work() const override;
 
@@ -81,20 +75,14 @@ private:
   struct HashKey {
     std::size_t operator()(const FanoutKey& k) const;
   };
-  struct Pending {
-    Done done;
-    i64 left = 0;  // pieces (or member flushes) not yet done
-  };
-  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io);
+  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) override;
   const Fanout& fanout(const Route& given, const QueueRoutes& queues, bool write);
-  void piece_done(std::uint32_t id);
 
   std::vector<BlockStorage*> members_;
   std::unordered_map<FanoutKey, std::size_t, HashKey> fanout_of_;
   std::deque<Fanout> fanouts_;  // a deque: a Fanout stays put while an I/O issues its pieces
   FanoutKey last_key_{nullptr, nullptr, nullptr};
   std::size_t last_fanout_ = 0;
-  SlotPool<Pending> pending_;
   i64 next_offset_ = 0;  // where an I/O without an offset goes: after the last one
   Counter ios_, pieces_, flushes_;
 };
