@@ -58,8 +58,10 @@ void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find
     p.fail("extent_max", fmt::format("{} is not a positive multiple of 4 KiB and of {}'s logical block", to_string(extent_max), device));
   if (!timestamp_granularity.is_positive())
     p.fail("timestamp_granularity", fmt::format("{} is not a positive time", to_string(timestamp_granularity)));
-  if (!journal_size.is_positive() || journal_size.n % kBlock != 0)
-    p.fail("journal_size", fmt::format("{} is not a positive multiple of 4 KiB", to_string(journal_size)));
+  // jbd2 refuses a journal of fewer than JBD2_MIN_JOURNAL_BLOCKS (1024) blocks.
+  if (journal_size.n < 1024 * kBlock || journal_size.n % kBlock != 0)
+    p.fail("journal_size", fmt::format("{} is not a multiple of 4 KiB of at least 4 MiB (jbd2's 1024 blocks)",
+                                       to_string(journal_size)));
   // The journal at the midpoint, on an extent boundary so that no file extent spans it.
   journal_at_ = Bytes(s.capacity.n / 2 / extent_max.n * extent_max.n);
   if (journal_at_.n + journal_size.n > s.capacity.n || s.capacity.n - journal_size.n < extent_max.n)
@@ -176,7 +178,9 @@ void Ext4Fs::start_commit() {
 
 void Ext4Fs::journal_write(i64 blocks, Done then) {
   const i64 journal_blocks_n = journal_size.n / kBlock;
-  // The circular log wraps: a write that would run past its end starts again at the top.
+  // A transaction larger than the log is written as the log holds it (jbd2 would have
+  // closed it earlier); the circular log wraps: a write past its end starts at the top.
+  blocks = std::min(blocks, journal_blocks_n);
   if (journal_head_ + blocks > journal_blocks_n) journal_head_ = 0;
   BlockIo io;
   io.offset = journal_at_ + Bytes(journal_head_ * kBlock);

@@ -195,4 +195,9 @@ TEST_CASE("ext4 input is checked: its device, journal and extent sizes", "[stora
   CHECK_THROWS_WITH(make({{"journal_size", "2 GiB"}}), Catch::Contains("/devices/9/journal_size") &&
                                                            Catch::Contains("no room for data"));
   CHECK_THROWS_WITH(make({{"extent_max", "6 KiB"}}), Catch::Contains("/devices/9/extent_max"));
+  CHECK_THROWS_WITH(make({{"journal_size", "1 MiB"}}), Catch::Contains("/devices/9/journal_size") &&
+                                                           Catch::Contains("1024 blocks"));
+  CHECK_THROWS_WITH(make({{"timestamp_granularity", "0 s"}}), Catch::Contains("/devices/9/timestamp_granularity"));
+  CHECK_THROWS_WITH(make({{"journal_size", "64 MiB"}, {"existing_file_size", "2 GiB"}}),
+                    Catch::Contains("/devices/9/existing_file_size"));
 }
