@@ -43,6 +43,9 @@ NvmeSsd::NvmeSsd(const Params& p, SimContext& ctx)
       d.fail("cid_bits", fmt::format("{}-bit CIDs need the drive's 32-bit CID extension (\"cid_32bit\": true); NVMe "
                                      "CIDs are 16 bits",
                                      host.cid_bits));
+    if (!reports_volatile_cache && !power_loss_protection && write_cache.is_positive())
+      p.fail("reports_volatile_cache", "false for a write cache without power loss protection: such a cache is volatile "
+                                       "and the drive must report it (NVMe VWC), or fsync would not make writes durable");
     if (!mdts.is_positive() || !mdts.is_multiple_of(lba_size))
       p.fail("mdts", fmt::format("{} is not a positive multiple of the LBA size {}", to_string(mdts), to_string(lba_size)));
     if (!p.json().contains("media") && p.json().contains("read_latency")) media = "lumped";
@@ -110,6 +113,8 @@ void NvmeSsd::write(Bytes size, const Route& from, RouteMover& mover, Done done,
 }
 
 void NvmeSsd::flush(Done done, SyncScope) {
+  // No volatile cache reported: the block layer completes the flush without a command.
+  if (!reports_volatile_cache) return done();
   // Without power-loss protection a Flush programs the cache's contents first.
   if (!power_loss_protection && flash_ && cache_used_.is_positive()) {
     flush_waiters_.push_back(done);

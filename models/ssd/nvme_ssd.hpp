@@ -112,6 +112,13 @@ public:
                     "capacitors make the write cache durable (PLP): a Flush does not wait for the cache to drain",
                     "Micron 9550 product brief: power loss protection (datacenter drives have it; consumer ones "
                     "such as the Samsung 980 Pro do not)");
+  IOWALL_PARAM_BOOL(reports_volatile_cache, true,
+                    "the drive reports a volatile write cache (Identify Controller VWC): Linux sends a Flush for "
+                    "each fsync; false (a power-backed cache reported write-through): Linux sends none and a flush "
+                    "costs nothing",
+                    "NVMe base spec, Identify Controller VWC; Linux nvme driver blk_queue_write_cache(q, vwc, vwc), "
+                    "block/blk-flush.c drops PREFLUSH/FUA on a queue without a write cache. Which way a drive with "
+                    "power loss protection reports is its firmware's choice");
   IOWALL_PARAM(Time, flush_cost, "5 us", "an NVMe Flush command once nothing volatile is left: its processing and "
                "completion (for a virtual disk: the backend's flush of its host file, fitted by `iowall calibrate`)",
                "assumed: a command round trip (NVMe base spec 2.0, 7.1 Flush)");
