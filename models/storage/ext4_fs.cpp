@@ -49,9 +49,10 @@ void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find
   Device* d = find(device);
   if (!d) p.fail("device", fmt::format("no device \"{}\" in the topology", device));
   if (d == this) p.fail("device", fmt::format("{} cannot sit on itself", device));
-  store_ = d->as_block_storage();
-  if (!store_) p.fail("device", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", device, d->model()));
-  const BlockLimits& s = store_->limits();
+  BlockStorage* const under = d->as_block_storage();
+  if (!under) p.fail("device", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", device, d->model()));
+  members_.assign(1, under);
+  const BlockLimits& s = store().limits();
   if (s.capacity.n <= 0)
     p.fail("device", fmt::format("{} has no capacity yet: declare a stacked store before {}", device, name()));
   if (!extent_max.is_positive() || extent_max.n % kBlock != 0 || extent_max.n % s.lba_size.n != 0)
@@ -77,26 +78,17 @@ void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find
     allocated_total_ = Bytes(written_[0]);
   }
   set_limits(l);
-  set_place(store_->place());
+  set_place(store().place());
 }
 
 Bytes Ext4Fs::store_offset(Bytes offset) const {
   return offset < journal_at_ ? offset : offset + journal_size;
 }
 
-void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
-  require_lender(io, "ext4");
-  ios_.add();
-  if (size.n <= 0) {
-    done();
-    return;
-  }
-  i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
-  const i64 end = at + size.n;
-  next_offset_ = end % limits().capacity.n;
+void Ext4Fs::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
   if (write) {
     lender_ = io.queues.stacked;
-    lender_queues_ = io.queues;
+    last_write_ = &f;
     mover_ = &mover;
     const Bytes fresh = allocate(at, end);
     const i64 tick = ctx().now() / timestamp_granularity;
@@ -107,20 +99,12 @@ void Ext4Fs::submit(bool write, Bytes size, const Route& given, RouteMover& move
       running_allocated_ += fresh;
     }
   }
-  const Route& route = io.queues.stacked->member_route(store_->device(), given, write);
-  const QueueRoutes queues = io.queues.stacked->member_queues(store_->device(), io.queues);
   const i64 e = extent_max.n;
   const std::uint32_t id = expect(done, (end - 1) / e - at / e + 1);
   while (at < end) {
     const i64 piece_end = std::min(end, (at / e + 1) * e);
-    BlockIo piece = io;
-    piece.offset = store_offset(Bytes(at));
-    piece.queues = queues;
     pieces_.add();
-    if (write)
-      store_->write(Bytes(piece_end - at), route, mover, [this, id] { piece_done(id); }, piece);
-    else
-      store_->read(Bytes(piece_end - at), route, mover, [this, id] { piece_done(id); }, piece);
+    send_piece(write, 0, Bytes(piece_end - at), store_offset(Bytes(at)), f, mover, id, io);
     at = piece_end;
   }
 }
@@ -152,7 +136,7 @@ void Ext4Fs::flush(Done done, SyncScope scope) {
   if (need <= committed_) {
     // Committed already: the data needs only the store's cache flushed.
     cache_flushes_.add();
-    store_->flush(done, SyncScope::data);
+    store().flush(done, SyncScope::data);
     return;
   }
   waiting_.push_back({need, done});
@@ -168,9 +152,9 @@ void Ext4Fs::start_commit() {
   const JournalBlocks b = journal_blocks(allocated, allocated_total_, extent_max);
   // The descriptor and metadata blocks, then PREFLUSH, the commit block, and FUA's flush.
   journal_write(b.total(), [this] {
-    store_->flush(
+    store().flush(
         [this] {
-          journal_write(1, [this] { store_->flush([this] { commit_done(); }, SyncScope::data); });
+          journal_write(1, [this] { store().flush([this] { commit_done(); }, SyncScope::data); });
         },
         SyncScope::data);
   });
@@ -184,10 +168,10 @@ void Ext4Fs::journal_write(i64 blocks, Done then) {
   if (journal_head_ + blocks > journal_blocks_n) journal_head_ = 0;
   BlockIo io;
   io.offset = journal_at_ + Bytes(journal_head_ * kBlock);
-  io.queues = lender_->member_queues(store_->device(), lender_queues_);
+  io.queues = last_write_->queues.front();
   journal_head_ += blocks;
   journal_blocks_.add(blocks);
-  store_->write(Bytes(blocks * kBlock), lender_->memory_route(store_->device(), true), *mover_, then, io);
+  store().write(Bytes(blocks * kBlock), lender_->memory_route(store().device(), true), *mover_, then, io);
 }
 
 void Ext4Fs::commit_done() {

@@ -79,19 +79,17 @@ public:
 
   // The store's byte offset of file offset `offset` (past the journal when beyond it).
   Bytes store_offset(Bytes offset) const;
-  BlockStorage& store() const { return *store_; }
+  BlockStorage& store() const { return *members_.front(); }
 
 private:
-  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) override;
+  void split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) override;
   // Marks [at, end) written: returns the bytes newly allocated.
   Bytes allocate(i64 at, i64 end);
   void start_commit();
   void journal_write(i64 blocks, Done then);
   void commit_done();
 
-  BlockStorage* store_ = nullptr;
   Bytes journal_at_;
-  i64 next_offset_ = 0;
   std::map<i64, i64> written_;  // the file's allocated ranges, [start, end) by start, merged
   Bytes allocated_total_;
   // Transactions: running_ takes changes; committed_ is the newest on the journal; a
@@ -107,11 +105,12 @@ private:
   };
   std::deque<Waiter> waiting_;
   i64 journal_head_ = 0;  // next block of the circular journal
-  // Where the journal's blocks go: the caller of the latest write lends its routes.
+  // Where the journal's blocks go: the store's queues and routes the latest write's
+  // caller lent, from the host memory near the store.
   StackedRoutes* lender_ = nullptr;
-  QueueRoutes lender_queues_;
+  const Fanout* last_write_ = nullptr;
   RouteMover* mover_ = nullptr;
-  Counter ios_, pieces_, syncs_, commits_, journal_blocks_, cache_flushes_;
+  Counter pieces_, syncs_, commits_, journal_blocks_, cache_flushes_;
 };
 
 }  // namespace iowall

@@ -62,31 +62,14 @@ void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& fin
   set_place(members_[0]->place());
 }
 
-void MdRaid0::submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) {
-  require_lender(io, "md_raid0");
-  ios_.add();
-  if (size.n <= 0) {
-    done();
-    return;
-  }
-  const Fanout& f = fanout(given, io.queues, write);
-  i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
-  const i64 end = at + size.n;
-  next_offset_ = end % limits().capacity.n;
+void MdRaid0::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
   const std::uint32_t id = expect(done, (end - 1) / chunk.n - at / chunk.n + 1);
   const int n = static_cast<int>(members_.size());
   while (at < end) {
     const i64 piece_end = std::min(end, (at / chunk.n + 1) * chunk.n);
     const Raid0Place where = raid0_place(Bytes(at), chunk, n);
-    const auto m = static_cast<std::size_t>(where.member);
-    BlockIo piece = io;
-    piece.offset = where.offset;
-    piece.queues = f.queues[m];
     pieces_.add();
-    if (write)
-      members_[m]->write(Bytes(piece_end - at), *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
-    else
-      members_[m]->read(Bytes(piece_end - at), *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
+    send_piece(write, static_cast<std::size_t>(where.member), Bytes(piece_end - at), where.offset, f, mover, id, io);
     at = piece_end;
   }
 }
@@ -96,31 +79,6 @@ void MdRaid0::flush(Done done, SyncScope scope) {
   const std::uint32_t id = expect(done, static_cast<i64>(members_.size()));
   // A member may acknowledge at once (nothing volatile): the last one then completes it.
   for (BlockStorage* s : members_) s->flush([this, id] { piece_done(id); }, scope);
-}
-
-std::size_t MdRaid0::HashKey::operator()(const FanoutKey& k) const {
-  const auto mix = [](std::size_t h, const void* p) {
-    return (h ^ reinterpret_cast<std::uintptr_t>(p)) * 0x9E3779B97F4A7C15ULL;
-  };
-  return mix(mix(mix(0, k.given), k.queues), k.lender);
-}
-
-const MdRaid0::Fanout& MdRaid0::fanout(const Route& given, const QueueRoutes& queues, bool write) {
-  const FanoutKey key{&given, queues.to_queues, queues.stacked};
-  if (key == last_key_) return fanouts_[last_fanout_];
-  const auto [it, fresh] = fanout_of_.try_emplace(key, fanouts_.size());
-  if (fresh) {
-    // Asked once per route and queue setup of the caller; the lender's routes live as
-    // long as the simulation.
-    Fanout& f = fanouts_.emplace_back();
-    for (BlockStorage* s : members_) {
-      f.routes.push_back(&queues.stacked->member_route(s->device(), given, write));
-      f.queues.push_back(queues.stacked->member_queues(s->device(), queues));
-    }
-  }
-  last_key_ = key;
-  last_fanout_ = it->second;
-  return fanouts_[last_fanout_];
 }
 
 std::string MdRaid0::pending_work() const {

@@ -12,8 +12,7 @@
 // I/O's far end (a GPU, host memory), along the route the caller's path would give that
 // member, on that member's queues (the caller lends them through QueueRoutes::stacked,
 // sim/core/block_storage.hpp: the interface could not say where a piece goes, since a
-// route names one store). The routes and queues for a given route are asked once and
-// kept; an I/O then takes one pool slot and no heap allocation.
+// route names one store; models/storage/stacked_store.hpp asks and keeps them).
 //
 // Not modelled: md's own CPU time per bio (raid0_make_request maps and splits in the
 // submitter's context: a bio lookup and a split per chunk, small against the drives'
@@ -25,8 +24,6 @@
 // routes: the array refuses its I/Os.
 #pragma once
 #include <string>
-#include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "models/storage/stacked_store.hpp"
@@ -61,30 +58,9 @@ public:
   const std::vector<BlockStorage*>& member_stores() const { return members_; }
 
 private:
-  // The members' routes and queues for one route and queue setup of the caller.
-  struct Fanout {
-    std::vector<const Route*> routes;
-    std::vector<QueueRoutes> queues;
-  };
-  struct FanoutKey {
-    const Route* given;
-    const Route* queues;
-    const StackedRoutes* lender;
-    bool operator==(const FanoutKey&) const = default;
-  };
-  struct HashKey {
-    std::size_t operator()(const FanoutKey& k) const;
-  };
-  void submit(bool write, Bytes size, const Route& given, RouteMover& mover, Done done, const BlockIo& io) override;
-  const Fanout& fanout(const Route& given, const QueueRoutes& queues, bool write);
+  void split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) override;
 
-  std::vector<BlockStorage*> members_;
-  std::unordered_map<FanoutKey, std::size_t, HashKey> fanout_of_;
-  std::deque<Fanout> fanouts_;  // a deque: a Fanout stays put while an I/O issues its pieces
-  FanoutKey last_key_{nullptr, nullptr, nullptr};
-  std::size_t last_fanout_ = 0;
-  i64 next_offset_ = 0;  // where an I/O without an offset goes: after the last one
-  Counter ios_, pieces_, flushes_;
+  Counter pieces_, flushes_;
 };
 
 }  // namespace iowall

@@ -11,6 +11,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/core/block_storage.hpp"
 #include "sim/core/inline_function.hpp"
+#include "sim/core/pointer_triple.hpp"
 #include "sim/core/route.hpp"
 
 namespace iowall {
@@ -64,20 +65,6 @@ struct PathEnv {
 
 private:
   // Both are looked up on every I/O: hashed on the pointers.
-  struct PointerTriple {
-    const void* a;
-    const void* b;
-    const void* c;
-    bool operator==(const PointerTriple&) const = default;
-  };
-  struct HashPointers {
-    std::size_t operator()(const PointerTriple& k) const {
-      const auto mix = [](std::size_t h, const void* p) {
-        return (h ^ reinterpret_cast<std::uintptr_t>(p)) * 0x9E3779B97F4A7C15ULL;
-      };
-      return mix(mix(mix(0, k.a), k.b), k.c);
-    }
-  };
   std::unordered_map<PointerTriple, std::unique_ptr<Route>, HashPointers> routes_;
   // The routes asked for last, direct-mapped in front of the map: a path asks for the
   // same few on every I/O.
