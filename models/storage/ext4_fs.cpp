@@ -45,37 +45,27 @@ Ext4Fs::Ext4Fs(const Params& p, SimContext& ctx) : StackedStore(p, ctx) {
 
 void Ext4Fs::find_devices(const std::function<Device*(const std::string&)>& find) {
   const Params& p = params();
-  if (device.empty()) p.fail("device", "names no block storage device to make the file system on");
-  Device* d = find(device);
-  if (!d) p.fail("device", fmt::format("no device \"{}\" in the topology", device));
-  if (d == this) p.fail("device", fmt::format("{} cannot sit on itself", device));
-  BlockStorage* const under = d->as_block_storage();
-  if (!under) p.fail("device", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", device, d->model()));
-  members_.assign(1, under);
-  const BlockLimits& s = store().limits();
-  if (s.capacity.n <= 0)
-    p.fail("device", fmt::format("{} has no capacity yet: declare a stacked store before {}", device, name()));
-  if (!extent_max.is_positive() || extent_max.n % kBlock != 0 || extent_max.n % s.lba_size.n != 0)
+  const BlockLimits& s = find_single_member(find, "device", device).limits();
+  if (!extent_max.is_positive() || !extent_max.is_multiple_of(Bytes(kBlock)) || !extent_max.is_multiple_of(s.lba_size))
     p.fail("extent_max", fmt::format("{} is not a positive multiple of 4 KiB and of {}'s logical block", to_string(extent_max), device));
   if (!timestamp_granularity.is_positive())
     p.fail("timestamp_granularity", fmt::format("{} is not a positive time", to_string(timestamp_granularity)));
   // jbd2 refuses a journal of fewer than JBD2_MIN_JOURNAL_BLOCKS (1024) blocks.
-  if (journal_size.n < 1024 * kBlock || journal_size.n % kBlock != 0)
+  if (journal_size < Bytes(1024 * kBlock) || !journal_size.is_multiple_of(Bytes(kBlock)))
     p.fail("journal_size", fmt::format("{} is not a multiple of 4 KiB of at least 4 MiB (jbd2's 1024 blocks)",
                                        to_string(journal_size)));
   // The journal at the midpoint, on an extent boundary so that no file extent spans it.
-  journal_at_ = Bytes(s.capacity.n / 2 / extent_max.n * extent_max.n);
-  if (journal_at_.n + journal_size.n > s.capacity.n || s.capacity.n - journal_size.n < extent_max.n)
+  journal_at_ = round_down(s.capacity / 2, extent_max);
+  if (journal_at_ + journal_size > s.capacity || s.capacity - journal_size < extent_max)
     p.fail("journal_size", fmt::format("{} leaves no room for data on {} ({})", to_string(journal_size), device,
                                        to_string(s.capacity)));
   BlockLimits l = s;
-  l.capacity = Bytes(s.capacity.n - journal_size.n);
+  l.capacity = s.capacity - journal_size;
   if (existing_file_size.is_negative() || existing_file_size > l.capacity)
     p.fail("existing_file_size", fmt::format("{} is not between 0 and the file system's {}", to_string(existing_file_size),
                                              to_string(l.capacity)));
   if (existing_file_size.is_positive()) {
-    written_[0] = (existing_file_size.n + kBlock - 1) / kBlock * kBlock;
-    allocated_total_ = Bytes(written_[0]);
+    written_.add(0, round_up(existing_file_size, Bytes(kBlock)).count());
   }
   set_limits(l);
   set_place(store().place());
@@ -99,7 +89,7 @@ void Ext4Fs::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mov
       running_allocated_ += fresh;
     }
   }
-  const i64 e = extent_max.n;
+  const i64 e = extent_max.count();
   const std::uint32_t id = expect(done, (end - 1) / e - at / e + 1);
   while (at < end) {
     const i64 piece_end = std::min(end, (at / e + 1) * e);
@@ -111,23 +101,8 @@ void Ext4Fs::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mov
 
 Bytes Ext4Fs::allocate(i64 at, i64 end) {
   // Blocks, not bytes, are allocated: widen to whole 4 KiB blocks.
-  at = at / kBlock * kBlock;
-  end = (end + kBlock - 1) / kBlock * kBlock;
-  i64 covered = 0;
-  // Merge every range that overlaps or touches [at, end).
-  auto it = written_.upper_bound(at);
-  if (it != written_.begin() && std::prev(it)->second >= at) --it;
-  i64 lo = at, hi = end;
-  while (it != written_.end() && it->first <= end) {
-    covered += std::max<i64>(0, std::min(end, it->second) - std::max(at, it->first));
-    lo = std::min(lo, it->first);
-    hi = std::max(hi, it->second);
-    it = written_.erase(it);
-  }
-  written_[lo] = hi;
-  const Bytes fresh(end - at - covered);
-  allocated_total_ += fresh;
-  return fresh;
+  const Bytes block(kBlock);
+  return written_.add(round_down(Bytes(at), block).count(), round_up(Bytes(end), block).count());
 }
 
 void Ext4Fs::flush(Done done, SyncScope scope) {
@@ -149,7 +124,7 @@ void Ext4Fs::start_commit() {
   running_allocated_ = Bytes(0);
   ++running_;
   commits_.add();
-  const JournalBlocks b = journal_blocks(allocated, allocated_total_, extent_max);
+  const JournalBlocks b = journal_blocks(allocated, written_.total(), extent_max);
   // The descriptor and metadata blocks, then PREFLUSH, the commit block, and FUA's flush.
   journal_write(b.total(), [this] {
     store().flush(
@@ -161,7 +136,7 @@ void Ext4Fs::start_commit() {
 }
 
 void Ext4Fs::journal_write(i64 blocks, Done then) {
-  const i64 journal_blocks_n = journal_size.n / kBlock;
+  const i64 journal_blocks_n = journal_size / Bytes(kBlock);
   // A transaction larger than the log is written as the log holds it (jbd2 would have
   // closed it earlier); the circular log wraps: a write past its end starts at the top.
   blocks = std::min(blocks, journal_blocks_n);

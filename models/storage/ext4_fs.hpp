@@ -35,6 +35,7 @@
 #include <map>
 #include <string>
 
+#include "models/storage/byte_ranges.hpp"
 #include "models/storage/stacked_store.hpp"
 #include "sim/core/stats.hpp"
 
@@ -90,8 +91,7 @@ private:
   void commit_done();
 
   Bytes journal_at_;
-  std::map<i64, i64> written_;  // the file's allocated ranges, [start, end) by start, merged
-  Bytes allocated_total_;
+  ByteRanges written_;  // the file's allocated ranges
   // Transactions: running_ takes changes; committed_ is the newest on the journal; a
   // commit in progress is committed_ + 1.
   i64 running_ = 1, committed_ = 0;

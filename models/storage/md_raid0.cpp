@@ -12,8 +12,8 @@ namespace iowall {
 Raid0Place raid0_place(Bytes offset, Bytes chunk, int members) {
   // drivers/md/raid0.c, one zone: chunk c = offset / chunk sits on member c mod N, as
   // that member's chunk c / N.
-  const i64 c = offset.n / chunk.n;
-  return {static_cast<int>(c % members), Bytes((c / members) * chunk.n + offset.n % chunk.n)};
+  const i64 c = offset / chunk;
+  return {static_cast<int>(c % members), chunk * (c / members) + offset % chunk};
 }
 
 MdRaid0::MdRaid0(const Params& p, SimContext& ctx) : StackedStore(p, ctx) {
@@ -36,26 +36,27 @@ void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& fin
     if (!s) p.fail("members", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d->model()));
     if (std::find(members_.begin(), members_.end(), s) != members_.end())
       p.fail("members", fmt::format("{} is named twice", id));
-    if (s->limits().capacity.n <= 0)
+    if (!s->limits().capacity.is_positive())
       p.fail("members", fmt::format("{} has no capacity yet: declare a stacked member before {}", id, name()));
     members_.push_back(s);
   }
   BlockLimits l;
-  i64 smallest = members_[0]->limits().capacity.n, lba = 0, depth = 0;
+  Bytes smallest = members_[0]->limits().capacity, lba;
+  i64 depth = 0;
   for (const BlockStorage* s : members_) {
-    smallest = std::min(smallest, s->limits().capacity.n);
-    lba = std::max(lba, s->limits().lba_size.n);
+    smallest = std::min(smallest, s->limits().capacity);
+    lba = std::max(lba, s->limits().lba_size);
     depth += s->limits().queue_depth;
   }
-  if (chunk.n % lba != 0)
+  if (!chunk.is_multiple_of(lba))
     p.fail("chunk", fmt::format("{} is not a multiple of the members' logical block ({})", to_string(chunk),
-                                to_string(Bytes(lba))));
+                                to_string(lba)));
   // md uses whole chunks of each member, as many as the smallest member holds.
-  const i64 per_member = smallest / chunk.n * chunk.n;
-  if (per_member == 0)
-    p.fail("chunk", fmt::format("{} is larger than the smallest member ({})", to_string(chunk), to_string(Bytes(smallest))));
-  l.capacity = Bytes(per_member * static_cast<i64>(members_.size()));
-  l.lba_size = Bytes(lba);
+  const Bytes per_member = round_down(smallest, chunk);
+  if (per_member.is_zero())
+    p.fail("chunk", fmt::format("{} is larger than the smallest member ({})", to_string(chunk), to_string(smallest)));
+  l.capacity = per_member * static_cast<i64>(members_.size());
+  l.lba_size = lba;
   l.max_transfer = chunk;
   l.queue_depth = depth;
   set_limits(l);
@@ -63,10 +64,11 @@ void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& fin
 }
 
 void MdRaid0::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
-  const std::uint32_t id = expect(done, (end - 1) / chunk.n - at / chunk.n + 1);
+  const i64 c = chunk.count();
+  const std::uint32_t id = expect(done, (end - 1) / c - at / c + 1);
   const int n = static_cast<int>(members_.size());
   while (at < end) {
-    const i64 piece_end = std::min(end, (at / chunk.n + 1) * chunk.n);
+    const i64 piece_end = std::min(end, (at / c + 1) * c);
     const Raid0Place where = raid0_place(Bytes(at), chunk, n);
     pieces_.add();
     send_piece(write, static_cast<std::size_t>(where.member), Bytes(piece_end - at), where.offset, f, mover, id, io);

@@ -12,26 +12,41 @@ void StackedStore::start(bool write, Bytes size, const Route& given, RouteMover&
                                "up its own queues, such as gpu_initiated, cannot use one)",
                                name(), model()));
   ios_.add();
-  if (size.n <= 0) {
+  if (!size.is_positive()) {
     done();
     return;
   }
   const Fanout& f = fanout(given, io.queues, write);
-  const i64 at = io.offset.n >= 0 ? io.offset.n : next_offset_;
-  const i64 end = at + size.n;
-  next_offset_ = end % limits().capacity.n;
+  const i64 at = io.offset.is_negative() ? next_offset_ : io.offset.count();
+  const i64 end = at + size.count();
+  next_offset_ = end % limits().capacity.count();
   split(write, at, end, f, mover, done, io);
 }
 
-void StackedStore::send_piece(bool write, std::size_t m, Bytes size, Bytes offset, const Fanout& f, RouteMover& mover,
-                              std::uint32_t id, const BlockIo& io) {
+void StackedStore::send_to_member(bool write, std::size_t m, Bytes size, Bytes offset, const Fanout& f,
+                                  RouteMover& mover, Done then, const BlockIo& io) {
   BlockIo piece = io;
   piece.offset = offset;
   piece.queues = f.queues[m];
   if (write)
-    members_[m]->write(size, *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
+    members_[m]->write(size, *f.routes[m], mover, then, piece);
   else
-    members_[m]->read(size, *f.routes[m], mover, [this, id] { piece_done(id); }, piece);
+    members_[m]->read(size, *f.routes[m], mover, then, piece);
+}
+
+BlockStorage& StackedStore::find_single_member(const std::function<Device*(const std::string&)>& find,
+                                               const char* key, const std::string& id) {
+  const Params& p = params();
+  if (id.empty()) p.fail(key, "names no block storage device");
+  Device* d = find(id);
+  if (!d) p.fail(key, fmt::format("no device \"{}\" in the topology", id));
+  if (d == this) p.fail(key, fmt::format("{} cannot sit on itself", id));
+  BlockStorage* const under = d->as_block_storage();
+  if (!under) p.fail(key, fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d->model()));
+  if (!under->limits().capacity.is_positive())
+    p.fail(key, fmt::format("{} has no capacity yet: declare a stacked store before {}", id, name()));
+  members_.assign(1, under);
+  return *under;
 }
 
 const StackedStore::Fanout& StackedStore::fanout(const Route& given, const QueueRoutes& queues, bool write) {

@@ -10,6 +10,7 @@
 //     a slot pool, so an I/O allocates nothing.
 #pragma once
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,7 +48,17 @@ protected:
                      const BlockIo& io) = 0;
   // Piece `size` of I/O `id` to member `m` at its byte `offset`, ending in piece_done(id).
   void send_piece(bool write, std::size_t m, Bytes size, Bytes offset, const Fanout& f, RouteMover& mover,
-                  std::uint32_t id, const BlockIo& io);
+                  std::uint32_t id, const BlockIo& io) {
+    send_to_member(write, m, size, offset, f, mover, [this, id] { piece_done(id); }, io);
+  }
+  // The same, ending in `then`.
+  void send_to_member(bool write, std::size_t m, Bytes size, Bytes offset, const Fanout& f, RouteMover& mover,
+                      Done then, const BlockIo& io);
+  // A store over one other (a file system, a virtual disk): the block storage device its
+  // parameter `key` names (`id`), found and checked (present, not itself, block storage
+  // with its capacity set), as its only member; InputError otherwise.
+  BlockStorage& find_single_member(const std::function<Device*(const std::string&)>& find, const char* key,
+                                   const std::string& id);
   // An I/O or flush of `pieces` pieces; each ends with piece_done(id), the last runs `done`.
   std::uint32_t expect(Done done, i64 pieces) { return pending_.acquire({done, pieces}); }
   void piece_done(std::uint32_t id) {

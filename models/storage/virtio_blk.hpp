@@ -1,0 +1,140 @@
+// A virtual machine's virtio block device (virtio 1.2, 5.2) as block storage stacked over
+// the host store that backs it (a drive, an md array, a file system holding the image).
+//
+// The guest's driver puts each request (at most max_request bytes: the block layer splits
+// larger I/Os) on the virtqueue and notifies the device; the notification is a VM exit
+// that wakes the host's device thread, and the device asks for one only while its thread
+// waits for work (VIRTIO_RING_F_EVENT_IDX: a busy thread finds new requests on the ring by
+// itself). The device thread takes requests in ring order, spends request_cost on each
+// (parse the descriptors, issue the host call, post the used ring), and serves it by its
+// emulation:
+//   sync:  blocking host calls (pread/pwrite/fsync): the thread holds each request until
+//          its host call returns, so requests are served one at a time whatever the
+//          guest's queue depth (Firecracker's default Sync engine, QEMU without aio);
+//   async: the host calls go out through io_uring and the thread goes on to the next
+//          request, async_depth of them in flight (Firecracker's Async engine, QEMU
+//          aio=io_uring or native).
+// A completion reaches the guest as an interrupt (irqfd, then the guest's handler):
+// interrupt_latency after the host call returns.
+//
+// The host's cache mode decides what a write and a flush are:
+//   none:      the image is opened O_DIRECT: a write goes to the backing store, a flush is
+//              the host's fdatasync (host_flush_cost) and the backing store's flush (QEMU
+//              cache=none; a backing store with nothing volatile makes it cheap).
+//   writeback: a write is copied into the host's page cache by the device thread (at
+//              host_copy_bandwidth) and completes; the backing store sees it only at the
+//              guest's flush, which makes the host write back every dirty byte and then
+//              flush the store (QEMU cache=writeback, Firecracker cache_type Writeback).
+//   unsafe:    as writeback, but a flush is acknowledged at once and nothing is written
+//              back: the data never becomes durable (QEMU cache=unsafe; Firecracker's
+//              default cache_type Unsafe).
+// A guest sees a volatile write cache in every mode (queue/write_cache "write back"), so
+// it sends flushes in all three.
+//
+// Not modelled: the host's own background writeback and dirty limits (in writeback mode
+// every dirty byte waits for the guest's flush), reads served from the host's page cache
+// (reads always go to the backing store), interrupt coalescing, and more than one
+// virtqueue (multi-queue virtio-blk serves each queue with its own thread or io_uring).
+#pragma once
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "models/storage/byte_ranges.hpp"
+#include "models/storage/stacked_store.hpp"
+#include "sim/core/slot_pool.hpp"
+#include "sim/core/stats.hpp"
+
+namespace iowall {
+
+class VirtioBlk final : public StackedStore {
+public:
+  VirtioBlk(const Params& p, SimContext& ctx);
+
+  IOWALL_PARAM(std::string, device, "",
+               "the host's block storage behind the virtual disk (a drive, an md array, a file system holding the "
+               "image)",
+               "QEMU -drive file=...; Firecracker PUT /drives path_on_host");
+  IOWALL_PARAM_CHOICE(emulation, "sync", (std::vector<std::string>{"sync", "async"}),
+                      "how the device thread issues host I/O: sync (blocking calls, one request at a time) or "
+                      "async (io_uring, async_depth requests in flight)",
+                      "Firecracker docs/api_requests/block-io-engine.md (io_engine Sync, the default, or Async); "
+                      "QEMU -drive aio=threads|native|io_uring");
+  IOWALL_PARAM_INT(async_depth, 128, 1, 65536, "async: host calls the device thread keeps in flight",
+                   "assumption: an io_uring submission queue of 128 entries");
+  IOWALL_PARAM_CHOICE(host_cache, "none", (std::vector<std::string>{"none", "writeback", "unsafe"}),
+                      "the host's cache mode for the image: none (O_DIRECT, a flush is the host's fdatasync), "
+                      "writeback (writes land in the host's page cache and are written back at a flush) or unsafe "
+                      "(as writeback, flushes acknowledged and ignored)",
+                      "QEMU -drive cache=none|writeback|unsafe; Firecracker docs/api_requests/block-caching.md "
+                      "(cache_type Unsafe, the default, or Writeback)");
+  IOWALL_PARAM(Time, request_cost, "3 us",
+               "device thread CPU time per request: descriptors parsed, the host call issued, the used ring "
+               "updated",
+               "assumption: a few microseconds of a user-space VMM's request handling; calibrate");
+  IOWALL_PARAM(Time, notify_latency, "5 us",
+               "from the guest's notification to the waiting device thread running: the VM exit on the queue's "
+               "notify register, the ioeventfd signal and the thread's wake-up",
+               "assumption: KVM MMIO/PIO exit and eventfd wake-up, a few microseconds");
+  IOWALL_PARAM(Time, interrupt_latency, "3 us",
+               "from the host call's return to the guest's completion handler: irqfd injection and the guest's "
+               "interrupt",
+               "assumption: KVM irqfd with posted interrupts, a few microseconds");
+  IOWALL_PARAM(Bandwidth, host_copy_bandwidth, "6 GB/s",
+               "writeback and unsafe: the device thread's copy of a write into the host's page cache",
+               "assumption: one core's buffered write() into the page cache (about 4-8 GB/s)");
+  IOWALL_PARAM(Time, host_flush_cost, "10 us",
+               "none and writeback: the host's fdatasync of the image besides the backing store's own flush",
+               "assumption: an fdatasync system call on a file whose blocks are allocated");
+  IOWALL_PARAM(Bytes, max_request, "4 MiB",
+               "the largest request the guest puts on the virtqueue (its block queue's max_sectors_kb); larger "
+               "I/Os are split",
+               "measured: /sys/block/vda/queue/max_sectors_kb 4096 on the GPU machine "
+               "(reports/calibration/gpu-machine/virtio-flush/flush.json)");
+  IOWALL_PARAM_INT(queue_size, 256, 1, 32768, "virtqueue entries: requests the guest keeps in flight",
+                   "Firecracker and QEMU virtio-blk queue size 256; the guest's nr_requests 256 (measured, as above)");
+
+  void flush(Done done, SyncScope scope) override;
+  void find_devices(const std::function<Device*(const std::string&)>& find) override;
+  std::string pending_work() const override;
+
+private:
+  enum class Kind { read, write, flush };
+  struct Request {
+    Kind kind = Kind::read;
+    Bytes size, offset;
+    const Fanout* fanout = nullptr;
+    RouteMover* mover = nullptr;
+    BlockIo io;
+    SyncScope scope = SyncScope::data;
+    std::uint32_t id = 0;  // the I/O's (or flush's) pending count in StackedStore
+  };
+  void split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) override;
+  void post(Request r);                               // the guest puts a request on the ring
+  void serve_next();                                  // the device thread takes the next one
+  void host_call(std::uint32_t r);                    // the host's work for request r
+  void host_done(std::uint32_t r);                    // its host call returned
+  void write_back(Done then);                         // the host writes back its dirty bytes
+  void write_back_round();                            // one round of it, or the waiters' turn
+  BlockStorage& store() const { return *members_.front(); }
+  bool caches_writes() const { return host_cache != "none"; }
+  void set_thread_busy(bool busy);
+
+  SlotPool<Request> requests_;
+  std::deque<std::uint32_t> ring_;  // requests the device thread has not taken yet
+  bool thread_busy_ = false, waking_ = false;
+  bool sync_ = true;
+  i64 host_in_flight_ = 0;
+  ByteRanges dirty_;  // writeback, unsafe: bytes the host holds in its page cache
+  // The host's writeback goes from the memory nearest the backing store, on the queues of
+  // the latest write's caller.
+  StackedRoutes* lender_ = nullptr;
+  const Fanout* last_write_ = nullptr;
+  RouteMover* mover_ = nullptr;
+  std::vector<Done> after_write_back_;
+  i64 write_back_left_ = 0;
+  TimeWeighted thread_;
+  Counter requests_taken_, notifications_, flushes_, written_back_;
+};
+
+}  // namespace iowall
