@@ -15,7 +15,7 @@ VirtioBlk::VirtioBlk(const Params& p, SimContext& ctx) : StackedStore(p, ctx), s
                 notifications_);
   register_stat("flushes", "flushes", "flush requests from the guest", flushes_);
   register_stat("written_back", "B", "bytes the host wrote back from its page cache at flushes", written_back_);
-  register_stat("device_thread", "threads", "the host's device thread busy with a request", thread_, 1);
+  register_stat("device_thread/busy", "threads", "the host's device thread busy with a request", thread_, 1);
 }
 
 void VirtioBlk::find_devices(const std::function<Device*(const std::string&)>& find) {
@@ -24,8 +24,6 @@ void VirtioBlk::find_devices(const std::function<Device*(const std::string&)>& f
   if (!max_request.is_positive() || !max_request.is_multiple_of(s.lba_size))
     p.fail("max_request", fmt::format("{} is not a positive multiple of {}'s logical block ({})", to_string(max_request),
                                       device, to_string(s.lba_size)));
-  if (!host_copy_bandwidth.is_positive())
-    p.fail("host_copy_bandwidth", fmt::format("{} is not a positive bandwidth", to_string(host_copy_bandwidth)));
   BlockLimits l = s;
   l.max_transfer = max_request;
   l.queue_depth = queue_size;
