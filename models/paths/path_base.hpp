@@ -16,7 +16,12 @@
 
 namespace iowall {
 
-class PathBase : public DataPath, private StackedRoutes {
+class PathBase : public DataPath, public StackedRoutes {
+public:
+  // The simulation this path runs in (a store that runs a path of its own for its I/Os,
+  // an NVMe-oF namespace, builds it there).
+  PathEnv& env() const { return env_; }
+
 protected:
   struct InFlight {
     IoRequest io;
