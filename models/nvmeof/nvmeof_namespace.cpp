@@ -52,7 +52,9 @@ void NvmeofNamespace::submit(bool write, Bytes size, const Route& given, RouteMo
   ios_.add();
   IoRequest r;
   r.size = size;
-  r.offset = io.offset;
+  // Without an offset hint, after the last I/O (as a stacked store places one).
+  r.offset = io.offset.is_negative() ? next_offset_ : io.offset;
+  next_offset_ = (r.offset + size) % limits().capacity;
   r.write = write;
   r.storage = target_;
   DataPath& transport = transport_for(io.queues.stacked, mover);

@@ -65,6 +65,7 @@ private:
   const StackedRoutes* last_lender_ = nullptr;
   Topology* topology_ = nullptr;
   std::unordered_map<const Route*, Device*> far_ends_;
+  Bytes next_offset_;
   Counter ios_, flushes_;
 };
 
