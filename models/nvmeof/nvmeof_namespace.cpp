@@ -37,6 +37,7 @@ void NvmeofNamespace::find_devices(const std::function<Device*(const std::string
                               common.nic));
   set_limits(target_->limits());
   set_place(*nic);
+  carries_flush_ = TransportChoice(p, "rdma").transport == "rdma";
 }
 
 void NvmeofNamespace::read(Bytes size, const Route& to, RouteMover& mover, Done done, const BlockIo& io) {
@@ -64,7 +65,18 @@ void NvmeofNamespace::submit(bool write, Bytes size, const Route& given, RouteMo
 
 void NvmeofNamespace::flush(Done done, SyncScope scope) {
   flushes_.add();
-  target_->flush(done, scope);
+  // A Flush command over the transport of the latest caller: its capsule, the target's
+  // flush of the store, the response. Before any I/O, or over TCP (which carries reads
+  // only here), the store is flushed directly.
+  if (!last_caller_ || !carries_flush_) return target_->flush(done, scope);
+  IoRequest r;
+  r.write = true;
+  r.flush = true;
+  r.flush_scope = scope;
+  r.offset = Bytes(0);
+  r.storage = target_;
+  r.target = &last_caller_->env->nearest(place(), "dram");
+  last_caller_->transport->submit(r, done);
 }
 
 DataPath& NvmeofNamespace::transport_for(StackedRoutes* lender, RouteMover& mover) {

@@ -7,7 +7,8 @@
 // target serves it from the store it exports (`target`: a drive, an md array, a file
 // system holding the namespace's backing file), and the data moves between that store and
 // the far end of the caller's route, host memory or a GPU (GPUDirect RDMA), across the NICs.
-// A flush goes to the exported store (nvmet's flush of its backing device).
+// A flush is a Flush command: its capsule crosses to the target, which flushes the exported
+// store (nvmet's flush of its backing device) and replies.
 //
 // The caller's path charges its system call and block layer; the transport's
 // initiator_submit and initiator_complete are what the host's NVMe-oF driver adds. The
@@ -16,8 +17,8 @@
 // Namespaces connected with the same transport settings share the transport (one host
 // driver); namespaces with different settings through one NIC each have their own, so
 // that NIC's RDMA engine is modelled once per setting.
-// Not modelled: the flush command's own round trip over the network, and reads or writes
-// a caller sends without routes to lend (a path with queues of its own, gpu_initiated).
+// Not modelled: reads or writes a caller sends without routes to lend (a path with queues
+// of its own, gpu_initiated); over TCP (reads only here) a flush goes to the store directly.
 #pragma once
 #include <map>
 #include <memory>
@@ -66,6 +67,7 @@ private:
   Topology* topology_ = nullptr;
   std::unordered_map<const Route*, Device*> far_ends_;
   Bytes next_offset_;
+  bool carries_flush_ = false;  // the transport carries a Flush command (RDMA)
   Counter ios_, flushes_;
 };
 

@@ -106,12 +106,14 @@ protected:
   void copy_to_gpu_then_finish(std::uint32_t id, const Endpoints& e);
   // The client's last step: its completion cost, the copy if a read bounces, then done.
   void client_completes(std::uint32_t id, const Endpoints& e);
-  // The target's drive access for the I/O (storage_step), or none when the target serves
+  // The target's drive access for the I/O (storage_step), a Flush command's flush of the
+  // store (IoRequest::flush), or none when the target serves
   // it from its memory (IoRequest::cached: a file server's page cache holds a read's data
   // or keeps an unstable write's); a write the server syncs (IoRequest::server_syncs) then
   // waits for an fsync of its store (a file system commits its journal, a drive flushes).
   void target_storage(std::uint32_t id, const Route& route, BlockStorage::Done then) {
     const IoRequest& r = io(id).io;
+    if (r.flush) return r.storage->flush(then, r.flush_scope);
     if (r.cached) return then();
     if (!(r.write && r.server_syncs)) return storage_step(id, route, then);
     if (after_sync_.size() <= id) after_sync_.resize(id + 1);

@@ -37,6 +37,10 @@ struct IoRequest {
   bool server_local = false;
   bool shares_thread = false;
   bool server_syncs = false;
+  // An NVMe-oF Flush command (remote paths only): no data moves; the target flushes the
+  // store with `flush_scope` and replies.
+  bool flush = false;
+  SyncScope flush_scope = SyncScope::data;
   // A read into host memory never touched before: CPU time the I/O's thread spends
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.

@@ -82,3 +82,16 @@ TEST_CASE("A namespace names one client NIC", "[nvmeof][namespace]") {
                                Json::array({"cpu_only"})),
                     Catch::Contains("/nic") && Catch::Contains("one client NIC"));
 }
+
+TEST_CASE("A namespace's flush is a Flush command across the fabric", "[nvmeof][namespace]") {
+  Json w = small("sequential_write", "ns0", "dram0");
+  w["io_size"] = "128 KiB";
+  w["durability"] = "none";
+  const double plain = mean_us(run_nvmeof(with_namespaces(), w, Json::array({"cpu_only"})), "cpu_only");
+  w["durability"] = "o_dsync";
+  const double synced = mean_us(run_nvmeof(with_namespaces(), w, Json::array({"cpu_only"})), "cpu_only");
+  // Each O_DSYNC write adds a Flush: the initiator's submit and complete (2 + 2 us), the
+  // capsule's and the response's trips through both NICs, and the drive's flush (5 us).
+  // A flush sent straight to the drive would add only its 5 us.
+  CHECK(synced - plain > 9.0);
+}
