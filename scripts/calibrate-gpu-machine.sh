@@ -16,9 +16,13 @@
 #   copies:  host<->GPU copies into pinned, pageable (reused) and pageable-fresh memory
 #            (with and without transparent huge pages) by chunk size, a CPU pass (memcpy,
 #            CRC-32) over host bytes, and small copies for the per-call cost.
+#   flush:   scripts/probe-virtio-flush.py: the disk's flush against the bytes written
+#            since the last one (O_DIRECT overwrites of a filled file, then fdatasync), write
+#            ingest by 1, 2 and 8 threads, buffered writes then fsync (FLUSH_SIZES MiB,
+#            default 1,16,256,1024; BUFFERED_GIB, default 1,4).
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
-#   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe disk figures memory)
+#   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV.
 #
 # PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
@@ -35,7 +39,7 @@ fi
 out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR [PHASE...]}
 shift
 phases=("$@")
-[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory writes copies frameworks)
+[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory writes copies flush frameworks)
 iowall=$(realpath "${IOWALL:-build/release/iowall}")
 here=$(cd "$(dirname "$0")" && pwd)
 # Everything the script creates lives in two private folders, one on the disk and one on
@@ -210,6 +214,12 @@ copies() {
   done 2> copies.log
 }
 
+flush() {
+  mkdir -p "$work/flush" && cd "$work/flush" || return
+  python3 "$here/probe-virtio-flush.py" --dir "$work/flush" --output "$work/flush/flush.json" --rounds "${ROUNDS:-3}" \
+    --sizes "${FLUSH_SIZES:-1,16,256,1024}" --buffered "${BUFFERED_GIB:-1,4}" > summary.txt 2> flush.log
+}
+
 frameworks() {
   mkdir -p "$work/frameworks" && cd "$work/frameworks" || return
   # shellcheck disable=SC2086  # sizes are words
@@ -226,6 +236,7 @@ for phase in "${phases[@]}"; do
     memory) memory ;;
     writes) writes ;;
     copies) copies ;;
+    flush) flush ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
   esac
