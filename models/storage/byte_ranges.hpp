@@ -29,6 +29,13 @@ public:
     total_ += fresh;
     return fresh;
   }
+  // Whether [at, end) lies wholly inside one range of the set.
+  bool covers(i64 at, i64 end) const {
+    auto it = ranges_.upper_bound(at);
+    if (it == ranges_.begin()) return false;
+    --it;
+    return it->first <= at && end <= it->second;
+  }
   // The ranges, by start, and the bytes they hold.
   const std::map<i64, i64>& ranges() const { return ranges_; }
   Bytes total() const { return total_; }

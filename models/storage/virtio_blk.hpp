@@ -31,10 +31,12 @@
 // A guest sees a volatile write cache in every mode (queue/write_cache "write back"), so
 // it sends flushes in all three.
 //
+// In writeback and unsafe modes a read of bytes the host still holds dirty is the thread's
+// copy out of host memory; other reads go to the backing store.
 // Not modelled: the host's own background writeback and dirty limits (in writeback mode
-// every dirty byte waits for the guest's flush), reads served from the host's page cache
-// (reads always go to the backing store), interrupt coalescing, and more than one
-// virtqueue (multi-queue virtio-blk serves each queue with its own thread or io_uring).
+// every dirty byte waits for the guest's flush), reads of clean data the host's page cache
+// holds (they go to the backing store), interrupt coalescing, and more than one virtqueue
+// (multi-queue virtio-blk serves each queue with its own thread or io_uring).
 #pragma once
 #include <deque>
 #include <string>
@@ -118,6 +120,9 @@ private:
   void write_back_round();                            // one round of it, or the waiters' turn
   BlockStorage& store() const { return *members_.front(); }
   bool caches_writes() const { return host_cache != "none"; }
+  // writeback, unsafe: a write, or a read of bytes the host holds dirty, is the thread's
+  // copy into or out of host memory, with no store I/O.
+  bool served_from_host_memory(const Request& q) const;
   void set_thread_busy(bool busy);
 
   SlotPool<Request> requests_;
@@ -134,7 +139,7 @@ private:
   std::vector<Done> after_write_back_;
   i64 write_back_left_ = 0;
   TimeWeighted thread_;
-  Counter requests_taken_, notifications_, flushes_, written_back_;
+  Counter requests_taken_, notifications_, flushes_, written_back_, host_hits_;
 };
 
 }  // namespace iowall

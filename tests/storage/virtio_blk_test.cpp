@@ -220,3 +220,22 @@ TEST_CASE("'limited by' names a virtual disk's device thread when it binds", "[s
   CHECK(m["limited_by"]["utilization"].get<double>() > 0.99);
   CHECK(m["iops"].get<double>() < 20000);
 }
+
+TEST_CASE("virtio_blk writeback: a read of bytes the host holds dirty is a copy out of its memory",
+          "[storage][virtio]") {
+  Vm vm(Json{{"host_cache", "writeback"}});
+  vm.run(true, {1 * MiB});
+  const Time start = vm.ctx.now();
+  Time done(-1);
+  vm.disk->read(Bytes(64 * KiB), vm.given, vm.mover, [&] { done = vm.ctx.now(); }, vm.at(256 * KiB));
+  vm.ctx.run();
+  // Woken 5, request 3 + 64 KiB at 4 GB/s (16.384 us), interrupt 3: no store read.
+  CHECK(done - start == ns(27384));
+  CHECK(vm.store.calls.empty());
+  CHECK(vm.stat("host_cache_reads") == 1);
+  // Past the dirty MiB the read goes to the store (50 us there).
+  vm.disk->read(Bytes(64 * KiB), vm.given, vm.mover, [] {}, vm.at(2 * MiB));
+  vm.ctx.run();
+  REQUIRE(vm.store.calls.size() == 1);
+  CHECK_FALSE(vm.store.calls[0].write);
+}
