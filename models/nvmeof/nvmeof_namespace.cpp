@@ -4,6 +4,7 @@
 
 #include "models/nvmeof/nvmeof_path.hpp"
 #include "models/paths/path_base.hpp"
+#include "models/storage/stacked_store.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/error.hpp"
 
@@ -19,14 +20,7 @@ NvmeofNamespace::NvmeofNamespace(const Params& p, SimContext& ctx)
 
 void NvmeofNamespace::find_devices(const std::function<Device*(const std::string&)>& find) {
   const Params& p = params();
-  if (target.empty()) p.fail("target", "names no block storage for the target to export");
-  Device* d = find(target);
-  if (!d) p.fail("target", fmt::format("no device \"{}\" in the topology", target));
-  if (d == this) p.fail("target", fmt::format("{} cannot export itself", target));
-  target_ = d->as_block_storage();
-  if (!target_) p.fail("target", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", target, d->model()));
-  if (!target_->limits().capacity.is_positive())
-    p.fail("target", fmt::format("{} has no capacity yet: declare a stacked store before {}", target, name()));
+  target_ = &find_block_storage(*this, find, "target", target);
   // The connection leaves by one client NIC (nvme connect's host_traddr): the namespace's
   // place for what is near it (the client's memory and cores).
   const CommonConfig common(p);

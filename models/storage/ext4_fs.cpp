@@ -77,9 +77,6 @@ Bytes Ext4Fs::store_offset(Bytes offset) const {
 
 void Ext4Fs::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
   if (write) {
-    lender_ = io.queues.stacked;
-    last_write_ = &f;
-    mover_ = &mover;
     const Bytes fresh = allocate(at, end);
     const i64 tick = ctx().now() / timestamp_granularity;
     if (tick != stamp_tick_ || fresh.is_positive()) inode_tid_ = running_;
@@ -141,12 +138,10 @@ void Ext4Fs::journal_write(i64 blocks, Done then) {
   // closed it earlier); the circular log wraps: a write past its end starts at the top.
   blocks = std::min(blocks, journal_blocks_n);
   if (journal_head_ + blocks > journal_blocks_n) journal_head_ = 0;
-  BlockIo io;
-  io.offset = journal_at_ + Bytes(journal_head_ * kBlock);
-  io.queues = last_write_->queues.front();
+  const Bytes at = journal_at_ + Bytes(journal_head_ * kBlock);
   journal_head_ += blocks;
   journal_blocks_.add(blocks);
-  store().write(Bytes(blocks * kBlock), lender_->memory_route(store().device(), true), *mover_, then, io);
+  write_own(0, Bytes(blocks * kBlock), at, then);
 }
 
 void Ext4Fs::commit_done() {

@@ -104,12 +104,7 @@ private:
     Done done;
   };
   std::deque<Waiter> waiting_;
-  i64 journal_head_ = 0;  // next block of the circular journal
-  // Where the journal's blocks go: the store's queues and routes the latest write's
-  // caller lent, from the host memory near the store.
-  StackedRoutes* lender_ = nullptr;
-  const Fanout* last_write_ = nullptr;
-  RouteMover* mover_ = nullptr;
+  i64 journal_head_ = 0;  // next block of the circular journal (written by write_own)
   Counter pieces_, syncs_, commits_, journal_blocks_, cache_flushes_;
 };
 

@@ -29,15 +29,10 @@ void MdRaid0::find_devices(const std::function<Device*(const std::string&)>& fin
     p.fail("members", fmt::format("RAID0 stripes over at least 2 block storage devices; \"{}\" names {}", members,
                                   ids.size()));
   for (const std::string& id : ids) {
-    Device* d = find(id);
-    if (!d) p.fail("members", fmt::format("no device \"{}\" in the topology", id));
-    if (d == this) p.fail("members", fmt::format("{} cannot be a member of itself", id));
-    BlockStorage* s = d->as_block_storage();
-    if (!s) p.fail("members", fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d->model()));
+    if (find(id) == this) p.fail("members", fmt::format("{} cannot be a member of itself", id));
+    BlockStorage* s = &find_block_storage(*this, find, "members", id);
     if (std::find(members_.begin(), members_.end(), s) != members_.end())
       p.fail("members", fmt::format("{} is named twice", id));
-    if (!s->limits().capacity.is_positive())
-      p.fail("members", fmt::format("{} has no capacity yet: declare a stacked member before {}", id, name()));
     members_.push_back(s);
   }
   BlockLimits l;

@@ -17,6 +17,11 @@ void StackedStore::start(bool write, Bytes size, const Route& given, RouteMover&
     return;
   }
   const Fanout& f = fanout(given, io.queues, write);
+  if (write) {
+    lender_ = io.queues.stacked;
+    last_write_ = &f;
+    mover_ = &mover;
+  }
   const i64 at = io.offset.is_negative() ? next_offset_ : io.offset.count();
   const i64 end = at + size.count();
   next_offset_ = end % limits().capacity.count();
@@ -34,18 +39,24 @@ void StackedStore::send_to_member(bool write, std::size_t m, Bytes size, Bytes o
     members_[m]->read(size, *f.routes[m], mover, then, piece);
 }
 
-BlockStorage& StackedStore::find_single_member(const std::function<Device*(const std::string&)>& find,
-                                               const char* key, const std::string& id) {
-  const Params& p = params();
+void StackedStore::write_own(std::size_t m, Bytes size, Bytes offset, Done then) {
+  BlockIo io;
+  io.offset = offset;
+  io.queues = last_write_->queues[m];
+  members_[m]->write(size, lender_->memory_route(members_[m]->device(), true), *mover_, then, io);
+}
+
+BlockStorage& find_block_storage(const Device& self, const std::function<Device*(const std::string&)>& find,
+                                 const char* key, const std::string& id) {
+  const Params& p = self.params();
   if (id.empty()) p.fail(key, "names no block storage device");
   Device* d = find(id);
   if (!d) p.fail(key, fmt::format("no device \"{}\" in the topology", id));
-  if (d == this) p.fail(key, fmt::format("{} cannot sit on itself", id));
+  if (d == &self) p.fail(key, fmt::format("{} cannot sit on itself", id));
   BlockStorage* const under = d->as_block_storage();
   if (!under) p.fail(key, fmt::format("{} is a {}, not block storage (such as an nvme_ssd)", id, d->model()));
   if (!under->limits().capacity.is_positive())
-    p.fail(key, fmt::format("{} has no capacity yet: declare a stacked store before {}", id, name()));
-  members_.assign(1, under);
+    p.fail(key, fmt::format("{} has no capacity yet: declare a stacked store before {}", id, self.name()));
   return *under;
 }
 

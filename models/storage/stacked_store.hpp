@@ -23,6 +23,11 @@
 
 namespace iowall {
 
+// The block storage device that parameter `key` of `self` names (`id`): present, not
+// `self`, block storage, its capacity set (declared earlier); InputError otherwise.
+BlockStorage& find_block_storage(const Device& self, const std::function<Device*(const std::string&)>& find,
+                                 const char* key, const std::string& id);
+
 class StackedStore : public Device, public BlockStorage {
 public:
   using Done = BlockStorage::Done;
@@ -55,10 +60,17 @@ protected:
   void send_to_member(bool write, std::size_t m, Bytes size, Bytes offset, const Fanout& f, RouteMover& mover,
                       Done then, const BlockIo& io);
   // A store over one other (a file system, a virtual disk): the block storage device its
-  // parameter `key` names (`id`), found and checked (present, not itself, block storage
-  // with its capacity set), as its only member; InputError otherwise.
+  // parameter `key` names (`id`), found and checked (find_block_storage), as its only member.
   BlockStorage& find_single_member(const std::function<Device*(const std::string&)>& find, const char* key,
-                                   const std::string& id);
+                                   const std::string& id) {
+    members_.assign(1, &find_block_storage(*this, find, key, id));
+    return *members_.front();
+  }
+  // The store's own bytes (a journal's blocks, a host's write-back): `size` at member `m`'s
+  // byte `offset`, from the host memory nearest that member, on the queues and routes the
+  // latest write's caller lent; only once a write has come (wrote()).
+  bool wrote() const { return last_write_ != nullptr; }
+  void write_own(std::size_t m, Bytes size, Bytes offset, Done then);
   // An I/O or flush of `pieces` pieces; each ends with piece_done(id), the last runs `done`.
   std::uint32_t expect(Done done, i64 pieces) { return pending_.acquire({done, pieces}); }
   void piece_done(std::uint32_t id) {
@@ -80,6 +92,10 @@ private:
     i64 left = 0;
   };
   SlotPool<Pending> pending_;
+  // The latest write's caller: its lent routes, its queues for the members, its mover.
+  StackedRoutes* lender_ = nullptr;
+  const Fanout* last_write_ = nullptr;
+  RouteMover* mover_ = nullptr;
   i64 next_offset_ = 0;  // where an I/O without an offset goes: after the last one
   // By the caller's route, its queues' route and the lender.
   std::unordered_map<PointerTriple, std::size_t, HashPointers> fanout_of_;

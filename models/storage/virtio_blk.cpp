@@ -34,13 +34,8 @@ void VirtioBlk::find_devices(const std::function<Device*(const std::string&)>& f
 }
 
 void VirtioBlk::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
-  if (write) {
-    lender_ = io.queues.stacked;
-    last_write_ = &f;
-    mover_ = &mover;
-  }
   const i64 m = max_request.count();
-  const std::uint32_t id = expect(done, (end - at + m - 1) / m);
+  const std::uint32_t id = expect(done, ceil_div(Bytes(end - at), max_request));
   for (; at < end; at += m) {
     Request r;
     r.kind = write ? Kind::write : Kind::read;
@@ -86,10 +81,12 @@ void VirtioBlk::serve_next() {
   ring_.pop_front();
   requests_taken_.add();
   set_thread_busy(true);
-  const Request& q = requests_[r];
+  Request& q = requests_[r];
   Time work = request_cost;
-  // The thread copies a write into the host's page cache, or a read out of it.
-  if (served_from_host_memory(q)) work += transfer_time(q.size, host_copy_bandwidth);
+  // The thread copies a write into the host's page cache, or a read out of it: decided
+  // now, as the thread takes the request (a write-back may clean the bytes before its call).
+  q.in_host_memory = served_from_host_memory(q);
+  if (q.in_host_memory) work += transfer_time(q.size, host_copy_bandwidth);
   ctx().in(work, [this, r] {
     if (!sync_) {
       // io_uring: the call goes out and the thread takes the next request.
@@ -105,7 +102,7 @@ void VirtioBlk::host_call(std::uint32_t r) {
   const Request q = requests_[r];
   switch (q.kind) {
     case Kind::read:
-      if (served_from_host_memory(q)) {
+      if (q.in_host_memory) {
         // Copied out of the host's page cache already (the thread's time): no store I/O.
         host_hits_.add();
         host_done(r);
@@ -114,7 +111,7 @@ void VirtioBlk::host_call(std::uint32_t r) {
       send_to_member(false, 0, q.size, q.offset, *q.fanout, *q.mover, [this, r] { host_done(r); }, q.io);
       return;
     case Kind::write:
-      if (!caches_writes()) {
+      if (!q.in_host_memory) {
         send_to_member(true, 0, q.size, q.offset, *q.fanout, *q.mover, [this, r] { host_done(r); }, q.io);
         return;
       }
@@ -152,7 +149,7 @@ void VirtioBlk::write_back(Done then) {
 }
 
 void VirtioBlk::write_back_round() {
-  if (dirty_.empty() || !lender_) {
+  if (dirty_.empty() || !wrote()) {
     std::vector<Done> ready;
     ready.swap(after_write_back_);
     for (const Done& d : ready) d();
@@ -160,24 +157,17 @@ void VirtioBlk::write_back_round() {
   }
   // Every dirty range, in requests of at most the store's largest command; what is
   // dirtied meanwhile goes in the next round.
-  const i64 piece = (store().limits().max_transfer.is_positive() ? store().limits().max_transfer : max_request).count();
+  const Bytes limit = store().limits().max_transfer.is_positive() ? store().limits().max_transfer : max_request;
+  const i64 piece = limit.count();
   const auto ranges = dirty_.ranges();
   written_back_.add(dirty_.total().count());
   dirty_.clear();
-  for (const auto& [lo, hi] : ranges) write_back_left_ += (hi - lo + piece - 1) / piece;
-  BlockIo io;
-  io.queues = last_write_->queues.front();
-  const Route& from_memory = lender_->memory_route(store().device(), true);
-  for (const auto& [lo, hi] : ranges) {
-    for (i64 at = lo; at < hi; at += piece) {
-      io.offset = Bytes(at);
-      store().write(Bytes(std::min(piece, hi - at)), from_memory, *mover_,
-                    [this] {
-                      if (--write_back_left_ == 0) write_back_round();
-                    },
-                    io);
-    }
-  }
+  for (const auto& [lo, hi] : ranges) write_back_left_ += ceil_div(Bytes(hi - lo), limit);
+  for (const auto& [lo, hi] : ranges)
+    for (i64 at = lo; at < hi; at += piece)
+      write_own(0, Bytes(std::min(piece, hi - at)), Bytes(at), [this] {
+        if (--write_back_left_ == 0) write_back_round();
+      });
 }
 
 bool VirtioBlk::served_from_host_memory(const Request& q) const {

@@ -110,6 +110,7 @@ private:
     BlockIo io;
     SyncScope scope = SyncScope::data;
     std::uint32_t id = 0;  // the I/O's (or flush's) pending count in StackedStore
+    bool in_host_memory = false;  // served by the thread's copy (set when the thread takes it)
   };
   void split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) override;
   void post(Request r);                               // the guest puts a request on the ring
@@ -131,11 +132,6 @@ private:
   bool sync_ = true;
   i64 host_in_flight_ = 0;
   ByteRanges dirty_;  // writeback, unsafe: bytes the host holds in its page cache
-  // The host's writeback goes from the memory nearest the backing store, on the queues of
-  // the latest write's caller.
-  StackedRoutes* lender_ = nullptr;
-  const Fanout* last_write_ = nullptr;
-  RouteMover* mover_ = nullptr;
   std::vector<Done> after_write_back_;
   i64 write_back_left_ = 0;
   TimeWeighted thread_;
