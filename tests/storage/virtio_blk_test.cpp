@@ -206,8 +206,8 @@ TEST_CASE("virtio_blk refuses a request size that is not a multiple of the store
 
 TEST_CASE("'limited by' names a virtual disk's device thread when it binds", "[storage][virtio]") {
   // topologies/vm-virtio-host.json: 4 KiB reads at QD32 through a sync device thread. The
-  // thread holds each request for its 3 us and the drive's read (~55 us): it is busy all the
-  // time at 1 / 58 us, about 17k IOPS, while the drive, able to do 2.45M, idles.
+  // thread holds each request for its 3 us and the drive's read (~60 us): it is busy all the
+  // time at 1 / 63 us, about 16k IOPS, while the drive, able to do 2.45M, idles.
   const Json doc = {{"name", "t"},
                     {"topology", "topologies/vm-virtio-host.json"},
                     {"workload",
