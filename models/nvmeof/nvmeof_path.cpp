@@ -8,7 +8,8 @@
 
 namespace iowall::nvmeof {
 
-NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env) : PathBase(env), common_(common) {
+NvmeofPath::NvmeofPath(const CommonConfig& common, PathEnv& env)
+    : PathBase(env), common_(common), per_connection_(common.receive == "per_connection") {
   if (env.ctx.fidelity() == Fidelity::tlp)
     throw InputError(env.file, env.pointer, "NVMe-oF paths run at chunk fidelity only (not tlp)");
 }
@@ -68,6 +69,43 @@ CpuSocket& NvmeofPath::placed_cpu(const Device& target, const Nic& nic) {
 
 Dram& NvmeofPath::placed_memory(const Device& target, const Nic& nic) {
   return static_cast<Dram&>(placed("bounce_memory", common_.bounce_memory, "dram", target, nic));
+}
+
+void NvmeofPath::receive_command(std::uint32_t id, const Endpoints& e) {
+  if (receipts_.size() <= id) receipts_.resize(id + 1);
+  receipts_[id] = {&e, nullptr};
+  if (!per_connection_) return take_thread(id);
+  Receiver& rx = receiver(e, io(id).io.connection);
+  receipts_[id].receiver = &rx;
+  if (rx.gate.free() > 0) rx.busy.add(env_.ctx.now(), 1);
+  rx.gate.acquire([this, id] { take_thread(id); });
+}
+
+// The connection stays held (XPT_BUSY) while its command waits for a thread and while
+// that thread receives it; then the next command on it may be taken.
+void NvmeofPath::take_thread(std::uint32_t id) {
+  target_acquire(id, *receipts_[id].e, [this, id] {
+    receipts_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
+      if (Receiver* rx = receipts_[id].receiver) {
+        if (rx->gate.waiting() == 0) rx->busy.add(env_.ctx.now(), -1);
+        rx->gate.release();
+      }
+      command_received(id);
+    });
+  });
+}
+
+NvmeofPath::Receiver& NvmeofPath::receiver(const Endpoints& e, int connection) {
+  auto& slot = receivers_[{e.client_nic, connection}];
+  if (!slot) {
+    slot = std::make_unique<Receiver>();
+    const std::string name = fmt::format("{}/receive/{}{}", e.target_cpu->name(), e.client_nic->name(),
+                                         connection > 0 ? fmt::format(".{}", connection) : "");
+    env_.ctx.stats().add(name + "/busy", "commands",
+                         "a client connection's receipt at the target: one command at a time (sunrpc XPT_BUSY)",
+                         slot->busy, 1);
+  }
+  return *slot;
 }
 
 void NvmeofPath::target_acquire(std::uint32_t id, const Endpoints& e, InlineFunction<void()> then) {

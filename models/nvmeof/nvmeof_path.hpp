@@ -64,6 +64,14 @@ struct CommonConfig : ParamSet {
   IOWALL_PARAM(Time, target_cost, "2 us",
                "target CPU time per I/O: parse the command capsule, submit to the SSD, post the response",
                "assumption, order of magnitude of a kernel nvmet or SPDK target; calibrate");
+  IOWALL_PARAM_CHOICE(receive, "concurrent", (std::vector<std::string>{"concurrent", "per_connection"}),
+                      "how the target takes commands off a connection: concurrent (each as it arrives: nvmet and "
+                      "SPDK poll or complete per queue) or per_connection (one at a time per client connection: "
+                      "the next is taken once the current one's first half of target_cost is spent, a service "
+                      "thread included; set by nfs_rdma's xprt_busy)",
+                      "Linux sunrpc: svc_xprt_enqueue takes a transport only while XPT_BUSY is clear, and before "
+                      "5.13 it was cleared after xpo_recvfrom returned (C. Lever, 'SUNRPC: Move svc_xprt_received() "
+                      "call sites', linux-nfs, March 2021)");
   IOWALL_PARAM_INT(target_threads, 0, 0, 65536,
                    "target service threads: a command holds one from its arrival until its reply is posted, "
                    "waiting drive accesses included; 0: the target never waits for a thread",
@@ -124,6 +132,11 @@ protected:
     return bounces(r) ? static_cast<Device&>(*e.bounce) : *e.client;
   }
 
+  // A command has reached the target: taken off its connection as `receive` says, it
+  // holds a service thread (target_acquire) and the target CPU spends the first half of
+  // target_cost on it; then command_received(id), the transport's next step.
+  void receive_command(std::uint32_t id, const Endpoints& e);
+  virtual void command_received(std::uint32_t id) = 0;
   // A command's hold on one of the target's service threads (target_threads): `then`
   // once it has one; target_release when its reply is posted. A command that shares
   // another's thread (IoRequest::shares_thread) takes none.
@@ -150,6 +163,22 @@ private:
     TimeWeighted busy;
   };
   std::map<const CpuSocket*, std::unique_ptr<ServiceThreads>> threads_;  // by target socket
+  // receive per_connection: a connection's receipt, one command at a time, by client NIC
+  // and IoRequest::connection. One path is one mount per client port: its connection is
+  // one server transport whichever server port ("target_nic") a call arrives on.
+  struct Receiver {
+    TokenPool gate{1};
+    TimeWeighted busy;
+  };
+  Receiver& receiver(const Endpoints& e, int connection);
+  void take_thread(std::uint32_t id);
+  bool per_connection_ = false;
+  std::map<std::pair<const Nic*, int>, std::unique_ptr<Receiver>> receivers_;
+  struct Receipt {
+    const Endpoints* e = nullptr;
+    Receiver* receiver = nullptr;  // per_connection: the connection it holds
+  };
+  std::vector<Receipt> receipts_;  // by I/O
 };
 
 }  // namespace iowall::nvmeof

@@ -208,14 +208,13 @@ private:
 
   void command_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
-    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      target_acquire(id, *conns_[id].e, [this, id] {
-        conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-          if (fetches_data(id)) return fetch_data(id);
-          access_ssd(id);
-        });
-      });
-    });
+    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()),
+                       [this, id] { receive_command(id, *conns_[id].e); });
+  }
+
+  void command_received(std::uint32_t id) override {
+    if (fetches_data(id)) return fetch_data(id);
+    access_ssd(id);
   }
 
   // The target HCA moving an I/O's data between its buffer and the client's along `route`.

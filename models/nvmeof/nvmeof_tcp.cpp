@@ -98,15 +98,13 @@ private:
     return conns_.add(e, std::move(c));
   }
 
-  void command_arrived(std::uint32_t id) {
-    target_acquire(id, *conns_[id].e, [this, id] {
+  void command_arrived(std::uint32_t id) { receive_command(id, *conns_[id].e); }
+
+  void command_received(std::uint32_t id) override {
+    target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
       conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-        target_storage(id, env_.route(io(id).io.storage->device(), *conns_[id].e->target_data), [this, id] {
-          conns_[id].e->target_cpu->spend(common_.target_cost / 2, [this, id] {
-            target_release(id, *conns_[id].e);
-            send_data(id);
-          });
-        });
+        target_release(id, *conns_[id].e);
+        send_data(id);
       });
     });
   }

@@ -13,7 +13,9 @@
 //      share server_cache_hit_ratio of READs) or from its drives through their NVMe
 //      queues; the server moves it by RDMA WRITE (READ) or RDMA READ (WRITE) straight
 //      into/out of GPU memory ("buffer": "gpu", GPUDirect RDMA) or a host bounce buffer;
-//      the reply is a SEND behind the data;
+//      the reply is a SEND behind the data; a server kernel before 5.13 (xprt_busy
+//      after_receive) takes a connection's next call only once the current one is
+//      received (the first half of server_rpc_cost, a thread included: sunrpc's XPT_BUSY);
 //   4. the I/O completes with its last RPC.
 // The export is a file striped over the server's drives in rsize chunks (RAID0-like,
 // assumption): RPC k of the data set lands on drive k mod drives. Or the path names one
@@ -83,6 +85,15 @@ public:
                         "RFC 1813 3.3.7 (stable_how) and 3.3.21 (COMMIT); Linux fs/nfs/pagelist.c nfs_generic_pgio "
                         "drops FLUSH_COND_STABLE when an I/O needs more than one RPC; fs/nfs/direct.c commits the "
                         "O_DIRECT request's unstable writes before it completes");
+    IOWALL_PARAM_CHOICE(xprt_busy, "at_dequeue", (std::vector<std::string>{"at_dequeue", "after_receive"}),
+                        "when the server lets a connection's next call be taken: at_dequeue (as soon as a thread "
+                        "takes the call off it: Linux 5.13 on, RPC-over-RDMA) or after_receive (once that thread "
+                        "has received it: before 5.13, and sockets always; this path charges the first half of "
+                        "server_rpc_cost there, so one connection takes at most 2 / server_rpc_cost calls a second)",
+                        "Linux net/sunrpc/svc_xprt.c: XPT_BUSY keeps a transport from being taken again until "
+                        "svc_xprt_received; C. Lever, 'SUNRPC: Move svc_xprt_received() call sites' and 'svcrdma: "
+                        "Clean up dto_q critical section' (linux-nfs, March 2021, merged for 5.13) clear it as soon as "
+                        "svc_rdma_recvfrom dequeues the Receive");
     IOWALL_PARAM_NUMBER(server_cache_hit_ratio, 0.0, 0.0, 1.0,
                         "share of READ RPCs the server serves from its page cache (no drive access), 0 to 1",
                         "assumption: 0, a cold data set larger than the server's memory");
@@ -138,10 +149,12 @@ private:
     if (p.json().contains("target_cost")) p.fail("target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost");
     if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
     if (p.json().contains("target_threads")) p.fail("target_threads", "nfs_rdma sets the server's threads: use nfsd_threads");
+    if (p.json().contains("receive")) p.fail("receive", "nfs_rdma sets how calls are received: use xprt_busy");
     // The cost goes to the transport's parameters as text in whole picoseconds (exact).
     return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.whole_ps()))
         .with("qp_depth", c.nconnect * c.max_slots)
-        .with("target_threads", c.nfsd_threads);
+        .with("target_threads", c.nfsd_threads)
+        .with("receive", c.xprt_busy == "after_receive" ? "per_connection" : "concurrent");
   }
 
   // Where RPC piece `piece` (of RPCs of at most `max`) lies: RAID0 over the drives in
@@ -172,7 +185,7 @@ private:
       slots_[connection].release();
       if (!unstable_[id]) return piece_done(id);
       if (last_piece_in(id)) commit(id);
-    }, {.cached = hit || unstable, .syncs = r.write && !unstable});
+    }, {.cached = hit || unstable, .syncs = r.write && !unstable, .connection = static_cast<int>(connection)});
   }
 
   // The COMMIT of an I/O whose WRITEs were unstable: the server writes each drive's share
@@ -208,7 +221,7 @@ private:
           in_flight_.add(env_.ctx.now(), -1);
           slots_[c].release();
           piece_done(id);
-        }, {.server_local = true, .shares_thread = j != holder, .syncs = true});
+        }, {.server_local = true, .shares_thread = j != holder, .syncs = true, .connection = static_cast<int>(c)});
       });
     }
   }

@@ -39,7 +39,8 @@ void SplitIoPath::start_piece(std::uint32_t id, std::size_t drive, Bytes offset,
                       .cached = how.cached,
                       .server_local = how.server_local,
                       .shares_thread = how.shares_thread,
-                      .server_syncs = how.syncs},
+                      .server_syncs = how.syncs,
+                      .connection = how.connection},
                      then);
 }
 

@@ -21,6 +21,7 @@ struct ServerSide {
   bool server_local = false;   // a write of bytes already in its memory
   bool shares_thread = false;  // another piece of the command holds its service thread
   bool syncs = false;          // a write the server makes durable (fsync) before replying
+  int connection = 0;          // which of the client's connections carries it (IoRequest::connection)
 };
 
 class SplitIoPath : public PathBase {

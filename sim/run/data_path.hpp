@@ -41,6 +41,10 @@ struct IoRequest {
   // store with `flush_scope` and replies.
   bool flush = false;
   SyncScope flush_scope = SyncScope::data;
+  // Remote I/O only: which of the client's connections to the server carries it (an NFS
+  // mount's nconnect transports, 0 to nconnect - 1); a transport that receives one call
+  // per connection at a time (CommonConfig::receive) keys that on it.
+  int connection = 0;
   // A read into host memory never touched before: CPU time the I/O's thread spends
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.
