@@ -48,6 +48,11 @@ WorkloadConfig read_workload(const Params& p) {
                                  "file); device: qd on each of the thread's devices (SPDK perf -q, fio with a job per "
                                  "device)",
                                  "gdsio -w/-q; SPDK nvme perf: queue depth per namespace") == "device";
+  c.batch_complete = p.get_int("batch_complete", 1, 1, 65536,
+                               "completions a thread reaps before it submits again: 1 resubmits as each I/O "
+                               "completes; n waits for n (or for all it has in flight), then fills its queue "
+                               "again (qd_per thread only)",
+                               "fio iodepth_batch_complete_min; fio's t/io_uring: batch_complete 32, at most the depth");
   c.misalign = p.get_bytes("misalign", "0 B", "added to every file offset: data not 4 KiB aligned in its file", "");
   const std::string targets = p.get_text("targets", "all_gpus", "target devices, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
@@ -59,6 +64,10 @@ WorkloadConfig read_workload(const Params& p) {
   if (p.describing()) return c;
   if (!c.io_size.is_positive()) p.fail("io_size", "the I/O size must be positive");
   if (!c.size.is_positive()) p.fail("size", "the size must be positive");
+  if (c.batch_complete > c.qd)
+    p.fail("batch_complete", fmt::format("{} completions cannot be waited for with qd {}",
+                                         c.batch_complete, c.qd));
+  if (c.batch_complete > 1 && c.qd_per_device) p.fail("batch_complete", "applies with \"qd_per\": \"thread\" only");
   if (c.size < c.io_size * c.threads)
     p.fail("size", fmt::format("{} is less than one {} I/O for each of the {} threads", to_string(c.size),
                                to_string(c.io_size), c.threads));
@@ -184,8 +193,14 @@ void IoWorkload::completed(std::uint32_t t, std::size_t d, Time started) {
     }
   }
   if (last) return thread_done(t);
-  if (config_.qd_per_device) issue_on(t, d);
-  else issue(t);
+  if (config_.qd_per_device) return issue_on(t, d);
+  if (config_.batch_complete == 1) return issue(t);
+  // Batched reaping: the thread waits for batch_complete completions (or for all it has
+  // in flight), then fills its queue again, one submission after another.
+  if (++th.reaped < config_.batch_complete && th.outstanding > 0) return;
+  th.reaped = 0;
+  const i64 room = config_.qd - th.outstanding;
+  for (i64 q = 0; q < room; ++q) issue(t);
 }
 
 void IoWorkload::sync_from(std::uint32_t t, std::size_t d, bool then_done) {

@@ -1,6 +1,7 @@
 // The I/O workload of a scenario, in gdsio's terms: for each target (GPU), `threads`
 // workers each own an equal region of `size` and keep `qd` I/Os of `io_size` in
-// flight, sequential or random, reads or writes, striped over the storage devices.
+// flight, sequential or random, reads or writes, striped over the storage devices; a
+// thread replaces each I/O as it completes, or reaps batch_complete of them first.
 // Each target is one job; the slowest job decides when the workload is done. Writes are
 // made durable as "durability" asks: none (left where the write put them), fsync_end
 // (each thread fsyncs after its last write, fio's end_fsync), fsync_each (an fsync after
@@ -24,6 +25,10 @@ struct WorkloadConfig {
   // devices together (gdsio, fio's iodepth on one file), or `qd` on each device (SPDK's
   // perf and fio with one job per device: -q is per namespace).
   bool qd_per_device = false;
+  // Completions a thread reaps before it submits again (1: each I/O is replaced as it
+  // completes; n: the thread waits for n, as t/io_uring and fio's
+  // iodepth_batch_complete_min do, then refills its queue).
+  i64 batch_complete = 1;
   Bytes misalign;  // added to every file offset (an unaligned file layout)
   std::vector<std::string> targets;  // GPU ids (or dram ids for cpu_only); "all GPUs" when empty
   std::vector<std::string> storage;  // block storage ids; "local": the nearest drives of each target
@@ -63,6 +68,7 @@ private:
     std::uint64_t io_counter = 0;
     std::vector<i64> next_on_device{};  // qd per device: the next sequential I/O index on each
     i64 unsynced = 0;                 // fsync_each: writes issued since the last fsync
+    i64 reaped = 0;                   // batch_complete: completions since the queue was last filled
     bool syncing = false;
   };
   struct Issued {

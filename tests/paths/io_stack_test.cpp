@@ -27,12 +27,13 @@ Json run_stack(const char* stack) {
 
 // scenarios/nvme-preset-qd.json with an Optane P5800X read by io_uring from `threads`
 // threads at depth `qd`: the cpu_only path's metrics.
-Json p5800x_io_uring(int threads, int qd, const char* size) {
+Json p5800x_io_uring(int threads, int qd, const char* size, int batch_complete = 1) {
   Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
   doc.erase("sweep");
   doc["topology"]["devices"][3]["preset"] = "optane_p5800x";
   doc["workload"]["threads"] = threads;
   doc["workload"]["qd"] = qd;
+  doc["workload"]["batch_complete"] = batch_complete;
   doc["workload"]["size"] = size;
   doc["paths"] = Json::array({Json{{"name", "cpu_only"}, {"io_stack", "io_uring"}}});
   return to_json(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)))["metrics"]["cpu_only"];
@@ -78,4 +79,36 @@ TEST_CASE("a closed loop whose resources are idle most of the time is limited by
   CHECK(qd1["limited_by"]["utilization"].get<double>() > 0.95);
   // 64 threads at QD 1 saturate the drive's data path: a device, not the window.
   CHECK(deep["limited_by"]["resource"] == "nvme0/media_read");
+}
+
+TEST_CASE("a thread that reaps in batches waits for its batch: a round is the device's latency and the batch's CPU",
+          "[paths][iostack][batch]") {
+  // io_uring's s = 0.5 us submit + c = 0.5 us complete on one thread. At QD1 an I/O takes
+  // L1 = s + D + c (D: the device's latency). With QD n reaped n at a time, a round is the
+  // n submissions one after another, then the last one's D and completion: at least
+  // n s + D + c = n s + L1 - s, at most that plus the other n - 1 completions if they all
+  // wait behind the last. Resubmitting each I/O as it completes keeps n in flight and is
+  // faster (n / (L1) while the CPU keeps up: 4 us of CPU per 4 I/Os here).
+  const double s = 0.5e-6, c = 0.5e-6, n = 4;
+  const double l1 = p5800x_io_uring(1, 1, "16 MiB")["latency_mean_us"].get<double>() * 1e-6;
+  const Json batched = p5800x_io_uring(1, 4, "64 MiB", 4), each = p5800x_io_uring(1, 4, "64 MiB", 1);
+  const double most = n / (n * s + l1 - s), least = n / (n * s + l1 - s + (n - 1) * c);
+  INFO("L1 " << l1 * 1e6 << " us; batched " << batched["iops"] << " IOPS in [" << least << ", " << most << "], each "
+             << each["iops"]);
+  CHECK(batched["iops"].get<double>() <= most * 1.001);
+  CHECK(batched["iops"].get<double>() >= least * 0.999);
+  CHECK(each["iops"].get<double>() > 1.1 * batched["iops"].get<double>());
+}
+
+TEST_CASE("batch_complete above the queue depth, or with a depth per device, is refused", "[paths][iostack][batch]") {
+  Json doc = load_json("scenarios/nvme-preset-qd.json", IOWALL_SOURCE_DIR).json;
+  doc.erase("sweep");
+  doc["workload"]["qd"] = 4;
+  doc["workload"]["batch_complete"] = 8;
+  CHECK_THROWS_WITH(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)),
+                    Catch::Contains("/workload/batch_complete") && Catch::Contains("8 completions"));
+  doc["workload"]["batch_complete"] = 2;
+  doc["workload"]["qd_per"] = "device";
+  CHECK_THROWS_WITH(run_scenario(scenario_from_json(doc, "q.json", IOWALL_SOURCE_DIR)),
+                    Catch::Contains("/workload/batch_complete") && Catch::Contains("qd_per"));
 }
