@@ -73,7 +73,8 @@ public:
 
   void kick(Transmitter& t) {
     if (t.busy) return;
-    if (t.dir == 0 && t.tlps.empty() && writes_.left()) t.tlps.push_back({Kind::mwr, writes_.next(), -1});
+    if (t.dir == 0 && t.tlps.empty() && writes_.left() && engine_ready(writes_.at_transfer_start(), [this] { kick(tx_[0]); }))
+      t.tlps.push_back({Kind::mwr, writes_.next(), -1});
     i64 bytes = 0;
     const LinkConfig& l = c_.link;
     bool tlp_sent = false, is_skp = false;
@@ -222,8 +223,28 @@ private:
     last_delivery_ = q_.now();
   }
 
+  // The DMA engine's pacing: a new transfer (its first piece) starts no sooner than
+  // engine_interval after the previous one; until then `wake` is scheduled once, for when
+  // it may.
+  template <typename Wake>
+  bool engine_ready(bool transfer_start, Wake wake) {
+    if (!c_.engine_interval.is_positive() || !transfer_start) return true;
+    if (q_.now() >= next_start_) {
+      next_start_ = q_.now() + c_.engine_interval;
+      return true;
+    }
+    if (!engine_wake_pending_) {
+      engine_wake_pending_ = true;
+      q_.schedule(next_start_, [this, wake] {
+        engine_wake_pending_ = false;
+        wake();
+      });
+    }
+    return false;
+  }
+
   void issue_reads() {
-    while (!free_tags_.empty() && reads_.left()) {
+    while (!free_tags_.empty() && reads_.left() && engine_ready(reads_.at_transfer_start(), [this] { issue_reads(); })) {
       const int tag = free_tags_.front();
       free_tags_.pop_front();
       const i64 size = reads_.next();
@@ -247,6 +268,7 @@ private:
     Stream(i64 size, i64 piece, i64 transfers)
         : size_(size), piece_(piece), per_transfer_((size + piece - 1) / piece), total_(per_transfer_ * transfers) {}
     bool left() const { return next_ < total_; }
+    bool at_transfer_start() const { return next_ % per_transfer_ == 0; }
     i64 next() {
       const i64 off = (next_++ % per_transfer_) * piece_;
       return std::min(piece_, size_ - off);
@@ -262,6 +284,8 @@ private:
   std::vector<i64> tag_left_;
   i64 delivered_ = 0;
   Time last_delivery_{};
+  Time next_start_{};  // engine_interval: when the DMA engine may start its next transfer
+  bool engine_wake_pending_ = false;
 };
 
 void Transmitter::kick() { sim->kick(*this); }

@@ -16,6 +16,7 @@ struct TlpSimConfig {
   Time latency = ns(20);     // one-way link latency (propagation, PHY)
   Time completer_latency{};  // host memory's time to answer a read request
   int tags = 256;            // requester's outstanding read requests
+  Time engine_interval{};    // the requester's DMA engine starts a transfer at most this often (0: no limit)
   i64 posted_header_credits = 64, posted_data_credits = 1024;  // receiver buffer (data in 16 B units)
   i64 nonposted_header_credits = 64;
 };

@@ -204,3 +204,27 @@ TEST_CASE("a store-and-forward switch adds a packet's serialization per chunk", 
   const Time x16_ser = transfer_time(Bytes(stream_cost(x16, Op::write, 128 * 1024).data_dir_bytes), encoded_bandwidth(x16));
   CHECK((sf - ct).ps == Approx(x16_ser.ps).epsilon(0.01));
 }
+
+TEST_CASE("a DMA engine that starts a transfer every interval caps small transfers at size / interval", "[pcie][tlp]") {
+  // Gen3 x8, MPS 256: a 64 B write is 64 + 26 B on the wire, 90 B at 7.88 GB/s = 11.4 ns, so
+  // the link alone takes 5.6 GB/s of them; an engine starting one every 21 ns allows
+  // 64 B / 21 ns = 3.05 GB/s. At 1 KiB the link (7.2 GB/s) binds before the engine (48.8 GB/s).
+  LinkConfig c{3, 8, 256, 512};
+  for (const Op op : {Op::write, Op::read}) {
+    for (const i64 size : {i64{64}, i64{1024}}) {
+      TlpSimConfig sc;
+      sc.link = c;
+      sc.op = op;
+      sc.transfer_size = size;
+      sc.transfers = 65536;
+      const double link = simulate_stream(sc).effective.GBps_value();
+      sc.engine_interval = ns(21);
+      const double paced = simulate_stream(sc).effective.GBps_value();
+      const double engine = static_cast<double>(size) / 21.0;  // GB/s
+      INFO((op == Op::write ? "write " : "read ") << size << " B: link " << link << ", paced " << paced);
+      CHECK(paced == Approx(std::min(link, engine)).epsilon(0.02));
+      if (size == 64) CHECK(paced < 0.6 * link);
+      else CHECK(paced == Approx(link).epsilon(0.01));
+    }
+  }
+}

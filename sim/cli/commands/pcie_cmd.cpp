@@ -26,6 +26,7 @@ void setup(CLI::App& root, CliState&) {
   a->text(*bw, "--latency", "sim: one-way link latency");
   a->text(*bw, "--completer-latency", "sim: host memory read latency");
   a->integer(*bw, "--tags", "sim: requester's outstanding read requests");
+  a->text(*bw, "--engine-interval", "the device DMA engine starts a transfer at most this often (0: no limit)");
   a->integer(*bw, "--transfers", "sim: transfers to stream (default: 8 MiB worth)");
   a->outputs(*bw);
   bw->callback([a] { a->run(); });
