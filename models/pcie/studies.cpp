@@ -172,13 +172,39 @@ DmaStudy::Config DmaStudy::read_config(const Params& p) {
                         "read (the destination pulls: completions) or write (posted writes)", "assumption");
   c.copy_engine = p.get_bool("copy_engine", true, "charge a GPU copy engine for host<->GPU copies",
                              "cudaMemcpy runs on a copy engine");
-  if (!p.describing() && c.topology.empty()) p.fail("topology", "a topology file is needed");
+  c.initiator = p.get_choice("initiator", "copy_engine", {"copy_engine", "sm"},
+                             "who moves a host<->GPU copy: copy_engine (cudaMemcpy: read requests of the links' "
+                             "MRRS, the engine's hop) or sm (a kernel's loads or stores of pinned host memory: "
+                             "requests and posted writes of sm_request bytes on every PCIe link of the route)",
+                             "nvbandwidth: *_memcpy_ce uses memcpy APIs, *_memcpy_sm a copy kernel");
+  c.sm_request = p.get_bytes("sm_request", "128 B",
+                             "sm: bytes per PCIe request the SMs' host loads and stores make (128 B to 4 KiB, a "
+                             "power of two)",
+                             "assumption: a warp's 16 B-per-thread access coalesces into 128 B L2 lines, each one "
+                             "request; reports/calibration/gpu-machine/sm-copies (H200: SM 50.7-52.4 GB/s against "
+                             "the copy engine's 54.5-55.3)");
+  if (p.describing()) return c;
+  if (c.topology.empty()) p.fail("topology", "a topology file is needed");
+  const i64 req = c.sm_request.count();
+  if (req < 128 || req > 4096 || (req & (req - 1)) != 0)
+    p.fail("sm_request", fmt::format("{} is not a power of two from 128 B to 4 KiB", to_string(c.sm_request)));
   return c;
 }
 
 DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
   JsonDocument doc = load_json(c.topology);
   for (const auto& s : env.overrides) apply_override(doc.json, s, c.topology);
+  // SM copies: every PCIe link carries the SMs' requests (reads of sm_request bytes,
+  // posted writes of at most that much per TLP).
+  if (c.initiator == "sm" && doc.json.contains("links"))
+    for (Json& link : doc.json["links"])
+      if (link.is_object() && link.contains("pcie") && link["pcie"].is_object()) {
+        Json& pcie = link["pcie"];
+        pcie["mrrs"] = to_string(c.sm_request);
+        Bytes mps(256);
+        if (pcie.contains("mps") && pcie["mps"].is_string()) (void)parse_bytes(pcie["mps"].get<std::string>(), mps);
+        if (mps > c.sm_request) pcie["mps"] = to_string(c.sm_request);
+      }
   SimContext ctx(1);
   Topology topo(ctx, doc.json, doc.name);
   Device& from = topo.device(c.from, "", "--from");
@@ -190,7 +216,8 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
   if (auto* d = dynamic_cast<Dram*>(&to)) route.hops.push_back(d->access_hop());
   const bool host_copy = dynamic_cast<Dram*>(&from) || dynamic_cast<Dram*>(&to);
   Gpu* gpu = dynamic_cast<Gpu*>(&to) ? dynamic_cast<Gpu*>(&to) : dynamic_cast<Gpu*>(&from);
-  if (c.copy_engine && host_copy && gpu) route.hops.insert(route.hops.begin(), gpu->copy_engine_hop());
+  if (c.initiator == "copy_engine" && c.copy_engine && host_copy && gpu)
+    route.hops.insert(route.hops.begin(), gpu->copy_engine_hop());
   RouteMover mover(ctx);
   DmaStream stream(mover, route, c.size, c.count, c.kind == "read" ? DmaKind::read : DmaKind::write);
   stream.start(c.streams);
@@ -218,11 +245,17 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
 Json DmaStudy::Result::to_json() const {
   const Config& c = config;
   // The size goes out as a byte count.
-  return {{"topology", topology_name},  {"from", c.from},          {"to", c.to},
-          {"size", c.size.count()},     {"count", c.count},        {"streams", c.streams},
-          {"kind", c.kind},             {"route", route},          {"throughput_GBps", throughput_GBps},
-          {"elapsed_us", elapsed.us()}, {"narrowest_hop", narrowest_hop},
-          {"busiest_hop", busiest_hop}, {"busiest_utilization", busiest_utilization}};
+  Json j = {{"topology", topology_name},  {"from", c.from},          {"to", c.to},
+            {"size", c.size.count()},     {"count", c.count},        {"streams", c.streams},
+            {"kind", c.kind},             {"route", route},          {"throughput_GBps", throughput_GBps},
+            {"elapsed_us", elapsed.us()}, {"narrowest_hop", narrowest_hop},
+            {"busiest_hop", busiest_hop}, {"busiest_utilization", busiest_utilization}};
+  // Copy-engine results keep their shape; an SM copy says so, with its request size.
+  if (c.initiator == "sm") {
+    j["initiator"] = c.initiator;
+    j["sm_request"] = c.sm_request.count();
+  }
+  return j;
 }
 
 std::string DmaStudy::Result::to_text() const {

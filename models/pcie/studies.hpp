@@ -39,6 +39,10 @@ struct DmaStudy {
     i64 count = 64;
     int streams = 2;
     bool copy_engine = true;
+    // Who moves the bytes between host memory and a GPU: its copy engine (requests of the
+    // links' MRRS) or its SMs (loads and stores of host memory, requests of sm_request).
+    std::string initiator = "copy_engine";
+    Bytes sm_request;
   };
   struct Result final : StudyResult {
     Config config;
