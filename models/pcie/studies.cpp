@@ -183,6 +183,11 @@ DmaStudy::Config DmaStudy::read_config(const Params& p) {
                              "assumption: a warp's 16 B-per-thread access coalesces into 128 B L2 lines, each one "
                              "request; reports/calibration/gpu-machine/sm-copies (H200: SM 50.7-52.4 GB/s against "
                              "the copy engine's 54.5-55.3)");
+  c.sm_read_tags = p.get_int("sm_read_tags", 256, 1, 4096,
+                             "sm reads: read requests the GPU keeps outstanding; a read of host memory then moves "
+                             "at most sm_read_tags x sm_request per round trip of the route",
+                             "PCIe Base Specification: an 8-bit Tag field allows 256 outstanding non-posted "
+                             "requests per function (10-bit tags 768); assumption: the SMs' reads use that space");
   if (p.describing()) return c;
   if (c.topology.empty()) p.fail("topology", "a topology file is needed");
   const i64 req = c.sm_request.count();
@@ -231,6 +236,20 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
   r.elapsed = ctx.now();
   const Hop* narrow = route.narrowest(c.size);
   r.narrowest_hop = narrow ? narrow->label : "";
+  // SM reads of host memory are non-posted: each of the GPU's sm_read_tags requests is
+  // outstanding for a round trip (the request out along the route, its completion back),
+  // so they move at most sm_read_tags x sm_request per round trip (Little's law).
+  if (c.initiator == "sm" && c.kind == "read") {
+    const Time round_trip = route.latency() * 2;
+    const Bandwidth window = throughput(c.sm_request * c.sm_read_tags, std::max(round_trip, Time(1)));
+    r.sm_read_window_GBps = window.GBps_value();
+    if (r.sm_read_window_GBps < r.throughput_GBps) {
+      r.throughput_GBps = r.sm_read_window_GBps;
+      r.elapsed = transfer_time(c.size * c.count, window);
+      r.narrowest_hop = fmt::format("{} SM reads in flight ({} x {} per {:.0f} ns round trip)", c.to, c.sm_read_tags,
+                                    to_string(c.sm_request), round_trip.ns());
+    }
+  }
   r.busiest_utilization = -1;
   for (const Hop& h : route.hops) {
     const double u = h.server->utilization(Time(0), ctx.now());
@@ -254,6 +273,7 @@ Json DmaStudy::Result::to_json() const {
   if (c.initiator == "sm") {
     j["initiator"] = c.initiator;
     j["sm_request"] = c.sm_request.count();
+    if (c.kind == "read") j["sm_read_window_GBps"] = sm_read_window_GBps;
   }
   return j;
 }

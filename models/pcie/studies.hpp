@@ -43,12 +43,14 @@ struct DmaStudy {
     // links' MRRS) or its SMs (loads and stores of host memory, requests of sm_request).
     std::string initiator = "copy_engine";
     Bytes sm_request;
+    i64 sm_read_tags = 256;  // sm reads: requests the GPU keeps outstanding
   };
   struct Result final : StudyResult {
     Config config;
     std::string topology_name, route_text, narrowest_hop, busiest_hop;
     std::vector<std::string> route;  // device ids from source to destination
     double throughput_GBps = 0, busiest_utilization = 0;
+    double sm_read_window_GBps = 0;  // sm reads: sm_read_tags x sm_request per round trip
     Time elapsed;
     Json to_json() const override;
     std::string to_text() const override;

@@ -47,3 +47,25 @@ TEST_CASE("SM copies move host memory in requests of sm_request bytes: the link'
                       Catch::Contains("sm_request") && Catch::Contains("power of two"));
   }
 }
+
+TEST_CASE("SM reads of host memory are non-posted: at most sm_read_tags x sm_request per round trip", "[pcie][sm]") {
+  // topologies/dgx-h100.json: host memory > root complex > switch > GPU, one way 377 ns in
+  // the model (a 128 B transfer's elapsed time), so a read's round trip is about 755 ns and
+  // 256 requests of 128 B in flight move 32 KiB per round trip: about 43 GB/s, below the
+  // Gen5 x16 link's 54 GB/s for 128 B reads. With 1024 in flight the link binds again.
+  auto h100 = [](Json extra) {
+    Json p = {{"topology", std::string(IOWALL_SOURCE_DIR) + "/topologies/dgx-h100.json"},
+              {"from", "dram0"}, {"to", "gpu0"}, {"kind", "read"}, {"size", "64 MiB"}, {"count", 4},
+              {"streams", 1}, {"initiator", "sm"}};
+    p.update(extra);
+    return DmaStudy::run(DmaStudy::read_config(Params(p, {"t.json", ""})), StudyEnv{});
+  };
+  const DmaStudy::Result tags256 = h100(Json::object()), tags1024 = h100({{"sm_read_tags", 1024}});
+  const double one_way_ns = 377.365, window = 256 * 128 / (2 * one_way_ns);  // GB/s
+  INFO("256 tags: " << tags256.throughput_GBps << " GB/s (window " << window << "), 1024: "
+                    << tags1024.throughput_GBps);
+  CHECK(tags256.throughput_GBps == Approx(window).epsilon(0.01));
+  CHECK(tags256.narrowest_hop.find("SM reads in flight") != std::string::npos);
+  CHECK(tags1024.throughput_GBps > 1.2 * tags256.throughput_GBps);
+  CHECK(tags1024.narrowest_hop.find("SM reads") == std::string::npos);
+}

@@ -23,6 +23,7 @@ void setup(CLI::App& root, CliState&) {
   a->text(*dma, "--kind", "read (the destination pulls: completions) or write (posted writes)");
   a->text(*dma, "--initiator", "copy_engine (cudaMemcpy) or sm (a copy kernel's loads and stores of host memory)");
   a->text(*dma, "--sm-request", "sm: bytes per PCIe request of the SMs' host accesses (default 128 B)");
+  a->integer(*dma, "--sm-read-tags", "sm: read requests the GPU keeps outstanding (default 256)");
   a->flag(*dma, "--no-copy-engine", "do not charge a GPU copy engine for host<->GPU copies", "copy_engine", false);
   a->overrides(*dma, "--set", "override a topology field: POINTER=VALUE");
   a->outputs(*dma);
