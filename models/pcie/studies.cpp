@@ -214,6 +214,17 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
   Topology topo(ctx, doc.json, doc.name);
   Device& from = topo.device(c.from, "", "--from");
   Device& to = topo.device(c.to, "", "--to");
+  // SM copies: a GPU's kernel reads host memory into it (read) or writes its own memory
+  // out to host memory (write).
+  if (c.initiator == "sm") {
+    const bool h2d = c.kind == "read" && dynamic_cast<Dram*>(&from) && dynamic_cast<Gpu*>(&to);
+    const bool d2h = c.kind == "write" && dynamic_cast<Gpu*>(&from) && dynamic_cast<Dram*>(&to);
+    if (!h2d && !d2h)
+      throw InputError("", "--initiator",
+                       fmt::format("sm copies run from host memory into a GPU (--kind read) or from a GPU into host "
+                                   "memory (--kind write): {} -> {} by {} is neither",
+                                   c.from, c.to, c.kind));
+  }
   Route route = topo.route(from, to);
   // Host memory's shared access hop at either end, and the GPU's copy engine when a
   // GPU pulls or pushes host memory (cudaMemcpy).
