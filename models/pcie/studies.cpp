@@ -1,5 +1,8 @@
 // DMA over PCIe: one link's effective bandwidth for a transfer size (protocol arithmetic
-// or TLP-level simulation), and a stream of transfers between two devices of a topology.
+// or TLP-level simulation, the requester's DMA engine optionally pacing its transfers), and
+// a stream of transfers between two devices of a topology, moved by a GPU's copy engine or
+// by its SMs (requests of one L2 line; their reads of host memory bounded by the requests
+// the GPU keeps outstanding per round trip).
 #include "models/pcie/studies.hpp"
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // The PCIe studies behind `iowall pcie`, registered by name (sim/config/study.hpp): the
 // effective bandwidth of a DMA stream over one link, from the protocol arithmetic or by
 // simulating every TLP and DLLP (pcie_bw), and DMA transfers streamed between two
-// devices of a topology at chunk fidelity with the busiest hop (pcie_dma).
+// devices of a topology at chunk fidelity with the busiest hop (pcie_dma), by a GPU's copy
+// engine or its SMs.
 #pragma once
 #include <string>
 #include <vector>
