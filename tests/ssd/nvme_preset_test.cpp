@@ -30,9 +30,11 @@ Json run(const std::string& preset, int threads, int qd, Json drive_overrides = 
 double in_flight(const Json& m) { return m["iops"].get<double>() * m["latency_mean_us"].get<double>() / 1e6; }
 }  // namespace
 
-TEST_CASE("deep queues reach each flash preset's spec IOPS and not more", "[nvme][preset]") {
+TEST_CASE("deep queues reach each flash preset's IOPS ceiling and not more", "[nvme][preset]") {
+  // The data sheets' figures, except the 980 Pro's: what hosts measure (0.78 M, the preset's
+  // source), not its data sheet's "up to 1M".
   const std::vector<std::pair<std::string, double>> spec = {
-      {"pm1743", 2.5e6}, {"micron_9550", 3.3e6}, {"cm7r", 2.45e6}, {"samsung_980pro", 1.0e6}};
+      {"pm1743", 2.5e6}, {"micron_9550", 3.3e6}, {"cm7r", 2.45e6}, {"samsung_980pro", 0.78e6}};
   for (const auto& [preset, iops] : spec) {
     const Json m = run(preset, 512, 1);
     INFO(preset);
