@@ -208,6 +208,7 @@ void IoWorkload::sync_from(std::uint32_t t, std::size_t d, bool then_done) {
   if (d >= storage_[th.job].size()) {
     th.syncing = false;
     th.unsynced = 0;
+    th.reaped = 0;  // the refill below starts a new batch
     if (then_done) return thread_done(t);
     return refill(t);
   }
