@@ -158,15 +158,16 @@ Bandwidth effective_bandwidth(const LinkConfig& c, Op op, i64 size) {
 
 std::string describe(const LinkConfig& c) { return fmt::format("PCIe Gen{} x{}", c.gen, c.lanes); }
 
+bool valid_request_size(i64 bytes) { return bytes >= 128 && bytes <= 4096 && (bytes & (bytes - 1)) == 0; }
+
 std::string check(const LinkConfig& c) {
-  auto pow2 = [](i64 v) { return v > 0 && (v & (v - 1)) == 0; };
   if (c.gen < 1 || c.gen > 6) return fmt::format("Gen{} is not a PCIe generation (expected 1 to 6)", c.gen);
   static const int widths[] = {1, 2, 4, 8, 12, 16, 32};
   if (std::find(std::begin(widths), std::end(widths), c.lanes) == std::end(widths))
     return fmt::format("x{} is not a PCIe link width (expected 1, 2, 4, 8, 12, 16 or 32)", c.lanes);
-  if (!pow2(c.mps) || c.mps < 128 || c.mps > 4096)
+  if (!valid_request_size(c.mps))
     return fmt::format("MPS {} B is not a power of two from 128 B to 4 KiB", c.mps);
-  if (!pow2(c.mrrs) || c.mrrs < 128 || c.mrrs > 4096)
+  if (!valid_request_size(c.mrrs))
     return fmt::format("MRRS {} B is not a power of two from 128 B to 4 KiB", c.mrrs);
   if (c.rcb != 64 && c.rcb != 128) return fmt::format("RCB {} B is not 64 B or 128 B", c.rcb);
   return {};

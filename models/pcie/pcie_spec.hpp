@@ -68,5 +68,7 @@ Bandwidth effective_bandwidth(const LinkConfig& c, Op op, i64 size);
 std::string describe(const LinkConfig& c);
 // Checks a configuration; returns an error text, empty when valid.
 std::string check(const LinkConfig& c);
+// A request or payload size PCIe allows (MPS, MRRS): a power of two from 128 B to 4 KiB.
+bool valid_request_size(i64 bytes);
 
 }  // namespace iowall::pcie

@@ -193,8 +193,7 @@ DmaStudy::Config DmaStudy::read_config(const Params& p) {
                              "requests per function (10-bit tags 768); assumption: the SMs' reads use that space");
   if (p.describing()) return c;
   if (c.topology.empty()) p.fail("topology", "a topology file is needed");
-  const i64 req = c.sm_request.count();
-  if (req < 128 || req > 4096 || (req & (req - 1)) != 0)
+  if (!valid_request_size(c.sm_request.count()))
     p.fail("sm_request", fmt::format("{} is not a power of two from 128 B to 4 KiB", to_string(c.sm_request)));
   return c;
 }
