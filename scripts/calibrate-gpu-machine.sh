@@ -23,7 +23,8 @@
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
-# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV.
+# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV,
+# FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default all four).
 #
 # PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
 # (error 5027; a VM without udev has none). With this setting the script runs itself in a
@@ -224,7 +225,8 @@ frameworks() {
   mkdir -p "$work/frameworks" && cd "$work/frameworks" || return
   # shellcheck disable=SC2086  # sizes are words
   PYTHONUNBUFFERED=1 python3 "$here/checkpoint-frameworks.py" --dir "$work/frameworks" --output "$work/frameworks/checkpoints.json" \
-    --rounds "${ROUNDS:-3}" ${FRAMEWORK_SIZES:-2 8} > summary.txt 2> frameworks.log
+    --rounds "${ROUNDS:-3}" --writers "${FRAMEWORK_WRITERS:-torch_save,torch_save_gpu,safetensors,dcp}" --crc-probe \
+    ${FRAMEWORK_SIZES:-2 8} > summary.txt 2> frameworks.log
 }
 
 for phase in "${phases[@]}"; do

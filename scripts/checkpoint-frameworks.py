@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -128,21 +129,30 @@ def flatten(obj, prefix=""):
 
 # ---------------------------------------------------------------- timing
 class Timer:
+    """Times a call; also counts the process's page faults during it (getrusage), which say
+    whether a copy went into memory the process had to fault in (new) or already had mapped."""
+
     def __init__(self, torch, device):
         self.torch, self.cuda = torch, device.type == "cuda"
+        self.faults = {}
 
     def __call__(self, fn):
         if self.cuda:
             self.torch.cuda.synchronize()
+        r0 = resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()
         out = fn()
         if self.cuda:
             self.torch.cuda.synchronize()
-        return out, time.perf_counter() - t
+        elapsed = time.perf_counter() - t
+        r1 = resource.getrusage(resource.RUSAGE_SELF)
+        self.faults = {"minor_faults": r1.ru_minflt - r0.ru_minflt, "major_faults": r1.ru_majflt - r0.ru_majflt}
+        return out, elapsed
 
 
-def phase(seconds, nbytes, **extra):
+def phase(seconds, nbytes, faults=None, **extra):
     d = {"seconds": seconds, "bytes": nbytes, "bw_bytes": (nbytes / seconds) if seconds and seconds > 0 else None}
+    d.update(faults or {})
     d.update(extra)
     return d
 
@@ -168,27 +178,30 @@ class Writers:
             rec[f"resident_before_{temp}_load"] = resident_fraction(path)
             if split:
                 host, t_read = self.time(lambda: load("cpu"))
+                read_faults = self.time.faults
                 dev, t_h2d = self.to_device(host)
-                rec["phases"][f"load_{temp}_read"] = phase(t_read, nbytes)
-                rec["phases"][f"load_{temp}_h2d"] = phase(t_h2d, 0 if self.cpu_only else sbytes,
+                h2d_faults = self.time.faults
+                rec["phases"][f"load_{temp}_read"] = phase(t_read, nbytes, read_faults)
+                rec["phases"][f"load_{temp}_h2d"] = phase(t_h2d, 0 if self.cpu_only else sbytes, h2d_faults,
                                                          **({"skipped": "cpu-only"} if self.cpu_only else {}))
                 rec["phases"][f"load_{temp}_total"] = phase(t_read + t_h2d, nbytes)
                 del host, dev
             else:
                 dev, t = self.time(lambda: load(self.device))
-                rec["phases"][f"load_{temp}_total"] = phase(t, nbytes)
+                rec["phases"][f"load_{temp}_total"] = phase(t, nbytes, self.time.faults)
                 del dev
             gc.collect()
 
     def _save_split(self, rec, state, path, write):
         sbytes = state_bytes(state)
         host, t_d2h = self.to_host(state)
-        rec["phases"]["d2h"] = phase(t_d2h, 0 if self.cpu_only else sbytes,
+        rec["phases"]["d2h"] = phase(t_d2h, 0 if self.cpu_only else sbytes, self.time.faults,
                                      **({"skipped": "cpu-only"} if self.cpu_only else {}))
         _, t_write = self.time(lambda: write(host, path))
+        write_faults = self.time.faults
         rec["dirty_after_write"] = dirty_now()
         nbytes = disk_bytes(path)
-        rec["phases"]["serialize_write"] = phase(t_write, nbytes)
+        rec["phases"]["serialize_write"] = phase(t_write, nbytes, write_faults)
         _, t_sync = self.time(lambda: fsync_path(path))
         rec["dirty_after_fsync"] = dirty_now()
         rec["phases"]["fsync"] = phase(t_sync, nbytes)
@@ -207,9 +220,10 @@ class Writers:
         torch = self.torch
         sbytes = state_bytes(state)
         _, t_save = self.time(lambda: torch.save(state, path))  # copies each storage to host itself
+        save_faults = self.time.faults
         rec["dirty_after_write"] = dirty_now()
         nbytes = disk_bytes(path)
-        rec["phases"]["save_call"] = phase(t_save, nbytes)
+        rec["phases"]["save_call"] = phase(t_save, nbytes, save_faults)
         _, t_sync = self.time(lambda: fsync_path(path))
         rec["dirty_after_fsync"] = dirty_now()
         rec["phases"]["fsync"] = phase(t_sync, nbytes)
@@ -270,6 +284,38 @@ class Writers:
                 self.torch.cuda.empty_cache()
 
 
+def probe_crc(torch, rounds=3, nbytes=1 << 30):
+    """torch.save of one host tensor to /dev/shm, with and without compute_crc32, alternated."""
+    try:
+        import torch.utils.serialization as ser
+        ser.config.save.compute_crc32
+    except (ImportError, AttributeError):
+        return {"error": "this torch has no torch.utils.serialization.config.save.compute_crc32"}
+    folder = tempfile.mkdtemp(prefix="ckpt-crc-", dir="/dev/shm")
+    t = torch.empty(nbytes, dtype=torch.uint8)
+    t.random_(0, 256)
+    result = {"bytes": nbytes, "with_crc_s": [], "without_crc_s": []}
+    old = ser.config.save.compute_crc32
+    try:
+        for _ in range(rounds):
+            for crc in (True, False):
+                ser.config.save.compute_crc32 = crc
+                path = os.path.join(folder, "t.pt")
+                start = time.perf_counter()
+                torch.save(t, path)
+                result["with_crc_s" if crc else "without_crc_s"].append(time.perf_counter() - start)
+                os.unlink(path)
+    finally:
+        ser.config.save.compute_crc32 = old
+        shutil.rmtree(folder, ignore_errors=True)
+    extra = statistics.median(result["with_crc_s"]) - statistics.median(result["without_crc_s"])
+    result["crc_seconds_per_byte"] = extra / nbytes
+    result["crc_bandwidth_bytes"] = nbytes / extra if extra > 0 else None
+    print(f"# crc probe: torch.save 1 GiB to /dev/shm with CRC {statistics.median(result['with_crc_s']):.3f} s, "
+          f"without {statistics.median(result['without_crc_s']):.3f} s", file=sys.stderr, flush=True)
+    return result
+
+
 # ---------------------------------------------------------------- summary
 def summarize(records):
     rows, groups = [], {}
@@ -287,18 +333,20 @@ def summarize(records):
         rows.append({"writer": writer, "size_bytes": size, "phase": name, "rounds": len(secs), "median_s": med,
                      "min_s": min(secs), "max_s": max(secs),
                      "spread": (max(secs) - min(secs)) / med if med > 0 else None,
-                     "median_bw_bytes": nbytes / med if med > 0 and nbytes else None})
+                     "median_bw_bytes": nbytes / med if med > 0 and nbytes else None,
+                     "minor_faults": [p.get("minor_faults") for p in ps]})
     return rows
 
 
 def print_summary(rows, out=sys.stdout):
     print(f"{'writer':<15}{'size GB':>8}  {'phase':<18}{'n':>2}{'median s':>10}{'min s':>9}{'max s':>9}"
-          f"{'spread':>8}{'GB/s':>8}", file=out)
+          f"{'spread':>8}{'GB/s':>8}  minor faults per round", file=out)
     for r in rows:
         bw = f"{r['median_bw_bytes'] / 1e9:8.2f}" if r["median_bw_bytes"] else f"{'-':>8}"
         spread = f"{100 * r['spread']:7.1f}%" if r["spread"] is not None else f"{'-':>8}"
         print(f"{r['writer']:<15}{r['size_bytes'] / 1e9:8.2f}  {r['phase']:<18}{r['rounds']:>2}{r['median_s']:10.4f}"
-              f"{r['min_s']:9.4f}{r['max_s']:9.4f}{spread}{bw}", file=out)
+              f"{r['min_s']:9.4f}{r['max_s']:9.4f}{spread}{bw}  "
+              f"{','.join('-' if f is None else str(f) for f in r['minor_faults'])}", file=out)
 
 
 # ---------------------------------------------------------------- main
@@ -328,6 +376,9 @@ def main(argv=None):
     ap.add_argument("--writers", default=",".join(WRITERS), help=f"comma-separated subset of {','.join(WRITERS)}")
     ap.add_argument("--gpu", type=int, default=0, help="GPU index (default 0)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--crc-probe", action="store_true", help="first time torch.save of a 1 GiB host tensor to "
+                    "/dev/shm with and without its zip CRC-32 (3 rounds each, no disk in the way): this machine's "
+                    "per-byte cost of the CRC pass, measured apart from the checkpoints")
     ap.add_argument("--cpu-only", action="store_true", help="no GPU: the state stays in host memory (a logic check; "
                     "d2h and h2d phases are marked skipped)")
     args = ap.parse_args(argv)
@@ -370,6 +421,7 @@ def main(argv=None):
         for writer in writers:
             w.run(writer, {"phases": {}, "notes": []}, warm)
         del warm
+        crc_probe = probe_crc(torch) if args.crc_probe else None
         for size in args.sizes:
             state = build_state(torch, size, args.tensors, device, args.seed)
             sbytes = state_bytes(state)
@@ -401,7 +453,7 @@ def main(argv=None):
                                   "writers": writers, "gpu": None if args.cpu_only else args.gpu,
                                   "seed": args.seed, "cpu_only": args.cpu_only,
                                   "bytes_per_param": BYTES_PER_PARAM},
-                      "records": records, "summary": summary, "notes": notes}}
+                      "records": records, "summary": summary, "crc_probe": crc_probe, "notes": notes}}
     write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     print_summary(summary)
     for n in notes:
