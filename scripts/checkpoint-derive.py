@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Turns one GPU-machine session (calibration and framework checkpoints taken in one run there)
+into a node model and a corpus source for `iowall check`, with nothing fitted to the checkpoints.
+
+A session folder holds what scripts/calibrate-gpu-machine.sh packed, unpacked: disk/sweep/*.json
+(reads), writes/*.json (O_DIRECT and buffered writes made durable), copies/*.json (host<->GPU copies,
+CPU passes) and frameworks/checkpoints.json (scripts/checkpoint-frameworks.py, with --crc-probe).
+This script
+  1. runs `iowall calibrate` on the reads and writes (profile.json and calibrated-topology.json in
+     the session folder): the drive (read and write service, latencies, ceilings, mdts, flush) and
+     the page cache's writeback (flusher rate, request size);
+  2. derives the host's copy and fault costs from copies/ (medians of the rounds):
+       staged_d2h/h2d_bandwidth   d2h/h2d through reused pageable memory, 256 MiB calls
+       copy_call_cost             a 4 KiB copy into pinned memory (median latency)
+       page_fault_cost, page_zero_bandwidth
+                                  d2h into fresh pageable memory with 4 KiB pages and with huge
+                                  pages, less the staged copy: per fault, f + page / z for both page
+                                  sizes (the fault counts are the runs' own minor faults)
+       memcpy_per_core            one thread's memcpy pass
+     and torch.save's CRC-32 cost from the frameworks' /dev/shm probe (with against without);
+  3. writes topologies/gpu-machine-h200-NAME.json (the checkpoint topology, topologies/gpu-machine-
+     h200.json's shape, every changed value with its source line), the four checkpoint scenarios
+     validation/scenarios/ckpt-h200-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
+     this session's parameters) and the corpus source validation/checkpoint-h200-NAME.json (each
+     writer's save until durable and cold load, the measured median of the rounds with their range,
+     in the host memory the rounds found: new, or already mapped, by their page faults).
+usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--check]
+Environment: IOWALL (default build/release/iowall).
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE_TOPOLOGY = "topologies/gpu-machine-h200.json"
+BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
+                  "safetensors-save": "ckpt-h200-safetensors-save.json",
+                  "safetensors-load": "ckpt-h200-safetensors-load.json"}
+DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
+               "flush_cost", "mdts", "read_service", "write_service")
+
+
+def die(msg):
+    print(f"checkpoint-derive: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def copy_runs(session, name):
+    files = sorted(glob.glob(os.path.join(session, "copies", f"{name}-r*.json")))
+    if not files:
+        die(f"{rel(os.path.join(session, 'copies'))}: no {name}-r*.json")
+    return [json.load(open(f))["jobs"][0] for f in files], files
+
+
+def median_bw(session, name):
+    jobs, files = copy_runs(session, name)
+    return statistics.median(j["copy"]["bw_bytes"] for j in jobs), files
+
+
+def gbs(x):
+    return f"{x / 1e9:.4g} GB/s"
+
+
+def us(x):
+    return f"{x * 1e6:.4g} us"
+
+
+def host_costs(session):
+    """The copy and fault costs, each with its source line."""
+    out, src = {}, {}
+    size = 2 << 30
+    staged_d2h, f1 = median_bw(session, "d2h-pageable-none-256M")
+    staged_h2d, f2 = median_bw(session, "h2d-pageable-none-256M")
+    out["staged_d2h_bandwidth"], out["staged_h2d_bandwidth"] = gbs(staged_d2h), gbs(staged_h2d)
+    src["staged_d2h_bandwidth"] = f"d2h into reused pageable memory in 256 MiB calls, median of {len(f1)}"
+    src["staged_h2d_bandwidth"] = f"h2d from reused pageable memory in 256 MiB calls, median of {len(f2)}"
+    jobs, f3 = copy_runs(session, "d2h-pinned-none-4K")
+    call = statistics.median(j["copy"]["lat_ns"]["percentile"]["50.000000"] for j in jobs) * 1e-9
+    out["copy_call_cost"] = us(call)
+    src["copy_call_cost"] = f"a 4 KiB copy into pinned memory, median call of each run, median of {len(f3)}"
+    small = {}
+    for pages in ("nohuge", "huge"):
+        jobs, files = copy_runs(session, f"d2h-pageable_fresh-{pages}-256M")
+        bw = statistics.median(j["copy"]["bw_bytes"] for j in jobs)
+        faults = statistics.median(j["minf"] for j in jobs)
+        small[pages] = ((size / bw - size / staged_d2h) / faults, bw, faults, len(files))
+    (per4k, bw4k, n4k, r4k), (per2m, bw2m, n2m, r2m) = small["nohuge"], small["huge"]
+    zero = ((2 << 20) - 4096) / (per2m - per4k) if per2m > per4k else None
+    if not zero or zero <= 0 or per4k - 4096 / zero <= 0:
+        die(f"copies/: the fresh-memory runs do not give a positive fault cost and zeroing rate "
+            f"({us(per4k)} per 4 KiB fault, {us(per2m)} per 2 MiB fault)")
+    fault = per4k - 4096 / zero
+    out["page_fault_cost"], out["page_zero_bandwidth"] = us(fault), gbs(zero)
+    src["page_fault_cost"] = (f"d2h of 2 GiB into fresh pageable memory in 256 MiB calls with 4 KiB pages ({gbs(bw4k)}, "
+                              f"{n4k:.0f} minor faults) and with huge pages ({gbs(bw2m)}, {n2m:.0f}), less the staged "
+                              f"copy: {us(per4k)} per 4 KiB fault and {us(per2m)} per 2 MiB fault solve f + page / z "
+                              f"(medians of {r4k} and {r2m})")
+    src["page_zero_bandwidth"] = "solved with page_fault_cost from the same two measurements"
+    memcpy, f4 = median_bw(session, "cpu_pass-memcpy")
+    out["memcpy_per_core"] = gbs(memcpy)
+    src["memcpy_per_core"] = f"one thread's memcpy pass, median of {len(f4)}"
+    return out, src
+
+
+def calibrate(session, iowall):
+    reads = sorted(glob.glob(os.path.join(session, "disk", "sweep", "*.json")))
+    writes = sorted(glob.glob(os.path.join(session, "writes", "*.json")))
+    if not reads or not writes:
+        die(f"{rel(session)}: needs disk/sweep/*.json and writes/*.json")
+    profile = os.path.join(session, "profile.json")
+    topo = os.path.join(session, "calibrated-topology.json")
+    with open(os.path.join(session, "profile.txt"), "w") as txt:
+        subprocess.run([iowall, "calibrate", *map(rel, reads), *map(rel, writes), "-o", rel(profile), "--name",
+                        os.path.basename(session), "--machine", "GPU machine session " + os.path.basename(session),
+                        "--topology", "topologies/gpu-machine.json", "--emit-topology", rel(topo)],
+                       cwd=ROOT, check=True, stdout=txt)
+    return json.load(open(profile)), json.load(open(topo))
+
+
+def frameworks(session):
+    path = os.path.join(session, "frameworks", "checkpoints.json")
+    if not os.path.exists(path):
+        die(f"{rel(path)}: missing (scripts/checkpoint-frameworks.py's output)")
+    doc = json.load(open(path))["iowall"]
+    return doc, rel(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("session")
+    ap.add_argument("name", help="short name: topologies/gpu-machine-h200-NAME.json, validation/checkpoint-h200-NAME.json")
+    ap.add_argument("--crc-bandwidth", help="torch.save's CRC-32 rate when the session has no --crc-probe")
+    ap.add_argument("--check", action="store_true", help="then run iowall check --source checkpoint-NAME")
+    args = ap.parse_args()
+    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    session = os.path.abspath(args.session)
+    if not os.path.isdir(session):
+        die(f"{args.session}: not a folder")
+    profile, calibrated = calibrate(session, iowall)
+    host, host_src = host_costs(session)
+    fw, fw_path = frameworks(session)
+    crc = fw.get("crc_probe") or {}
+    if args.crc_bandwidth:
+        crc_bw, crc_src = args.crc_bandwidth, "given on the command line (--crc-bandwidth)"
+    elif crc.get("crc_bandwidth_bytes"):
+        crc_bw = gbs(crc["crc_bandwidth_bytes"])
+        crc_src = (f"torch.save of 1 GiB to /dev/shm, median with CRC {statistics.median(crc['with_crc_s']):.3f} s "
+                   f"against without {statistics.median(crc['without_crc_s']):.3f} s ({fw_path} crc_probe)")
+    else:
+        die(f"{fw_path}: no crc_probe; give --crc-bandwidth")
+    wb = profile["fits"]["writeback"]
+    sess = rel(session)
+
+    topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
+    topo["name"] = f"gpu-machine-h200-{args.name}"
+    topo["description"] = (f"The GPU machine as measured in one session ({sess}): {BASE_TOPOLOGY}'s shape, its drive "
+                           f"from `iowall calibrate` on that session's reads and writes, its host costs from the "
+                           f"session's copies (scripts/checkpoint-derive.py); nothing from its framework checkpoints")
+    disk = next(d for d in calibrated["devices"] if d["id"] == "disk0")
+    sources = [f"disk0 {', '.join(k for k in DISK_FIELDS if k in disk)}: iowall calibrate on {sess}/disk/sweep and "
+               f"{sess}/writes ({sess}/profile.json; uncertainties dropped)"]
+    for d in topo["devices"]:
+        if d["id"] == "disk0":
+            for k in DISK_FIELDS:
+                d.pop(k, None)
+                if k in disk:
+                    d[k] = disk[k].split(" +- ")[0] if isinstance(disk[k], str) else disk[k]
+        elif d["id"] == "cpu0":
+            for k in ("memcpy_per_core", "page_fault_cost", "page_zero_bandwidth"):
+                d[k] = host[k]
+                sources.append(f"cpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
+        elif d["id"] == "gpu0":
+            for k in ("staged_d2h_bandwidth", "staged_h2d_bandwidth", "copy_call_cost"):
+                d[k] = host[k]
+                sources.append(f"gpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
+        elif d["id"] == "dram0":
+            mem = (fw.get("machine", {}).get("meminfo_before") or {}).get("MemTotal")
+            if mem:
+                d["capacity"] = f"{mem // (1 << 30)} GiB"
+                sources.append(f"dram0 capacity {d['capacity']}: MemTotal {mem:,} B ({fw_path})")
+    topo["sources"] = sources
+    topo_path = f"topologies/gpu-machine-h200-{args.name}.json"
+    with open(os.path.join(ROOT, topo_path), "w") as f:
+        json.dump(topo, f, indent=1)
+        f.write("\n")
+
+    scen_paths = {}
+    for key, base in BASE_SCENARIOS.items():
+        s = json.load(open(os.path.join(ROOT, "validation/scenarios", base)))
+        s["name"] = f"ckpt-h200-{args.name}-{key}"
+        s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
+        s["topology"] = topo_path
+        if key.endswith("save"):
+            s["paths"][0]["flusher_bandwidth"] = wb["flusher_bandwidth"]
+            s["paths"][0]["writeback_request"] = wb["writeback_request"]
+            if s["workload"].get("serialize") == "crc32":
+                s["workload"]["crc32_bandwidth"] = crc_bw
+        path = f"validation/scenarios/ckpt-h200-{args.name}-{key}.json"
+        with open(os.path.join(ROOT, path), "w") as f:
+            json.dump(s, f, indent=1)
+            f.write("\n")
+        scen_paths[key] = path
+
+    # Which host memory each round copied into is a condition the run recorded (its minor faults),
+    # not a parameter: glibc's malloc keeps freed heap memory mapped (allocations below its
+    # mmap threshold, which rises to the size of a freed mmapped block, at most 32 MiB on 64-bit),
+    # so a process's later checkpoints may copy into memory it already has. Most rounds decide.
+    def memory_kind(writer, size, phase):
+        rounds = [r for r in fw["records"] if r["writer"] == writer and r["size_bytes"] == size and not r.get("error")]
+        faults = [r["phases"].get(phase, {}).get("minor_faults") for r in rounds]
+        if not faults or any(f is None for f in faults):
+            return "pageable_fresh", "no fault counts recorded: new memory assumed"
+        fresh = sum(f > size / 4096 / 2 for f in faults)
+        kind = "pageable_fresh" if 2 * fresh > len(faults) else "pageable"
+        return kind, f"{phase} minor faults per round {', '.join(str(f) for f in faults)}: {kind}"
+
+    cases = []
+    rows = {(r["writer"], r["size_bytes"], r["phase"]): r for r in fw["summary"]}
+    sizes = sorted({r["size_bytes"] for r in fw["summary"]})
+    for writer, stem in (("torch_save", "torch"), ("safetensors", "safetensors")):
+        for size in sizes:
+            gb = f"{size / 1e9:g} GB"
+            for phase, what, key in (("save_durable", "save", "save"), ("load_cold_total", "cold-load", "load")):
+                r = rows.get((writer, size, phase))
+                if not r:
+                    continue
+                cases.append({
+                    "id": f"{writer}-{size / 1e9:g}gb-{what}",
+                    "figure": (f"{writer} {gb} {'d2h + serialize_write + fsync until durable' if key == 'save' else 'page cache cold: read, then to the GPU (load_cold_total)'}"
+                               f", median of {r['rounds']} rounds ({r['min_s']:.3f}-{r['max_s']:.3f} s)"),
+                    "published": f"{r['median_s']:.4f} s", "metric": "done",
+                    "scenario": scen_paths[f"{stem}-{key}"], "set": {"/workload/size": gb}, "path": "cpu_cached"})
+                kind, why = memory_kind(writer, size, "d2h" if key == "save" else "load_cold_read")
+                cases[-1]["set"]["/workload/host_memory"] = kind
+                cases[-1]["note"] = "host memory as the rounds found it: " + why
+    m = fw.get("machine", {})
+    corpus = {
+        "source": {"title": f"Framework checkpoints on the GPU machine, session {args.name}: calibration and checkpoints "
+                            f"taken in one run there, the model derived from the calibration alone",
+                   "publisher": "iowall measurement", "year": 2026, "url": sess + "/",
+                   "where": f"{fw_path}: summary medians; per-round records (phases, page faults) in the same file"},
+        "conditions": {"hardware": f"{m.get('cpus')}-vCPU VM, {(m.get('gpu') or {}).get('name')}, "
+                                   f"{(m.get('file_system') or {}).get('type')} on {(m.get('file_system') or {}).get('device')}",
+                       "software": f"torch {m.get('torch')}, safetensors {m.get('safetensors')}, kernel {m.get('kernel')}; "
+                                   f"THP {m.get('transparent_hugepage')}",
+                       "assumed": [f"{topo_path} and the scenarios come from {sess}'s disk, write and copy "
+                                   "measurements by scripts/checkpoint-derive.py, never from these checkpoints",
+                                   "the mechanisms (readahead, one blocking reader, sequential save, 4 KiB pages) are "
+                                   "those of the first session's scenarios, unchanged",
+                                   "each case copies into the host memory its rounds found, by their page faults: new "
+                                   "(pageable_fresh) or already mapped (pageable), a condition the runs recorded"]},
+        "cases": cases}
+    corpus_path = f"validation/checkpoint-h200-{args.name}.json"
+    with open(os.path.join(ROOT, corpus_path), "w") as f:
+        json.dump(corpus, f, indent=1)
+        f.write("\n")
+    print(f"wrote {topo_path}, {', '.join(scen_paths.values())}, {corpus_path} ({len(cases)} cases)")
+    if args.check:
+        subprocess.run([iowall, "check", "--source", f"checkpoint-h200-{args.name}", "-q"], cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    main()
