@@ -20,6 +20,9 @@
 #            since the last one (O_DIRECT overwrites of a filled file, then fdatasync), write
 #            ingest by 1, 2 and 8 threads, buffered writes then fsync (FLUSH_SIZES MiB,
 #            default 1,16,256,1024; BUFFERED_GIB, default 1,4).
+#   pagecache: scripts/probe-page-cache.py: write() of PAGECACHE_GIB (default 4) GiB from a hot
+#            1 MiB block and from a cold source against memcpys of the same bytes (the page
+#            cache's cost per page), their fsyncs, and the file read cold, warm and O_DIRECT.
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
@@ -215,6 +218,12 @@ copies() {
   done 2> copies.log
 }
 
+pagecache() {
+  mkdir -p "$work/pagecache" && cd "$work/pagecache" || return
+  python3 "$here/probe-page-cache.py" --dir "$work/pagecache" --output "$work/pagecache/page-cache.json" \
+    --rounds "${ROUNDS:-3}" --size-gib "${PAGECACHE_GIB:-4}" > summary.txt 2> pagecache.log
+}
+
 flush() {
   mkdir -p "$work/flush" && cd "$work/flush" || return
   python3 "$here/probe-virtio-flush.py" --dir "$work/flush" --output "$work/flush/flush.json" --rounds "${ROUNDS:-3}" \
@@ -239,6 +248,7 @@ for phase in "${phases[@]}"; do
     writes) writes ;;
     copies) copies ;;
     flush) flush ;;
+    pagecache) pagecache ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
   esac

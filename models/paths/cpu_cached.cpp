@@ -67,6 +67,14 @@ public:
                  "page_cache_async_ra() for the next window, as large as the reads (up to the queue's max_sectors_kb) "
                  "and does not wait for it");
     IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
+    IOWALL_PARAM(Time, page_cost, "0 us",
+                 "CPU time the calling thread spends per 4 KiB page it brings into the page cache beyond copying it: "
+                 "allocating the page, charging it, inserting it into the file's mapping and LRU, and for a write "
+                 "dirtying it; a write pays it for the pages it fills, a read for the pages of each window it starts "
+                 "reading (readahead runs in the reader's read() call, before the window's I/O is submitted)",
+                 "0: not charged apart (a calibrated write's syscall_cost holds it for writes from a reused buffer); "
+                 "scripts/probe-page-cache.py measures it: write() of GiBs from a cold source less a memcpy of the "
+                 "same bytes, per page (mm/filemap.c filemap_add_folio, mm/readahead.c page_cache_ra_unbounded)");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
@@ -132,8 +140,19 @@ public:
 private:
   // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
+    if (config_.async_readahead.is_positive()) {
+      const Bytes started = read_ahead(id);
+      // The reader allocated the windows' pages before their I/O went out (page_cost).
+      if (started.is_positive()) return thread_spend(id, pages_cost(started), [this, id] {
+        issue_ahead(id);
+        read_demand(id);
+      });
+      issue_ahead(id);
+    }
+    read_demand(id);
+  }
+  void read_demand(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    if (config_.async_readahead.is_positive()) read_ahead(r);
     if (cache_.lookup(r.storage, r.offset, r.size)) {
       copy_to_user(id);
       return;
@@ -145,7 +164,13 @@ private:
       return;
     }
     // A miss reads the whole readahead window around the request from storage, through
-    // the drive's queues like any block-layer read.
+    // the drive's queues like any block-layer read, once the reader has its pages.
+    if (config_.page_cost.is_positive()) return thread_spend(id, pages_cost(w.size), [this, id] { read_miss(id); });
+    read_miss(id);
+  }
+  void read_miss(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Window w = readahead(r);
     storage_part(r, w.start, w.size, *io(id).first, [this, id] {
       const IoRequest& q = io(id).io;
       const Window w = readahead(q);
@@ -153,20 +178,33 @@ private:
       copy_to_user(id);
     });
   }
-  // The kernel's asynchronous readahead: the windows after `r` up to async_readahead past
-  // its end, each the size of r's window, read from storage unless cached or on the way
-  // (and not past the device's end); no thread waits for them.
-  void read_ahead(const IoRequest& r) {
+  // The kernel's asynchronous readahead: the windows after the read up to async_readahead
+  // past its end, each the size of its window, read from storage unless cached or on the
+  // way (and not past the device's end); no thread waits for them. They are taken (others
+  // wait for them from now on) and listed for issue_ahead; returns their bytes when the
+  // reader pays page_cost for them, else 0.
+  Bytes read_ahead(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
     const Window w = readahead(r);
     const Bytes capacity = r.storage->limits().capacity;
+    if (pending_.size() <= id) pending_.resize(id + 1);
+    Bytes started;
     for (Bytes start = w.start + w.size; start < w.start + w.size + config_.async_readahead; start += w.size) {
-      if (capacity.is_positive() && start + w.size > capacity) return;
+      if (capacity.is_positive() && start + w.size > capacity) break;
       const AheadKey key{r.storage, start};
       if (ahead_.count(key) || cache_.resident(r.storage, start, w.size)) continue;
       ahead_.emplace(key, Ahead{w.size, {}});
+      pending_[id].push_back(key);
+      started += w.size;
+    }
+    return config_.page_cost.is_positive() ? started : Bytes{};
+  }
+  void issue_ahead(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    for (const AheadKey& key : pending_[id]) {
       IoRequest q = r;
-      q.offset = start;
-      q.size = w.size;
+      q.offset = key.start;
+      q.size = ahead_.at(key).size;
       storage_part(q, q.offset, q.size, *io_first_of(r), [this, key] {
         const auto it = ahead_.find(key);
         cache_.insert(key.storage, key.start, it->second.size);
@@ -175,6 +213,11 @@ private:
         for (std::uint32_t id : waiters) copy_to_user(id);
       });
     }
+    pending_[id].clear();
+  }
+  // page_cost for the 4 KiB pages of `bytes`.
+  Time pages_cost(Bytes bytes) const {
+    return config_.page_cost * ((bytes.count() + 4095) / 4096);
   }
   const Route* io_first_of(const IoRequest& r) {
     Dram& dram = dram_of(r);
@@ -227,7 +270,7 @@ private:
       env_.ctx.in(config_.io_wq_handoff, [this, id] { to_file_writer(id); });
       return;
     }
-    thread_spend(id, config_.syscall_cost, [this, id] {
+    thread_spend(id, config_.syscall_cost + pages_cost(io(id).io.size), [this, id] {
       thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { write_back(id); });
     });
   }
@@ -262,7 +305,7 @@ private:
     const std::uint32_t id = w.waiting.front();
     w.waiting.pop_front();
     FileWriter* writer = &w;
-    io(id).cpu->spend(config_.syscall_cost, [this, id, writer] {
+    io(id).cpu->spend(config_.syscall_cost + pages_cost(io(id).io.size), [this, id, writer] {
       env_.mover.send(*copy_of_[id], io(id).io.size, [this, id, writer] { write_back(id, writer); });
     });
   }
@@ -317,6 +360,7 @@ private:
     std::vector<std::uint32_t> waiters;
   };
   std::map<AheadKey, Ahead> ahead_;
+  std::vector<std::vector<AheadKey>> pending_;  // per in-flight read: windows it took, to issue
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""What the page cache costs a writer and a reader, apart from the drive, on this machine.
+
+A framework's checkpoint writes every byte once from memory it has not touched lately (a cold
+source) into pages the page cache must first allocate; a loader reads a cold file through
+readahead into memory it already has. A calibration sweep (fio, iowall measure) writes one small
+buffer again and again (a hot source) and reads with O_DIRECT. This probe measures the
+difference, each point --rounds times, interleaved:
+  memcpy_hot     one 1 MiB block copied again and again into one 1 MiB destination
+  memcpy_cold    SIZE bytes copied in 1 MiB pieces from a filled source into a filled
+                 destination (both touched before: no page faults)
+  write_hot      SIZE bytes written with write() in 1 MiB pieces from the hot 1 MiB block into a
+                 new file (the write phase), then fsync (its writeback)
+  write_cold     the same from the cold SIZE source
+  read_cold      that file, its pages dropped (posix_fadvise DONTNEED after fsync), read with
+                 readinto() in 4 MiB pieces into the filled destination (memory already mapped)
+  read_warm      the same again, the file now cached
+  read_direct    the same file with O_DIRECT, 1 MiB reads one at a time (QD 1)
+Per 4 KiB page, write_cold - memcpy_cold is what a buffered write costs beyond its copy (page
+allocation, charging, insertion, dirtying) when the source is cold. An untimed 1 GiB write comes
+first. Files go only into a folder
+made under --dir and removed at the end. One JSON document (--output, written atomically).
+usage: scripts/probe-page-cache.py --dir /var/tmp --output pc.json [--size-gib 4] [--rounds 3]
+"""
+import argparse
+import json
+import mmap
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+MIB = 1 << 20
+
+
+def timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def filled(nbytes, block):
+    buf = bytearray(nbytes)
+    mv = memoryview(buf)
+    for off in range(0, nbytes, len(block)):
+        mv[off:off + len(block)] = block
+    return buf, mv
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
+    ap.add_argument("--output", required=True)
+    ap.add_argument("--size-gib", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    if not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir}: not an existing folder")
+    if args.size_gib < 1 or args.rounds < 1:
+        ap.error("--size-gib and --rounds must be at least 1")
+    size = args.size_gib << 30
+    if shutil.disk_usage(args.dir).free < size + (256 << 20):
+        ap.error(f"--dir has less free space than {args.size_gib} GiB")
+    block = os.urandom(MIB)
+    hot_src = bytes(block)
+    hot_dst = bytearray(MIB)
+    src, src_mv = filled(size, block[::-1])
+    dst, dst_mv = filled(size, block)
+    direct_buf = mmap.mmap(-1, MIB)  # page-aligned for O_DIRECT
+    work = tempfile.mkdtemp(prefix="iowall-page-cache-", dir=args.dir)
+    records = []
+    try:
+        # Untimed: a first write in a fresh process or machine can pay for memory the kernel
+        # has not yet handed out (seen: a first 1 GiB write ten times slower than the next).
+        warm = os.path.join(work, "warm.bin")
+        fd = os.open(warm, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        for _ in range(min(size, 1 << 30) // MIB):
+            os.write(fd, hot_src)
+        os.fsync(fd)
+        os.close(fd)
+        os.unlink(warm)
+        for r in range(1, args.rounds + 1):
+            rec = {"round": r}
+
+            def memcpy_hot():
+                hv = memoryview(hot_dst)
+                for _ in range(size // MIB):
+                    hv[:] = hot_src
+            rec["memcpy_hot_s"] = timed(memcpy_hot)
+
+            def memcpy_cold():
+                for off in range(0, size, MIB):
+                    dst_mv[off:off + MIB] = src_mv[off:off + MIB]
+            rec["memcpy_cold_s"] = timed(memcpy_cold)
+            for kind in ("hot", "cold"):
+                path = os.path.join(work, f"{kind}.bin")
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                if kind == "hot":
+                    rec["write_hot_s"] = timed(lambda: [os.write(fd, hot_src) for _ in range(size // MIB)])
+                else:
+                    rec["write_cold_s"] = timed(lambda: [os.write(fd, src_mv[off:off + MIB])
+                                                         for off in range(0, size, MIB)])
+                rec[f"fsync_{kind}_s"] = timed(lambda: os.fsync(fd))
+                os.close(fd)
+                if kind == "hot":
+                    os.unlink(path)
+            path = os.path.join(work, "cold.bin")
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+
+            def read_buffered():
+                f = os.fdopen(os.dup(fd), "rb", buffering=0)
+                with f:
+                    f.seek(0)
+                    for off in range(0, size, 4 * MIB):
+                        f.readinto(dst_mv[off:off + 4 * MIB])
+            rec["read_cold_s"] = timed(read_buffered)
+            rec["read_warm_s"] = timed(read_buffered)
+            os.close(fd)
+            try:
+                dfd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+                rec["read_direct_s"] = timed(lambda: [os.preadv(dfd, [direct_buf], off) for off in range(0, size, MIB)])
+                os.close(dfd)
+            except OSError as e:
+                rec["read_direct_error"] = str(e)
+            os.unlink(path)
+            records.append(rec)
+            print(f"# round {r}: " + ", ".join(f"{k} {v:.3f}" for k, v in rec.items() if k.endswith("_s")),
+                  file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    pages = size // 4096
+    med = {k: statistics.median(rec[k] for rec in records) for k in records[0] if k.endswith("_s")}
+    summary = {k: {"median_s": v, "gb_per_s": size / v / 1e9} for k, v in med.items()}
+    summary["page_cost_cold_write_us"] = (med["write_cold_s"] - med["memcpy_cold_s"]) / pages * 1e6
+    summary["page_cost_hot_write_us"] = (med["write_hot_s"] - med["memcpy_hot_s"]) / pages * 1e6
+    doc = {"tool": "scripts/probe-page-cache.py", "bytes": size, "rounds": args.rounds,
+           "machine": {"kernel": platform.release(), "cpus": os.cpu_count()},
+           "records": records, "summary": summary}
+    tmp = args.output + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, args.output)
+    for k, v in summary.items():
+        print(k, v)
+
+
+if __name__ == "__main__":
+    main()
