@@ -17,7 +17,9 @@ This script
                                   pages, less the staged copy: per fault, f + page / z for both page
                                   sizes (the fault counts are the runs' own minor faults)
        memcpy_per_core            one thread's memcpy pass
-     and torch.save's CRC-32 cost from the frameworks' /dev/shm probe (with against without);
+     torch.save's CRC-32 cost from the frameworks' /dev/shm probe (with against without), and,
+     where the session ran scripts/probe-page-cache.py (pagecache/), the page cache's cost per
+     page (cpu_cached page_cost: a write from a cold source less a memcpy of the same bytes);
   3. writes topologies/gpu-machine-h200-NAME.json (the checkpoint topology, topologies/gpu-machine-
      h200.json's shape, every changed value with its source line), the four checkpoint scenarios
      validation/scenarios/ckpt-h200-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
@@ -159,6 +161,15 @@ def main():
         die(f"{fw_path}: no crc_probe; give --crc-bandwidth")
     wb = profile["fits"]["writeback"]
     sess = rel(session)
+    # The page cache's own cost per page, where the session probed it (scripts/probe-page-cache.py).
+    page_cost, page_src = None, None
+    pc_path = os.path.join(session, "pagecache", "page-cache.json")
+    if os.path.exists(pc_path):
+        pc = json.load(open(pc_path))["summary"]
+        page_cost = f"{pc['page_cost_cold_write_us']:.4g} us"
+        page_src = (f"cpu_cached page_cost {page_cost}: write() of {json.load(open(pc_path))['bytes'] >> 30} GiB from a cold "
+                    f"source ({pc['write_cold_s']['median_s']:.3f} s) less a memcpy of the same bytes "
+                    f"({pc['memcpy_cold_s']['median_s']:.3f} s), per 4 KiB page, medians ({rel(pc_path)})")
 
     topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
     topo["name"] = f"gpu-machine-h200-{args.name}"
@@ -199,6 +210,9 @@ def main():
         s["name"] = f"ckpt-h200-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
+        if page_cost:
+            s["paths"][0]["page_cost"] = page_cost
+            s["description"] += f"; {page_src}"
         if key.endswith("save"):
             s["paths"][0]["flusher_bandwidth"] = wb["flusher_bandwidth"]
             s["paths"][0]["writeback_request"] = wb["writeback_request"]
