@@ -240,6 +240,8 @@ json write_path_entry(const Profile& p, const std::string& path, int qd, double 
     if (w.bandwidth_identified && p.memcpy && p.memcpy->bandwidth_identified)
       cost += io_size / w.bandwidth_Bps - io_size / p.memcpy->bandwidth_Bps;
     set_fitted(e, "path", path, "syscall_cost", std::max(0.0, cost));
+    // The fitted time per write holds the page cache's work per page too.
+    set_fitted(e, "path", path, "write_page_cost", 0.0);
   }
   if (!p.writes.writeback) return e;
   const WritebackFit& wb = *p.writes.writeback;

@@ -19,7 +19,7 @@ This script
        memcpy_per_core            one thread's memcpy pass
      torch.save's CRC-32 cost from the frameworks' /dev/shm probe (with against without), and,
      where the session ran scripts/probe-page-cache.py (pagecache/), the page cache's cost per
-     page (cpu_cached page_cost: a write from a cold source less a memcpy of the same bytes);
+     page (cpu_cached write_page_cost: a write from a cold source less a memcpy of the same bytes);
   3. writes topologies/gpu-machine-h200-NAME.json (the checkpoint topology, topologies/gpu-machine-
      h200.json's shape, every changed value with its source line), the four checkpoint scenarios
      validation/scenarios/ckpt-h200-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
@@ -167,7 +167,7 @@ def main():
     if os.path.exists(pc_path):
         pc = json.load(open(pc_path))["summary"]
         page_cost = f"{pc['page_cost_cold_write_us']:.4g} us"
-        page_src = (f"cpu_cached page_cost {page_cost}: write() of {json.load(open(pc_path))['bytes'] >> 30} GiB from a cold "
+        page_src = (f"cpu_cached write_page_cost {page_cost}: write() of {json.load(open(pc_path))['bytes'] >> 30} GiB from a cold "
                     f"source ({pc['write_cold_s']['median_s']:.3f} s) less a memcpy of the same bytes "
                     f"({pc['memcpy_cold_s']['median_s']:.3f} s), per 4 KiB page, medians ({rel(pc_path)})")
 
@@ -210,8 +210,8 @@ def main():
         s["name"] = f"ckpt-h200-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
-        if page_cost:
-            s["paths"][0]["page_cost"] = page_cost
+        if page_cost and key.endswith("save"):
+            s["paths"][0]["write_page_cost"] = page_cost
             s["description"] += f"; {page_src}"
         if key.endswith("save"):
             s["paths"][0]["flusher_bandwidth"] = wb["flusher_bandwidth"]
@@ -271,7 +271,10 @@ def main():
                                    "the mechanisms (readahead, one blocking reader, sequential save, 4 KiB pages) are "
                                    "those of the first session's scenarios, unchanged",
                                    "each case copies into the host memory its rounds found, by their page faults: new "
-                                   "(pageable_fresh) or already mapped (pageable), a condition the runs recorded"]},
+                                   "(pageable_fresh) or already mapped (pageable), a condition the runs recorded",
+                                   (f"a buffered write's cost per page: this session's probe ({page_cost})" if page_cost
+                                    else "a buffered write's cost per page: cpu_cached's default write_page_cost (0.6 "
+                                         "us, probes of other machines), this session having no page-cache probe")]},
         "cases": cases}
     corpus_path = f"validation/checkpoint-h200-{args.name}.json"
     with open(os.path.join(ROOT, corpus_path), "w") as f:

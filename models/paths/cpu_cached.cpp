@@ -7,8 +7,9 @@
 // (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
 // copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
 // (fio's buffered reads, iowall measure -x cpu_cached). Writes run the other way and
-// return once the data is copied into the page cache and balance_dirty_pages lets the
-// writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp, thresholds from
+// return once the data is copied into the page cache (the writer also pays write_page_cost
+// for each page it fills: allocating, inserting and dirtying it) and balance_dirty_pages
+// lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp, thresholds from
 // vm.dirty_*) are written back by the device's flusher (models/host/storage_writeback.hpp),
 // and fsync (sync) writes back what is dirty and flushes the drive. Submitted through
 // io_uring ("buffered_writes": "io_wq"), a buffered write is punted to the ring's io-wq
@@ -67,14 +68,14 @@ public:
                  "page_cache_async_ra() for the next window, as large as the reads (up to the queue's max_sectors_kb) "
                  "and does not wait for it");
     IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
-    IOWALL_PARAM(Time, page_cost, "0 us",
-                 "CPU time the calling thread spends per 4 KiB page it brings into the page cache beyond copying it: "
-                 "allocating the page, charging it, inserting it into the file's mapping and LRU, and for a write "
-                 "dirtying it; a write pays it for the pages it fills, a read for the pages of each window it starts "
-                 "reading (readahead runs in the reader's read() call, before the window's I/O is submitted)",
-                 "0: not charged apart (a calibrated write's syscall_cost holds it for writes from a reused buffer); "
-                 "scripts/probe-page-cache.py measures it: write() of GiBs from a cold source less a memcpy of the "
-                 "same bytes, per page (mm/filemap.c filemap_add_folio, mm/readahead.c page_cache_ra_unbounded)");
+    IOWALL_PARAM(Time, write_page_cost, "0.6 us",
+                 "CPU time a buffered write spends per 4 KiB page it fills beyond copying the bytes: allocating the "
+                 "page-cache page, charging it, inserting it into the file's mapping and LRU, the file system's "
+                 "write_begin/write_end (ext4's delayed-allocation reservation) and dirtying it",
+                 "scripts/probe-page-cache.py (write() of GiBs from a cold source less a memcpy of the same bytes, per "
+                 "page): 0.63 us on an H200 VM (4 GiB, median of 3: reports/calibration/gpu-machine/fourth-h200-vm/"
+                 "pagecache) and 0.53 us on a 2-vCPU build VM (1 GiB, median of 3); `iowall calibrate` sets 0, its "
+                 "fitted syscall_cost holding it");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
@@ -140,19 +141,8 @@ public:
 private:
   // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
-    if (config_.async_readahead.is_positive()) {
-      const Bytes started = read_ahead(id);
-      // The reader allocated the windows' pages before their I/O went out (page_cost).
-      if (started.is_positive()) return thread_spend(id, pages_cost(started), [this, id] {
-        issue_ahead(id);
-        read_demand(id);
-      });
-      issue_ahead(id);
-    }
-    read_demand(id);
-  }
-  void read_demand(std::uint32_t id) {
     const IoRequest& r = io(id).io;
+    if (config_.async_readahead.is_positive()) read_ahead(r);
     if (cache_.lookup(r.storage, r.offset, r.size)) {
       copy_to_user(id);
       return;
@@ -164,13 +154,7 @@ private:
       return;
     }
     // A miss reads the whole readahead window around the request from storage, through
-    // the drive's queues like any block-layer read, once the reader has its pages.
-    if (config_.page_cost.is_positive()) return thread_spend(id, pages_cost(w.size), [this, id] { read_miss(id); });
-    read_miss(id);
-  }
-  void read_miss(std::uint32_t id) {
-    const IoRequest& r = io(id).io;
-    const Window w = readahead(r);
+    // the drive's queues like any block-layer read.
     storage_part(r, w.start, w.size, *io(id).first, [this, id] {
       const IoRequest& q = io(id).io;
       const Window w = readahead(q);
@@ -178,33 +162,20 @@ private:
       copy_to_user(id);
     });
   }
-  // The kernel's asynchronous readahead: the windows after the read up to async_readahead
-  // past its end, each the size of its window, read from storage unless cached or on the
-  // way (and not past the device's end); no thread waits for them. They are taken (others
-  // wait for them from now on) and listed for issue_ahead; returns their bytes when the
-  // reader pays page_cost for them, else 0.
-  Bytes read_ahead(std::uint32_t id) {
-    const IoRequest& r = io(id).io;
+  // The kernel's asynchronous readahead: the windows after `r` up to async_readahead past
+  // its end, each the size of r's window, read from storage unless cached or on the way
+  // (and not past the device's end); no thread waits for them.
+  void read_ahead(const IoRequest& r) {
     const Window w = readahead(r);
     const Bytes capacity = r.storage->limits().capacity;
-    if (pending_.size() <= id) pending_.resize(id + 1);
-    Bytes started;
     for (Bytes start = w.start + w.size; start < w.start + w.size + config_.async_readahead; start += w.size) {
-      if (capacity.is_positive() && start + w.size > capacity) break;
+      if (capacity.is_positive() && start + w.size > capacity) return;
       const AheadKey key{r.storage, start};
       if (ahead_.count(key) || cache_.resident(r.storage, start, w.size)) continue;
       ahead_.emplace(key, Ahead{w.size, {}});
-      pending_[id].push_back(key);
-      started += w.size;
-    }
-    return config_.page_cost.is_positive() ? started : Bytes{};
-  }
-  void issue_ahead(std::uint32_t id) {
-    const IoRequest& r = io(id).io;
-    for (const AheadKey& key : pending_[id]) {
       IoRequest q = r;
-      q.offset = key.start;
-      q.size = ahead_.at(key).size;
+      q.offset = start;
+      q.size = w.size;
       storage_part(q, q.offset, q.size, *io_first_of(r), [this, key] {
         const auto it = ahead_.find(key);
         cache_.insert(key.storage, key.start, it->second.size);
@@ -213,12 +184,9 @@ private:
         for (std::uint32_t id : waiters) copy_to_user(id);
       });
     }
-    pending_[id].clear();
   }
-  // page_cost for the 4 KiB pages of `bytes`.
-  Time pages_cost(Bytes bytes) const {
-    return config_.page_cost * ((bytes.count() + 4095) / 4096);
-  }
+  // write_page_cost for the 4 KiB pages a write of `bytes` fills.
+  Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ((bytes.count() + 4095) / 4096); }
   const Route* io_first_of(const IoRequest& r) {
     Dram& dram = dram_of(r);
     return &env_.route(r.storage->device(), dram);
@@ -360,7 +328,6 @@ private:
     std::vector<std::uint32_t> waiters;
   };
   std::map<AheadKey, Ahead> ahead_;
-  std::vector<std::vector<AheadKey>> pending_;  // per in-flight read: windows it took, to issue
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;
