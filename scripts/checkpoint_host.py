@@ -7,9 +7,17 @@ import ctypes
 import os
 import re
 import tempfile
+import time
 
 
 # ---------------------------------------------------------------- machine facts
+def timed(fn):
+    """Seconds fn() took (perf_counter)."""
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
 def read_meminfo():
     out = {}
     try:

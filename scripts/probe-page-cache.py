@@ -31,15 +31,11 @@ import shutil
 import statistics
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import timed, write_atomically  # noqa: E402
 
 MIB = 1 << 20
-
-
-def timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 def filled(nbytes, block):
@@ -141,10 +137,7 @@ def main():
     doc = {"tool": "scripts/probe-page-cache.py", "bytes": size, "rounds": args.rounds,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count()},
            "records": records, "summary": summary}
-    tmp = args.output + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-    os.replace(tmp, args.output)
+    write_atomically(args.output, json.dumps(doc, indent=1))
     for k, v in summary.items():
         print(k, v)
 

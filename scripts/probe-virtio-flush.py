@@ -28,8 +28,12 @@ import os
 import shutil
 import statistics
 import tempfile
+import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import timed  # noqa: E402
 
 MIB = 1 << 20
 
@@ -72,12 +76,6 @@ def direct_write(fd, buf, nbytes, offset=0):
         n = min(len(buf), nbytes - done)
         os.pwrite(fd, view[:n], offset + done)
         done += n
-
-
-def timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 def main():

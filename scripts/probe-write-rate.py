@@ -25,18 +25,11 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import read_meminfo as meminfo, write_atomically  # noqa: E402
+
 MIB = 1 << 20
 SLICE = 256 * MIB
-
-
-def meminfo():
-    out = {}
-    with open("/proc/meminfo") as f:
-        for line in f:
-            k, v = line.split(":", 1)
-            if k in ("Dirty", "Writeback"):
-                out[k] = int(v.split()[0]) * 1024
-    return out
 
 
 def direct(path, total, threads, block):
@@ -133,10 +126,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     doc = {"tool": "scripts/probe-write-rate.py", "machine": {"kernel": platform.release(), "cpus": os.cpu_count()},
            "gib": args.gib, "threads": args.threads, "records": records}
-    tmp = args.output + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f)
-    os.replace(tmp, args.output)
+    write_atomically(args.output, json.dumps(doc))
 
 
 if __name__ == "__main__":
