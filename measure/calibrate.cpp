@@ -160,7 +160,11 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
   const auto direct = select(groups, subset, "gpu_direct");
   if (!only.empty()) {
     prof.cpu = fit_cpu(only, prof.cpu_q);
-    stages::fit_storage(only, prof);
+    double direct_write_Bps = 0;
+    for (const PointGroup& g : groups)
+      if (g.writes() && g.xfer == "cpu_only" && g.durability() != "o_dsync" && subset.contains(g))
+        direct_write_Bps = std::max(direct_write_Bps, g.median_bw());
+    stages::fit_storage(only, prof, direct_write_Bps);
   } else {
     prof.notes.push_back("storage, cpu: no cpu_only points in the subset");
   }

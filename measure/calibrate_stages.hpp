@@ -22,7 +22,9 @@ inline double time_per_io(const PointGroup& g) { return g.threads / g.median_iop
 // Storage (measure/calibrate_storage.cpp): read latency, bandwidth and command rate of the
 // drive, and which read service's ceiling fits, from the cpu_only points and the CPU cost
 // per I/O already in `prof`; also the latency spread.
-void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof);
+// `direct_write_Bps`: the fastest O_DIRECT write rate measured in the same subset (0: none);
+// a read service whose link would carry less is not kept (the writes cross that link too).
+void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof, double direct_write_Bps = 0);
 
 // Each point's measured and fitted bandwidth (`r`: the log residual of each) appended to
 // `out`, and the fit's quality on log bandwidth with `parameters` fitted

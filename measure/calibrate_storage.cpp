@@ -100,7 +100,7 @@ struct Kept {
   ReadForm read;
   Eigen::VectorXd th;
 };
-Kept fit_read_forms(const StorageModel& m, Profile& prof) {
+Kept fit_read_forms(const StorageModel& m, Profile& prof, double direct_write_Bps) {
   const int n = m.points();
   std::array<FormFit, 3> forms{{{ReadForm::overlapped, "beside", {}},
                                 {ReadForm::serial, "in series", {}},
@@ -113,10 +113,28 @@ Kept fit_read_forms(const StorageModel& m, Profile& prof) {
     residuals(f.lm.p, r);
     f.cost = r.squaredNorm();
   }
+  // A service other than batched puts the fitted read ceiling on the drive's link
+  // (calibrate_topology.cpp), which O_DIRECT writes cross too: one below a write rate
+  // measured in the same subset contradicts that measurement and is not kept.
+  auto consistent = [&](const FormFit& f) {
+    return f.read == ReadForm::batched || m.params(f.lm.p, f.read).bandwidth_Bps >= direct_write_Bps;
+  };
   const FormFit* best = &forms[0];
-  if (m.concurrent)
+  if (m.concurrent) {
+    best = nullptr;
     for (const FormFit& f : forms)
-      if (f.cost < best->cost) best = &f;
+      if (consistent(f) && (!best || f.cost < best->cost)) best = &f;
+  } else if (!consistent(*best)) {
+    best = &forms[2];  // the forms differ only with several I/Os in flight: the one without the link
+  }
+  if (direct_write_Bps > 0) {
+    for (const FormFit& f : forms)
+      if (!consistent(f))
+        prof.notes.push_back(fmt::format("storage: reads {} would put a {} ceiling on the drive's link, below the "
+                                         "O_DIRECT writes measured ({}): not kept",
+                                         f.name, bandwidth_text(m.params(f.lm.p, f.read).bandwidth_Bps),
+                                         bandwidth_text(direct_write_Bps)));
+  }
   prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "
                                    "series, {:.3f} in series and batched; kept: {}",
                                    std::sqrt(forms[0].cost / n), std::sqrt(forms[1].cost / n),
@@ -154,10 +172,10 @@ double request_limit(const std::vector<const PointGroup*>& only, Profile& prof) 
           ->first);
 }
 
-void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof) {
+void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof, double direct_write_Bps) {
   prof.latency_sigma = latency_sigma(only);
   const StorageModel m(only, *prof.cpu, request_limit(only, prof));
-  const Kept kept = fit_read_forms(m, prof);
+  const Kept kept = fit_read_forms(m, prof, direct_write_Bps);
   StorageParams p = m.params(kept.th, kept.read);
   Eigen::VectorXd r_fit(m.points());
   m.residuals(p, r_fit);

@@ -118,13 +118,13 @@ std::vector<PointGroup> synthetic_writes(double noise, unsigned seed, const Prof
 }
 
 // Reads by one thread at QD 1 and 8, from the read fit's own closed form of the truth.
-std::vector<PointGroup> synthetic_reads() {
+std::vector<PointGroup> synthetic_reads(const Profile& t = truth()) {
   std::vector<PointGroup> reads;
   for (i64 size : {4096, 131072, 1048576})
     for (int qd : {1, 8}) {
       PointGroup g = config("cpu_only", "read", size, qd, 1);
-      const double cpu = truth().cpu->at(qd, static_cast<double>(size));
-      const double bw = storage_throughput(*truth().storage, static_cast<double>(size), qd, cpu);
+      const double cpu = t.cpu->at(qd, static_cast<double>(size));
+      const double bw = storage_throughput(*t.storage, static_cast<double>(size), qd, cpu);
       for (int r = 0; r < 3; ++r) {
         Sample s;
         s.bw_bytes_per_s = bw * (1 + 0.01 * r);
@@ -400,4 +400,32 @@ TEST_CASE("io_uring buffered writes: one file's io-wq worker runs them one at a 
   REQUIRE(p.writes.buffered->io_wq_serial_s);
   CHECK(*p.writes.buffered->io_wq_serial_s == Approx(fixed / 4).epsilon(0.25));
   CHECK(p.writes.buffered->io_wq_from.points.size() == 2);
+}
+
+TEST_CASE("a read service whose link would hold O_DIRECT writes below their measured rate is not kept",
+          "[calibrate][writes]") {
+  // Reads of a drive whose commands overlap its data (its fitted ceiling, 1.6 GB/s, then sits
+  // on the drive's link), and O_DIRECT writes of the batched truth that reach more than that
+  // (2.5 GB/s drive writes: about 2.2 GB/s at 1 MiB QD8). Alone the reads keep overlapped;
+  // with the writes beside them that form would cap every write at 1.6 GB/s, so it is not kept.
+  Profile overlapped = truth();
+  overlapped.storage->read = ReadForm::overlapped;
+  overlapped.storage->bandwidth_Bps = 1.6e9;
+  const std::vector<PointGroup> reads = synthetic_reads(overlapped);
+  const Profile alone = calibrate(reads, Subset("all"));
+  REQUIRE(alone.storage);
+  CHECK(alone.storage->read == ReadForm::overlapped);
+  std::vector<PointGroup> both = reads;
+  double fastest = 0;
+  for (const PointGroup& g : synthetic_writes(0, 5)) {
+    both.push_back(g);
+    if (g.xfer == "cpu_only" && g.durability() != "o_dsync") fastest = std::max(fastest, g.median_bw());
+  }
+  REQUIRE(fastest > 1.6e9 * 1.1);
+  const Profile with = calibrate(both, Subset("all"));
+  REQUIRE(with.storage);
+  CHECK(with.storage->read != ReadForm::overlapped);
+  CHECK((with.storage->read == ReadForm::batched || with.storage->bandwidth_Bps >= fastest));
+  CHECK(std::any_of(with.notes.begin(), with.notes.end(),
+                    [](const std::string& n) { return n.find("reads beside would put") != std::string::npos; }));
 }
