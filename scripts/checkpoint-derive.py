@@ -33,6 +33,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -143,6 +144,8 @@ def main():
     ap.add_argument("--crc-bandwidth", help="torch.save's CRC-32 rate when the session has no --crc-probe")
     ap.add_argument("--check", action="store_true", help="then run iowall check --source checkpoint-NAME")
     args = ap.parse_args()
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", args.name):
+        die(f"name {args.name!r}: lower-case letters, digits and '-' only (it names files under topologies/ and validation/)")
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
     session = os.path.abspath(args.session)
     if not os.path.isdir(session):
