@@ -74,7 +74,7 @@ public:
                  "write_begin/write_end (ext4's delayed-allocation reservation) and dirtying it",
                  "scripts/probe-page-cache.py (write() of GiBs from a cold source less a memcpy of the same bytes, per "
                  "page): 0.63 us on an H200 VM (4 GiB, median of 3: reports/calibration/gpu-machine/fourth-h200-vm/"
-                 "pagecache) and 0.53 us on a 2-vCPU build VM (1 GiB, median of 3); `iowall calibrate` sets 0, its "
+                 "pagecache) and 0.56 us on a 2-vCPU build VM (1 GiB, median of 3: reports/calibration/cpu-machine/page-cache); `iowall calibrate` sets 0, its "
                  "fitted syscall_cost holding it");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
