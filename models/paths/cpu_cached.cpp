@@ -9,9 +9,10 @@
 // (fio's buffered reads, iowall measure -x cpu_cached). Writes run the other way and
 // return once the data is copied into the page cache (the writer also pays write_page_cost
 // for each page it fills: allocating, inserting and dirtying it) and balance_dirty_pages
-// lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp, thresholds from
-// vm.dirty_*) are written back by the device's flusher (models/host/storage_writeback.hpp),
-// and fsync (sync) writes back what is dirty and flushes the drive. Submitted through
+// lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp,
+// thresholds from vm.dirty_*) are written back by the device's flusher
+// (models/host/storage_writeback.hpp), and fsync (sync) writes back what is dirty and
+// flushes the drive. Submitted through
 // io_uring ("buffered_writes": "io_wq"), a buffered write is punted to the ring's io-wq
 // worker: the writes of one file run there one at a time (hashed by inode; the file's lock
 // serializes writers of one file across rings too), a handoff apart from their submission.
@@ -74,8 +75,8 @@ public:
                  "write_begin/write_end (ext4's delayed-allocation reservation) and dirtying it",
                  "scripts/probe-page-cache.py (write() of GiBs from a cold source less a memcpy of the same bytes, per "
                  "page): 0.63 us on an H200 VM (4 GiB, median of 3: reports/calibration/gpu-machine/fourth-h200-vm/"
-                 "pagecache) and 0.56 us on a 2-vCPU build VM (1 GiB, median of 3: reports/calibration/cpu-machine/page-cache); `iowall calibrate` sets 0, its "
-                 "fitted syscall_cost holding it");
+                 "pagecache) and 0.56 us on a 2-vCPU build VM (1 GiB, median of 3: reports/calibration/cpu-machine/"
+                 "page-cache); `iowall calibrate` sets 0, its fitted syscall_cost holding it");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
