@@ -16,6 +16,8 @@ difference, each point --rounds times, interleaved:
                  readinto() in 4 MiB pieces into the filled destination (memory already mapped)
   read_warm      the same again, the file now cached
   read_direct    the same file with O_DIRECT, 1 MiB reads one at a time (QD 1)
+The disk's request counters around each read (so their request sizes) and its queue's
+read_ahead_kb, max_sectors_kb and max_segments are recorded too.
 Per 4 KiB page, write_cold - memcpy_cold is what a buffered write costs beyond its copy (page
 allocation, charging, insertion, dirtying) when the source is cold. An untimed 1 GiB write comes
 first. Files go only into a folder
@@ -36,6 +38,38 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import timed, write_atomically  # noqa: E402
 
 MIB = 1 << 20
+
+
+def disk_stat(path):
+    """The block device's I/O counters under `path` (reads, read sectors, writes, write sectors),
+    from /sys/dev/block/MAJ:MIN/stat; None where the file system sits on no block device."""
+    st = os.stat(path)
+    try:
+        with open(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}/stat") as f:
+            v = [int(x) for x in f.read().split()]
+        return {"reads": v[0], "read_sectors": v[2], "writes": v[4], "write_sectors": v[6]}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def delta(a, b):
+    return {k: b[k] - a[k] for k in a} if a and b else None
+
+
+def queue_settings(path):
+    """read_ahead_kb, max_sectors_kb and max_segments of the disk under `path`, where readable."""
+    st = os.stat(path)
+    base = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    out = {}
+    for name in ("read_ahead_kb", "max_sectors_kb", "max_segments"):
+        for q in (f"{base}/queue/{name}", f"{base}/../queue/{name}"):
+            try:
+                with open(q) as f:
+                    out[name] = int(f.read().strip())
+                break
+            except (OSError, ValueError):
+                continue
+    return out
 
 
 def filled(nbytes, block):
@@ -114,12 +148,16 @@ def main():
                     f.seek(0)
                     for off in range(0, size, 4 * MIB):
                         f.readinto(dst_mv[off:off + 4 * MIB])
+            d0 = disk_stat(work)
             rec["read_cold_s"] = timed(read_buffered)
+            rec["read_cold_disk"] = delta(d0, disk_stat(work))  # requests and sectors: the request sizes
             rec["read_warm_s"] = timed(read_buffered)
             os.close(fd)
             try:
                 dfd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+                d0 = disk_stat(work)
                 rec["read_direct_s"] = timed(lambda: [os.preadv(dfd, [direct_buf], off) for off in range(0, size, MIB)])
+                rec["read_direct_disk"] = delta(d0, disk_stat(work))
                 os.close(dfd)
             except OSError as e:
                 rec["read_direct_error"] = str(e)
@@ -135,7 +173,7 @@ def main():
     summary["page_cost_cold_write_us"] = (med["write_cold_s"] - med["memcpy_cold_s"]) / pages * 1e6
     summary["page_cost_hot_write_us"] = (med["write_hot_s"] - med["memcpy_hot_s"]) / pages * 1e6
     doc = {"tool": "scripts/probe-page-cache.py", "bytes": size, "rounds": args.rounds,
-           "machine": {"kernel": platform.release(), "cpus": os.cpu_count()},
+           "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "queue": queue_settings(args.dir)},
            "records": records, "summary": summary}
     write_atomically(args.output, json.dumps(doc, indent=1))
     for k, v in summary.items():
