@@ -162,7 +162,7 @@ Profile calibrate(const std::vector<PointGroup>& groups, const Subset& subset) {
     prof.cpu = fit_cpu(only, prof.cpu_q);
     double direct_write_Bps = 0;
     for (const PointGroup& g : groups)
-      if (g.writes() && g.xfer == "cpu_only" && g.durability() != "o_dsync" && subset.contains(g))
+      if (g.writes() && drive_write_point(g) && subset.contains(g))
         direct_write_Bps = std::max(direct_write_Bps, g.median_bw());
     stages::fit_storage(only, prof, direct_write_Bps);
   } else {

@@ -95,6 +95,7 @@ struct FormFit {
   const char* name;
   fit::LmResult lm;
   double cost = 0;
+  double ceiling_Bps = 0;  // the fitted read bandwidth
 };
 struct Kept {
   ReadForm read;
@@ -112,12 +113,13 @@ Kept fit_read_forms(const StorageModel& m, Profile& prof, double direct_write_Bp
     f.lm = fit::levenberg_marquardt(residuals, th0, n);
     residuals(f.lm.p, r);
     f.cost = r.squaredNorm();
+    f.ceiling_Bps = m.params(f.lm.p, f.read).bandwidth_Bps;
   }
   // A service other than batched puts the fitted read ceiling on the drive's link
   // (calibrate_topology.cpp), which O_DIRECT writes cross too: one below a write rate
   // measured in the same subset contradicts that measurement and is not kept.
   auto consistent = [&](const FormFit& f) {
-    return f.read == ReadForm::batched || m.params(f.lm.p, f.read).bandwidth_Bps >= direct_write_Bps;
+    return f.read == ReadForm::batched || f.ceiling_Bps >= direct_write_Bps;
   };
   const FormFit* best = &forms[0];
   if (m.concurrent) {
@@ -132,7 +134,7 @@ Kept fit_read_forms(const StorageModel& m, Profile& prof, double direct_write_Bp
       if (!consistent(f))
         prof.notes.push_back(fmt::format("storage: reads {} would put a {} ceiling on the drive's link, below the "
                                          "O_DIRECT writes measured ({}): not kept",
-                                         f.name, bandwidth_text(m.params(f.lm.p, f.read).bandwidth_Bps),
+                                         f.name, bandwidth_text(f.ceiling_Bps),
                                          bandwidth_text(direct_write_Bps)));
   }
   prof.notes.push_back(fmt::format("storage: rms log residual {:.3f} with reads beside command processing, {:.3f} in "

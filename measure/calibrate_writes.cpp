@@ -74,6 +74,8 @@ double dirty_per_sync(const PointGroup& g) {
   return 0;
 }
 
+bool drive_write_point(const PointGroup& g) { return g.xfer == "cpu_only" && g.durability() != "o_dsync"; }
+
 double write_link_Bps(const Profile& p) {
   if (!p.storage || p.storage->read == ReadForm::batched) return 0;
   return p.storage->bandwidth_Bps;
@@ -136,7 +138,7 @@ public:
 class DriveWriteStage final : public WriteStage {
 public:
   const char* name() const override { return "drive"; }
-  bool takes(const PointGroup& g) const override { return g.xfer == "cpu_only" && g.durability() != "o_dsync"; }
+  bool takes(const PointGroup& g) const override { return drive_write_point(g); }
   void fit(const std::vector<const PointGroup*>& pts, Profile& prof) const override {
     if (pts.empty()) {
       prof.notes.push_back("drive writes: needs cpu_only (O_DIRECT) writes not made durable one by one (O_DSYNC)");

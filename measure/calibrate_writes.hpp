@@ -48,6 +48,9 @@ double drive_write_ceiling(const DriveWriteInputs& d, double size);
 // `cpu_s` of its thread's CPU plus the drive's time (plus a flush with O_DSYNC), capped by
 // the drive's ceiling and the threads' CPU; then the syncs its durability asks for.
 double direct_write_throughput(const DriveWriteInputs& d, const PointGroup& g, double cpu_s);
+// The groups the drive's write fit takes: O_DIRECT writes (cpu_only) not made durable one by
+// one (O_DSYNC, whose time is as much the flush's as the drive's).
+bool drive_write_point(const PointGroup& g);
 // An fsync of `dirty` bytes of page-cache data: the flusher prepares requests of
 // `request` bytes at `flusher_Bps`, the drive writes up to `depth` of them at a time, then
 // the drive flushes: a two-stage pipeline, then the flush.

@@ -40,12 +40,17 @@ from checkpoint_host import timed, write_atomically  # noqa: E402
 MIB = 1 << 20
 
 
+def block_sysfs(path):
+    """The sysfs folder of the block device the file system under `path` sits on."""
+    st = os.stat(path)
+    return f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+
+
 def disk_stat(path):
     """The block device's I/O counters under `path` (reads, read sectors, writes, write sectors),
-    from /sys/dev/block/MAJ:MIN/stat; None where the file system sits on no block device."""
-    st = os.stat(path)
+    from its sysfs stat; None where the file system sits on no block device."""
     try:
-        with open(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}/stat") as f:
+        with open(f"{block_sysfs(path)}/stat") as f:
             v = [int(x) for x in f.read().split()]
         return {"reads": v[0], "read_sectors": v[2], "writes": v[4], "write_sectors": v[6]}
     except (OSError, ValueError, IndexError):
@@ -57,9 +62,9 @@ def delta(a, b):
 
 
 def queue_settings(path):
-    """read_ahead_kb, max_sectors_kb and max_segments of the disk under `path`, where readable."""
-    st = os.stat(path)
-    base = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    """read_ahead_kb, max_sectors_kb and max_segments of the disk under `path`, where readable
+    (a partition's queue is its disk's)."""
+    base = block_sysfs(path)
     out = {}
     for name in ("read_ahead_kb", "max_sectors_kb", "max_segments"):
         for q in (f"{base}/queue/{name}", f"{base}/../queue/{name}"):

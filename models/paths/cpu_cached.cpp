@@ -187,7 +187,7 @@ private:
     }
   }
   // write_page_cost for the 4 KiB pages a write of `bytes` fills.
-  Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ((bytes.count() + 4095) / 4096); }
+  Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ceil_div(bytes, Bytes(4096)); }
   const Route* io_first_of(const IoRequest& r) {
     Dram& dram = dram_of(r);
     return &env_.route(r.storage->device(), dram);

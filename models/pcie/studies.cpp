@@ -208,7 +208,7 @@ DmaStudy::Result DmaStudy::run(const Config& c, const StudyEnv& env) {
       if (link.is_object() && link.contains("pcie") && link["pcie"].is_object()) {
         Json& pcie = link["pcie"];
         pcie["mrrs"] = to_string(c.sm_request);
-        Bytes mps(256);
+        Bytes mps(LinkConfig{}.mps);  // a link's default MPS
         if (pcie.contains("mps") && pcie["mps"].is_string()) (void)parse_bytes(pcie["mps"].get<std::string>(), mps);
         if (mps > c.sm_request) pcie["mps"] = to_string(c.sm_request);
       }
