@@ -23,6 +23,10 @@
 #   pagecache: scripts/probe-page-cache.py: write() of PAGECACHE_GIB (default 4) GiB from a hot
 #            1 MiB block and from a cold source against memcpys of the same bytes (the page
 #            cache's cost per page), their fsyncs, and the file read cold, warm and O_DIRECT.
+#   readpath: scripts/probe-read-path.py: a cold buffered read of READPATH_GIB (default 4) GiB in
+#            1, 4 and 16 MiB read()s, with POSIX_FADV_SEQUENTIAL and _RANDOM, through a mapping,
+#            against O_DIRECT reads of 1, 4 and 16 MiB at QD 1 and 4 MiB at QD 2: the reader's CPU
+#            share, the disk's request sizes, busy time and in-flight reads.
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
@@ -224,6 +228,12 @@ pagecache() {
     --rounds "${ROUNDS:-3}" --size-gib "${PAGECACHE_GIB:-4}" > summary.txt 2> pagecache.log
 }
 
+readpath() {
+  mkdir -p "$work/readpath" && cd "$work/readpath" || return
+  python3 "$here/probe-read-path.py" --dir "$work/readpath" --output "$work/readpath/read-path.json" \
+    --rounds "${ROUNDS:-3}" --size-gib "${READPATH_GIB:-4}" > summary.txt 2> readpath.log
+}
+
 flush() {
   mkdir -p "$work/flush" && cd "$work/flush" || return
   python3 "$here/probe-virtio-flush.py" --dir "$work/flush" --output "$work/flush/flush.json" --rounds "${ROUNDS:-3}" \
@@ -249,6 +259,7 @@ for phase in "${phases[@]}"; do
     copies) copies ;;
     flush) flush ;;
     pagecache) pagecache ;;
+    readpath) readpath ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
   esac

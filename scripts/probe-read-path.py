@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""How a cold buffered read of a large file reaches the disk on this machine, against O_DIRECT
+reads of the same file: what a checkpoint's cold load is made of.
+
+A loader (torch.load, safetensors) reads a cold file through the page cache: read() (or page
+faults on a mapping) allocates page-cache pages, the kernel's readahead sends their I/O, the
+completions unlock the pages and the reader copies them out. Whether the disk is kept busy while
+the reader copies, how large the requests are and how many are in flight decide the rate. Each
+case below is run --rounds times, interleaved, on one file of --size-gib GiB written once; before
+every cold case the file's pages are dropped (posix_fadvise DONTNEED, this file only):
+  buffered_Nm      cold read() in N MiB pieces (readinto, into memory already mapped), N = 1, 4, 16
+  buffered_4m_seq  the same with POSIX_FADV_SEQUENTIAL (the kernel doubles the readahead window)
+  buffered_4m_rand the same with POSIX_FADV_RANDOM (no readahead: each read() reads its own pages)
+  mmap_4m          the file mapped and copied out in 4 MiB slices (page faults, read-around)
+  warm_4m          buffered_4m again, the file now cached (the copy alone)
+  direct_Nm_qd1    O_DIRECT reads of N MiB one at a time, N = 1, 4, 16
+  direct_4m_qd2    O_DIRECT 4 MiB reads from two threads (two in flight)
+For each: wall seconds; the reading thread's CPU seconds (user + system, so the share of the
+wall the reader was running); the disk's counters around it from sysfs (requests, merges, bytes,
+the summed request time and the time the disk had any request: busy); and the disk's in-flight
+reads sampled every 2 ms (a histogram). The machine's queue settings are recorded. Nothing is
+changed on the machine: only a folder made under --dir is written, and removed at the end.
+usage: scripts/probe-read-path.py --dir /var/tmp --output rp.json [--size-gib 4] [--rounds 3]
+"""
+import argparse
+import json
+import mmap
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import thp_mode, write_atomically  # noqa: E402
+
+MIB = 1 << 20
+
+
+def block_sysfs(path):
+    st = os.stat(path)
+    base = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    # A partition's queue and in-flight counters are its disk's.
+    return base if os.path.isdir(f"{base}/queue") else f"{base}/.."
+
+
+def disk_stat(sysfs):
+    """reads, merges, bytes read, summed read time (ms), busy time (ms) of the disk."""
+    try:
+        with open(f"{sysfs}/stat") as f:
+            v = [int(x) for x in f.read().split()]
+        return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def queue_settings(sysfs):
+    out = {}
+    try:
+        for name in sorted(os.listdir(f"{sysfs}/queue")):
+            try:
+                with open(f"{sysfs}/queue/{name}") as f:
+                    out[name] = f.read().strip()
+            except OSError:
+                continue
+    except OSError:
+        pass
+    try:
+        out["hw_queues"] = len(os.listdir(f"{sysfs}/mq"))
+    except OSError:
+        pass
+    return out
+
+
+class InflightSampler:
+    """The disk's in-flight reads every `period` s, on a thread of its own, as a histogram."""
+
+    def __init__(self, sysfs, period=0.002):
+        self.path, self.period, self.hist = f"{sysfs}/inflight", period, {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                with open(self.path) as f:
+                    n = int(f.read().split()[0])
+                self.hist[n] = self.hist.get(n, 0) + 1
+            except (OSError, ValueError, IndexError):
+                return
+            time.sleep(self.period)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def measure(fn, sysfs):
+    """Runs fn() and returns wall s, the calling thread's CPU s, the disk's counters and in-flight
+    histogram."""
+    d0 = disk_stat(sysfs)
+    with InflightSampler(sysfs) as sampler:
+        c0, t0 = time.thread_time(), time.perf_counter()
+        fn()
+        wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+    d1 = disk_stat(sysfs)
+    rec = {"wall_s": wall, "thread_cpu_s": cpu}
+    if d0 and d1:
+        rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+    rec["inflight_hist"] = {str(k): v for k, v in sorted(sampler.hist.items())}
+    return rec
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
+    ap.add_argument("--output", required=True)
+    ap.add_argument("--size-gib", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    if not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir}: not an existing folder")
+    if args.size_gib < 1 or args.rounds < 1:
+        ap.error("--size-gib and --rounds must be at least 1")
+    size = args.size_gib << 30
+    if shutil.disk_usage(args.dir).free < size + (256 << 20):
+        ap.error(f"--dir has less free space than {args.size_gib} GiB")
+    sysfs = block_sysfs(args.dir)
+    dst = bytearray(size)
+    dst_mv = memoryview(dst)
+    for off in range(0, size, MIB):  # mapped before any case: no faults in the timed copies
+        dst_mv[off:off + MIB] = b"\1" * MIB
+    direct_bufs = [mmap.mmap(-1, 16 * MIB) for _ in range(2)]  # page-aligned for O_DIRECT
+    work = tempfile.mkdtemp(prefix="iowall-read-path-", dir=args.dir)
+    path = os.path.join(work, "file.bin")
+    records = []
+    try:
+        block = os.urandom(MIB)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        for _ in range(size // MIB):
+            os.write(fd, block)
+        os.fsync(fd)
+        os.close(fd)
+
+        def drop():
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+
+        def buffered(piece, advice=None):
+            def run():
+                fd = os.open(path, os.O_RDONLY)
+                if advice is not None:
+                    os.posix_fadvise(fd, 0, 0, advice)
+                with os.fdopen(fd, "rb", buffering=0) as f:
+                    for off in range(0, size, piece):
+                        f.readinto(dst_mv[off:off + piece])
+            return run
+
+        def mapped():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                m = mmap.mmap(fd, size, prot=mmap.PROT_READ)
+            finally:
+                os.close(fd)
+            mv = memoryview(m)
+            for off in range(0, size, 4 * MIB):
+                dst_mv[off:off + 4 * MIB] = mv[off:off + 4 * MIB]
+            mv.release()
+            m.close()
+
+        def direct(piece, threads=1):
+            def reader(k):
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+                buf = memoryview(direct_bufs[k])[:piece]
+                for off in range(k * piece, size, threads * piece):
+                    os.preadv(fd, [buf], off)
+                os.close(fd)
+
+            def run():
+                ts = [threading.Thread(target=reader, args=(k,)) for k in range(threads)]
+                for t in ts:
+                    t.start()
+                for t in ts:
+                    t.join()
+            return run
+
+        cases = [
+            ("buffered_4m", buffered(4 * MIB), True),
+            ("direct_1m_qd1", direct(MIB), False),
+            ("buffered_1m", buffered(MIB), True),
+            ("direct_4m_qd1", direct(4 * MIB), False),
+            ("buffered_16m", buffered(16 * MIB), True),
+            ("direct_16m_qd1", direct(16 * MIB), False),
+            ("buffered_4m_seq", buffered(4 * MIB, os.POSIX_FADV_SEQUENTIAL), True),
+            ("buffered_4m_rand", buffered(4 * MIB, os.POSIX_FADV_RANDOM), True),
+            ("direct_4m_qd2", direct(4 * MIB, 2), False),
+            ("mmap_4m", mapped, True),
+            ("warm_4m", buffered(4 * MIB), False),
+        ]
+        for r in range(1, args.rounds + 1):
+            rec = {"round": r}
+            for name, fn, cold in cases:
+                if cold:
+                    drop()
+                rec[name] = measure(fn, sysfs)
+            records.append(rec)
+            print(f"# round {r}: " + ", ".join(f"{n} {rec[n]['wall_s']:.3f}" for n, _, _ in cases),
+                  file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = {}
+    for name, _, _ in cases:
+        walls = [rec[name]["wall_s"] for rec in records]
+        cpus = [rec[name]["thread_cpu_s"] for rec in records]
+        s = {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
+             "gb_per_s": size / statistics.median(walls) / 1e9,
+             "thread_cpu_share": statistics.median(c / w for c, w in zip(cpus, walls))}
+        disks = [rec[name].get("disk") for rec in records]
+        if all(disks):
+            s["mean_request_kib"] = statistics.median(d["bytes"] / d["reads"] / 1024 for d in disks if d["reads"])  \
+                if any(d["reads"] for d in disks) else 0
+            s["mean_request_ms"] = statistics.median(d["read_ticks_ms"] / d["reads"] for d in disks if d["reads"]) \
+                if any(d["reads"] for d in disks) else 0
+            s["disk_busy_share"] = statistics.median(d["busy_ms"] / 1000 / rec[name]["wall_s"]
+                                                     for d, rec in zip(disks, records))
+        summary[name] = s
+    doc = {"tool": "scripts/probe-read-path.py", "bytes": size, "rounds": args.rounds,
+           "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(),
+                       "queue": queue_settings(sysfs)},
+           "records": records, "summary": summary}
+    write_atomically(args.output, json.dumps(doc, indent=1))
+    for k, v in summary.items():
+        print(k, json.dumps({a: round(b, 4) for a, b in v.items()}))
+
+
+if __name__ == "__main__":
+    main()
