@@ -26,7 +26,7 @@ This script
      this session's parameters) and the corpus source validation/checkpoint-h200-NAME.json (each
      writer's save until durable and cold load, the measured median of the rounds with their range,
      in the host memory the rounds found: new, or already mapped, by their page faults).
-usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--check]
+usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--assume TEXT]... [--check]
 Environment: IOWALL (default build/release/iowall).
 """
 import argparse
@@ -143,6 +143,8 @@ def main():
     ap.add_argument("name", help="short name: topologies/gpu-machine-h200-NAME.json, validation/checkpoint-h200-NAME.json")
     ap.add_argument("--crc-bandwidth", help="torch.save's CRC-32 rate when the session has no --crc-probe")
     ap.add_argument("--check", action="store_true", help="then run iowall check --source checkpoint-NAME")
+    ap.add_argument("--assume", action="append", default=[], metavar="TEXT",
+                    help="a condition of the session the corpus source must state (repeatable)")
     args = ap.parse_args()
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", args.name):
         die(f"name {args.name!r}: lower-case letters, digits and '-' only (it names files under topologies/ and validation/)")
@@ -277,7 +279,8 @@ def main():
                                    "(pageable_fresh) or already mapped (pageable), a condition the runs recorded",
                                    (f"a buffered write's cost per page: this session's probe ({page_cost})" if page_cost
                                     else "a buffered write's cost per page: cpu_cached's default write_page_cost (0.6 "
-                                         "us, probes of other machines), this session having no page-cache probe")]},
+                                         "us, probes of other machines), this session having no page-cache probe")]
+                                  + args.assume},
         "cases": cases}
     corpus_path = f"validation/checkpoint-h200-{args.name}.json"
     with open(os.path.join(ROOT, corpus_path), "w") as f:
