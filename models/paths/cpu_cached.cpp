@@ -1,6 +1,10 @@
 // cpu_cached: buffered I/O through the page cache, then cudaMemcpy from pageable
-// memory. A read misses or hits the page cache; the data is copied by the calling
-// thread from the page cache into the user buffer, then the CUDA driver copies it again
+// memory. A read finds its pages in the page cache or has them read from storage by
+// Linux's readahead (models/host/readahead.hpp: a window of read_ahead around a miss, the
+// next window started asynchronously when the reader reaches the marked page, each split
+// into requests of at most max_sectors), waiting for each piece as it needs it; the data
+// is copied by the calling thread from the page cache into the user buffer as its pages
+// arrive, then the CUDA driver copies it again
 // (in the caller too) into its pinned staging buffer before the copy engine moves it to
 // the GPU: host memory is crossed six times per byte (DMA in, two copies of two
 // crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
@@ -18,12 +22,14 @@
 // serializes writers of one file across rings too), a handoff apart from their submission.
 #include <deque>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "models/paths/host_copy.hpp"
 #include "models/host/dirty_pages.hpp"
 #include "models/host/page_cache.hpp"
+#include "models/host/readahead.hpp"
 #include "models/host/storage_writeback.hpp"
 #include "sim/config/registry.hpp"
 #include "models/paths/path_base.hpp"
@@ -32,6 +38,7 @@ namespace iowall {
 
 class CpuCachedPath final : public PathBase {
 public:
+  static constexpr Bytes kPage = Bytes(4096);  // the kernel's page: readahead counts in them
   struct Config : ParamSet {
     using ParamSet::ParamSet;
     IOWALL_PARAM(Time, syscall_cost, "2 us", "CPU time of one read()/write() system call through the VFS",
@@ -62,13 +69,25 @@ public:
                  "writeback requests (page lookup, block mapping, bio building; one thread per device)",
                  "assumed (about 0.4 us per 4 KiB page); `iowall calibrate` fits it from buffered writes until "
                  "durable");
-    IOWALL_PARAM(Bytes, async_readahead, "0 B",
-                 "how far past a read the kernel reads on its own, in windows of that read's size, while the reader "
-                 "copies (0: storage is read only when a read() asks for it)",
-                 "Linux mm/readahead.c: a sequential read() that reaches the PG_readahead mark starts "
-                 "page_cache_async_ra() for the next window, as large as the reads (up to the queue's max_sectors_kb) "
-                 "and does not wait for it");
-    IOWALL_PARAM(Bytes, block, "128 KiB", "page-cache bookkeeping granularity (readahead window)", "Linux default readahead");
+    IOWALL_PARAM(Bytes, read_ahead, "128 KiB",
+                 "the block queue's read_ahead_kb: the largest readahead window (0: readahead off, each read() reads "
+                 "what it asks for, a page at a time)",
+                 "Linux mm/readahead.c and block/blk-settings.c: VM_READAHEAD_PAGES (128 KiB) unless the device's "
+                 "optimal I/O size asks for more; machines and udev rules set their own (8 MiB on the GPU machine's "
+                 "virtio disk, scripts/probe-read-path.py queue/read_ahead_kb)");
+    IOWALL_PARAM(Bytes, max_sectors, "4 MiB",
+                 "the block queue's max_sectors_kb: the largest request readahead sends (and the window a read larger "
+                 "than read_ahead may use), at most the store's largest command",
+                 "Linux block/blk-settings.c BLK_DEF_MAX_SECTORS_CAP: 4 MiB since 6.17 (commit 9b8b84879d4a), 1280 KiB "
+                 "before; 4 MiB requests seen on the GPU machine's virtio disk (scripts/probe-read-path.py)");
+    IOWALL_PARAM_CHOICE(fadvise, "normal", (std::vector<std::string>{"normal", "sequential", "random"}),
+                        "the reader's posix_fadvise on the file: normal, sequential (the file's readahead window "
+                        "doubled) or random (no readahead: each read() reads exactly its pages, in 2 MiB pieces)",
+                        "Linux mm/fadvise.c (POSIX_FADV_SEQUENTIAL: ra_pages = 2 x the device's; POSIX_FADV_RANDOM: "
+                        "FMODE_RANDOM) and mm/readahead.c force_page_cache_ra");
+    IOWALL_PARAM(Bytes, block, "128 KiB",
+                 "page-cache bookkeeping: the unit of its LRU order and eviction (pages are cached each on its own "
+                 "within it)", "a model granularity: Linux evicts 4 KiB pages or folios");
     IOWALL_PARAM(Time, write_page_cost, "0.6 us",
                  "CPU time a buffered write spends per 4 KiB page it fills beyond copying the bytes: allocating the "
                  "page-cache page, charging it, inserting it into the file's mapping and LRU, the file system's "
@@ -100,6 +119,12 @@ public:
                  "assumed: two wake-ups; `iowall calibrate` fits it (a writer's QD1 time per write minus the "
                  "file's serial time per write at a deeper queue)");
     bool pinned_user_buffer = user_buffer == "pinned";
+    ReadaheadLimits readahead_limits(const BlockLimits& store) const {
+      Bytes io = max_sectors;
+      if (store.max_transfer.is_positive()) io = std::min(io, store.max_transfer);
+      const i64 ra = read_ahead / kPage * (fadvise == "sequential" ? 2 : 1);
+      return {ra, std::max<i64>(1, io / kPage), fadvise == "random"};
+    }
     bool io_wq_writes = buffered_writes == "io_wq";
     bool warm_cache = cache_at_start == "warm";
   };
@@ -118,7 +143,10 @@ public:
     f.first = r.write ? &env_.route(dram, r.storage->device()) : &env_.route(r.storage->device(), dram);
     if (gpu) f.second = &gpu_copy_route(env_, *gpu, dram, !r.write);
     const std::uint32_t id = begin(f);
-    if (copy_of_.size() <= id) copy_of_.resize(id + 1, nullptr);
+    if (copy_of_.size() <= id) {
+      copy_of_.resize(id + 1, nullptr);
+      cursor_.resize(id + 1);
+    }
     copy_of_[id] = copy.get();
     if (r.write) {
       write_from_gpu(id);
@@ -140,85 +168,163 @@ public:
   }
 
 private:
-  // Reads: storage -> page cache (unless cached) -> user buffer -> staging -> GPU.
+  // A request readahead has in flight: by store and first byte, its end and the reads
+  // waiting for it.
+  struct PieceKey {
+    const BlockStorage* storage;
+    Bytes start;
+    bool operator<(const PieceKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
+  };
+  struct Piece {
+    Bytes end;
+    std::vector<std::uint32_t> waiters;
+  };
+  // Reads: storage -> page cache (readahead) -> user buffer -> staging -> GPU.
+  // One open file's readahead state per reading thread and store, with the pages it
+  // marked (PG_readahead) and not yet reached.
+  struct Stream {
+    FileReadahead ra;
+    std::set<i64> marks;
+  };
+  Stream& stream_of(const IoRequest& r) {
+    const auto key = std::make_pair(static_cast<const BlockStorage*>(r.storage), r.thread);
+    auto it = streams_.find(key);
+    if (it == streams_.end())
+      it = streams_.emplace(key, Stream{FileReadahead(config_.readahead_limits(r.storage->limits())), {}}).first;
+    return it->second;
+  }
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    if (config_.async_readahead.is_positive()) read_ahead(r);
-    if (cache_.lookup(r.storage, r.offset, r.size)) {
-      copy_to_user(id);
+    cache_.lookup(r.storage, r.offset, r.size);  // counts the read a hit or a miss
+    cursor_[id] = r.offset;
+    read_step(id);
+  }
+  // The read's next pages, as filemap_read takes them: a marked page starts the next
+  // window before anything waits; a page neither cached nor being read starts a
+  // synchronous window; a page being read is waited for; cached pages are copied, up to
+  // the next mark, the next page not cached, or the read's end.
+  void read_step(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Bytes cur = cursor_[id], end = r.offset + r.size;
+    Stream& s = stream_of(r);
+    if (cur >= end) {
+      s.ra.read_done(ceil_div(end, kPage));
+      return user_copied(id);
+    }
+    const i64 page = cur / kPage, req = ceil_div(end, kPage) - page;
+    if (s.marks.erase(page) > 0) {
+      if (const auto w = s.ra.async(page, req, [&](i64 from, i64 max) { return next_miss(r.storage, from, max); }))
+        read_window(r, s, *w);
+    }
+    if (!present(r.storage, page))
+      read_window(r, s, s.ra.sync(page, req, [&](i64 from, i64 max) { return prev_miss(r.storage, from, max); }));
+    if (Piece* piece = piece_at(r.storage, cur)) {
+      piece->waiters.push_back(id);
       return;
     }
-    // Its window is already being read ahead: wait for it.
-    const Window w = readahead(r);
-    if (const auto it = ahead_.find(AheadKey{r.storage, w.start}); it != ahead_.end() && it->second.size >= w.size) {
-      it->second.waiters.push_back(id);
-      return;
+    // Cached from `cur`: copy to the next mark, piece in flight or the read's end, or less
+    // where a page on the way is not cached.
+    Bytes limit = end;
+    if (const auto m = s.marks.upper_bound(page); m != s.marks.end()) limit = std::min(limit, Bytes(*m * kPage.n));
+    const auto next = reading_.lower_bound(PieceKey{r.storage, cur});
+    if (next != reading_.end() && next->first.storage == r.storage) limit = std::min(limit, next->first.start);
+    if (!cache_.resident(r.storage, cur, limit - cur)) {
+      Bytes p = round_down(cur, kPage) + kPage;
+      while (p < limit && cache_.resident(r.storage, p, kPage)) p += kPage;
+      limit = std::min(limit, p);
     }
-    // A miss reads the whole readahead window around the request from storage, through
-    // the drive's queues like any block-layer read.
-    storage_part(r, w.start, w.size, *io(id).first, [this, id] {
-      const IoRequest& q = io(id).io;
-      const Window w = readahead(q);
-      cache_.insert(q.storage, w.start, w.size);
-      copy_to_user(id);
+    copy_to_user(id, limit);
+  }
+  // Whether page `page` of the store is cached or being read.
+  bool present(const BlockStorage* storage, i64 page) const {
+    return cache_.resident(storage, Bytes(page * kPage.n), kPage) || piece_at(storage, Bytes(page * kPage.n)) != nullptr;
+  }
+  i64 next_miss(const BlockStorage* storage, i64 from, i64 max) const {
+    for (i64 p = from; p < from + max; ++p)
+      if (!present(storage, p)) return p;
+    return from + max;
+  }
+  i64 prev_miss(const BlockStorage* storage, i64 from, i64 max) const {
+    for (i64 p = from; p > from - max; --p) {
+      if (p < 0) return -1;  // cached from the file's start
+      if (!present(storage, p)) return p;
+    }
+    return from - max;
+  }
+  // A window's pages not yet present go to storage, in requests of at most the
+  // readahead's request size (a forced read: 2 MiB pieces), never past the store's end;
+  // its mark is kept where the page is read now.
+  void read_window(const IoRequest& r, Stream& s, const ReadaheadWindow& w) {
+    const BlockLimits& limits = r.storage->limits();
+    const ReadaheadLimits l = config_.readahead_limits(limits);
+    const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
+    i64 end = w.start + w.count;
+    if (limits.capacity.is_positive()) end = std::min(end, limits.capacity / kPage);
+    i64 p = w.start;
+    while (p < end) {
+      if (present(r.storage, p)) {
+        ++p;
+        continue;
+      }
+      i64 q = p + 1;
+      while (q < end && q - p < request && !present(r.storage, q)) ++q;
+      if (w.mark >= p && w.mark < q) s.marks.insert(w.mark);
+      read_piece(r, Bytes(p * kPage.n), Bytes((q - p) * kPage.n));
+      p = q;
+    }
+  }
+  void read_piece(const IoRequest& r, Bytes offset, Bytes size) {
+    const PieceKey key{r.storage, offset};
+    reading_.emplace(key, Piece{offset + size, {}});
+    IoRequest q = r;
+    q.offset = offset;
+    q.size = size;
+    storage_part(q, offset, size, route_from(r), [this, key] {
+      const auto it = reading_.find(key);
+      cache_.insert(key.storage, key.start, it->second.end - key.start);
+      const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
+      reading_.erase(it);
+      for (std::uint32_t id : waiters) read_step(id);
     });
   }
-  // The kernel's asynchronous readahead: the windows after `r` up to async_readahead past
-  // its end, each the size of r's window, read from storage unless cached or on the way
-  // (and not past the device's end); no thread waits for them.
-  void read_ahead(const IoRequest& r) {
-    const Window w = readahead(r);
-    const Bytes capacity = r.storage->limits().capacity;
-    for (Bytes start = w.start + w.size; start < w.start + w.size + config_.async_readahead; start += w.size) {
-      if (capacity.is_positive() && start + w.size > capacity) return;
-      const AheadKey key{r.storage, start};
-      if (ahead_.count(key) || cache_.resident(r.storage, start, w.size)) continue;
-      ahead_.emplace(key, Ahead{w.size, {}});
-      IoRequest q = r;
-      q.offset = start;
-      q.size = w.size;
-      storage_part(q, q.offset, q.size, *io_first_of(r), [this, key] {
-        const auto it = ahead_.find(key);
-        cache_.insert(key.storage, key.start, it->second.size);
-        const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
-        ahead_.erase(it);
-        for (std::uint32_t id : waiters) copy_to_user(id);
-      });
-    }
+  Piece* piece_at(const BlockStorage* storage, Bytes offset) {
+    auto it = reading_.upper_bound(PieceKey{storage, offset});
+    if (it == reading_.begin()) return nullptr;
+    --it;
+    return it->first.storage == storage && offset < it->second.end ? &it->second : nullptr;
+  }
+  const Piece* piece_at(const BlockStorage* storage, Bytes offset) const {
+    return const_cast<CpuCachedPath*>(this)->piece_at(storage, offset);
+  }
+  const Route& route_from(const IoRequest& r) {
+    auto* gpu = dynamic_cast<Gpu*>(r.target);
+    Dram& dram = gpu ? dram_near(*gpu) : *static_cast<Dram*>(r.target);
+    return env_.route(r.storage->device(), dram);
   }
   // write_page_cost for the 4 KiB pages a write of `bytes` fills.
-  Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ceil_div(bytes, Bytes(4096)); }
-  const Route* io_first_of(const IoRequest& r) {
-    Dram& dram = dram_of(r);
-    return &env_.route(r.storage->device(), dram);
+  Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ceil_div(bytes, kPage); }
+  // The read's bytes up to `limit` copied from the page cache into the user buffer, then
+  // its next step: a user buffer never touched before faults its share of pages in on the
+  // way (read() copies into it in the caller).
+  void copy_to_user(std::uint32_t id, Bytes limit) {
+    const IoRequest& r = io(id).io;
+    const Time touch = scale(r.user_pages_cost, (limit - cursor_[id]).n, r.size.n);
+    if (touch.is_positive()) return thread_spend(id, touch, [this, id, limit] { copy_mapped(id, limit); });
+    copy_mapped(id, limit);
   }
-  Dram& dram_of(const IoRequest& r) {
-    auto* gpu = dynamic_cast<Gpu*>(r.target);
-    return gpu ? dram_near(*gpu) : *static_cast<Dram*>(r.target);
+  void copy_mapped(std::uint32_t id, Bytes limit) {
+    thread_send(id, *copy_of_[id], limit - cursor_[id], [this, id, limit] {
+      cursor_[id] = limit;
+      read_step(id);
+    });
   }
-  // The readahead blocks that cover a request.
-  struct Window {
-    Bytes start, size;
-  };
-  Window readahead(const IoRequest& r) const {
-    const Bytes start = round_down(r.offset, config_.block);
-    return {start, round_up(r.offset + r.size, config_.block) - start};
-  }
-  void copy_to_user(std::uint32_t id) {
-    // A user buffer never touched before faults its pages in on the way (read() copies
-    // into it in the caller).
-    const Time touch = io(id).io.user_pages_cost;
-    if (touch.is_positive()) return thread_spend(id, touch, [this, id] { copy_to_mapped_user(id); });
-    copy_to_mapped_user(id);
-  }
-  void copy_to_mapped_user(std::uint32_t id) {
-    thread_send(id, *copy_of_[id], io(id).io.size, [this, id] {
-      if (!io(id).second) return finish(id);  // a host-memory target: the data is there
-      thread_spend(id, config_.copy_launch_cost, [this, id] {
-        if (config_.pinned_user_buffer) return to_gpu(id);
-        // The driver stages pageable memory through its pinned buffer: a second copy.
-        thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { to_gpu(id); });
-      });
+  // The whole read is in the user buffer: to the GPU if that is where it goes.
+  void user_copied(std::uint32_t id) {
+    if (!io(id).second) return finish(id);  // a host-memory target: the data is there
+    thread_spend(id, config_.copy_launch_cost, [this, id] {
+      if (config_.pinned_user_buffer) return to_gpu(id);
+      // The driver stages pageable memory through its pinned buffer: a second copy.
+      thread_send(id, *copy_of_[id], io(id).io.size, [this, id] { to_gpu(id); });
     });
   }
   void to_gpu(std::uint32_t id) {
@@ -318,17 +424,9 @@ private:
 
   Config config_;
   PageCache cache_;
-  // Windows being read ahead, by device and start: their size and the reads waiting for them.
-  struct AheadKey {
-    const BlockStorage* storage;
-    Bytes start;
-    bool operator<(const AheadKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
-  };
-  struct Ahead {
-    Bytes size;
-    std::vector<std::uint32_t> waiters;
-  };
-  std::map<AheadKey, Ahead> ahead_;
+  std::map<std::pair<const BlockStorage*, int>, Stream> streams_;  // by store and reading thread
+  std::map<PieceKey, Piece> reading_;                              // requests being read, by store and start
+  std::vector<Bytes> cursor_;                                      // per in-flight read: its next byte
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;

@@ -189,6 +189,12 @@ constexpr Bandwidth scale(Bandwidth bw, i64 num, i64 den) {
   return Bandwidth(v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : static_cast<i64>(v));
 }
 
+// Time scaled by num/den (a share of a cost), rounded toward zero; saturates.
+constexpr Time scale(Time t, i64 num, i64 den) {
+  const i128 v = static_cast<i128>(t.ps) * num / den;
+  return Time(v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : static_cast<i64>(v));
+}
+
 // Helpers that keep model code off the raw fields. std::min and std::max work on every
 // unit type (they are totally ordered).
 

@@ -49,10 +49,9 @@ json workload(IoPath path, double rank_bytes, bool save) {
 }
 
 json data_path(IoPath path) {
-  // The kernel reads at least one window of the reader's size ahead of a sequential
-  // reader (mm/readahead.c's asynchronous readahead; the window grows to the request size
-  // up to the queue's max_sectors_kb).
-  if (path == IoPath::buffered) return {{"name", "cpu_cached"}, {"async_readahead", "1 MiB"}};
+  // The kernel's readahead with Linux's defaults (cpu_cached: read_ahead_kb 128 KiB; a
+  // read() larger than that reads windows up to max_sectors_kb, one or two ahead).
+  if (path == IoPath::buffered) return {{"name", "cpu_cached"}};
   return {{"name", path == IoPath::bounce ? "cpu_only" : "gpu_direct"}};
 }
 
