@@ -146,6 +146,7 @@ public:
     if (copy_of_.size() <= id) {
       copy_of_.resize(id + 1, nullptr);
       cursor_.resize(id + 1);
+      stream_.resize(id + 1, nullptr);
     }
     copy_of_[id] = copy.get();
     if (r.write) {
@@ -195,8 +196,15 @@ private:
   }
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    cache_.lookup(r.storage, r.offset, r.size);  // counts the read a hit or a miss
+    Stream& s = stream_of(r);
+    stream_[id] = &s;
     cursor_[id] = r.offset;
+    // Every page cached and no mark on the way: one copy (the common warm read).
+    const bool hit = cache_.lookup(r.storage, r.offset, r.size);  // counts the read a hit or a miss
+    const i64 page = r.offset / kPage;
+    const auto mark = s.marks.lower_bound(page);
+    if (hit && (mark == s.marks.end() || *mark >= ceil_div(r.offset + r.size, kPage)))
+      return copy_to_user(id, r.offset + r.size);
     read_step(id);
   }
   // The read's next pages, as filemap_read takes them: a marked page starts the next
@@ -206,7 +214,7 @@ private:
   void read_step(std::uint32_t id) {
     const IoRequest& r = io(id).io;
     const Bytes cur = cursor_[id], end = r.offset + r.size;
-    Stream& s = stream_of(r);
+    Stream& s = *stream_[id];
     if (cur >= end) {
       s.ra.read_done(ceil_div(end, kPage));
       return user_copied(id);
@@ -427,6 +435,7 @@ private:
   std::map<std::pair<const BlockStorage*, int>, Stream> streams_;  // by store and reading thread
   std::map<PieceKey, Piece> reading_;                              // requests being read, by store and start
   std::vector<Bytes> cursor_;                                      // per in-flight read: its next byte
+  std::vector<Stream*> stream_;                                    // and its file's readahead state
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;
