@@ -3,9 +3,11 @@ transparent huge pages, the file system of a folder) and what its page cache hol
 dropping a file's cached pages (POSIX_FADV_DONTNEED), making files durable (fsync of the files
 and their folder), and writing a result file atomically. Standard library only.
 """
+import argparse
 import ctypes
 import os
 import re
+import shutil
 import tempfile
 import time
 
@@ -70,6 +72,56 @@ def file_system_of(path):
     return {"device": best[0] if best else None, "mount_point": best[1] if best else None,
             "type": best[2] if best else None, "block_size": st.f_bsize,
             "free_bytes": st.f_bavail * st.f_frsize}
+
+
+# ---------------------------------------------------------------- probes
+def probe_arguments(doc):
+    """The probes' common command line (--dir, --output, --size-gib, --rounds), checked: returns the
+    arguments and the size in bytes; bad values end the run with one line and exit code 2."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0], epilog=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
+    ap.add_argument("--output", required=True)
+    ap.add_argument("--size-gib", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    if not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir}: not an existing folder")
+    if args.size_gib < 1 or args.rounds < 1:
+        ap.error("--size-gib and --rounds must be at least 1")
+    size = args.size_gib << 30
+    if shutil.disk_usage(args.dir).free < size + (256 << 20):
+        ap.error(f"--dir has less free space than {args.size_gib} GiB")
+    return args, size
+
+
+def block_sysfs(path):
+    """The sysfs folder of the disk the file system under `path` sits on (a partition's queue and
+    counters are its disk's)."""
+    st = os.stat(path)
+    base = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    return base if os.path.isdir(f"{base}/queue") else f"{base}/.."
+
+
+def queue_settings(sysfs, names=None):
+    """The disk's block queue settings (read_ahead_kb, max_sectors_kb, ...; all of them unless
+    `names`), as sysfs writes them, and its hardware queue count, where readable."""
+    out = {}
+    try:
+        for name in names or sorted(os.listdir(f"{sysfs}/queue")):
+            try:
+                with open(f"{sysfs}/queue/{name}") as f:
+                    text = f.read().strip()
+                out[name] = int(text) if text.lstrip("-").isdigit() else text
+            except OSError:
+                continue
+    except OSError:
+        pass
+    try:
+        out["hw_queues"] = len(os.listdir(f"{sysfs}/mq"))
+    except OSError:
+        pass
+    return out
 
 
 # ---------------------------------------------------------------- page cache

@@ -24,7 +24,6 @@ first. Files go only into a folder
 made under --dir and removed at the end. One JSON document (--output, written atomically).
 usage: scripts/probe-page-cache.py --dir /var/tmp --output pc.json [--size-gib 4] [--rounds 3]
 """
-import argparse
 import json
 import mmap
 import os
@@ -35,15 +34,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import timed, write_atomically  # noqa: E402
+from checkpoint_host import block_sysfs, probe_arguments, queue_settings, timed, write_atomically  # noqa: E402
 
 MIB = 1 << 20
-
-
-def block_sysfs(path):
-    """The sysfs folder of the block device the file system under `path` sits on."""
-    st = os.stat(path)
-    return f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
 
 
 def disk_stat(path):
@@ -61,22 +54,6 @@ def delta(a, b):
     return {k: b[k] - a[k] for k in a} if a and b else None
 
 
-def queue_settings(path):
-    """read_ahead_kb, max_sectors_kb and max_segments of the disk under `path`, where readable
-    (a partition's queue is its disk's)."""
-    base = block_sysfs(path)
-    out = {}
-    for name in ("read_ahead_kb", "max_sectors_kb", "max_segments"):
-        for q in (f"{base}/queue/{name}", f"{base}/../queue/{name}"):
-            try:
-                with open(q) as f:
-                    out[name] = int(f.read().strip())
-                break
-            except (OSError, ValueError):
-                continue
-    return out
-
-
 def filled(nbytes, block):
     buf = bytearray(nbytes)
     mv = memoryview(buf)
@@ -86,20 +63,7 @@ def filled(nbytes, block):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
-    ap.add_argument("--output", required=True)
-    ap.add_argument("--size-gib", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
-    if not os.path.isdir(args.dir):
-        ap.error(f"--dir {args.dir}: not an existing folder")
-    if args.size_gib < 1 or args.rounds < 1:
-        ap.error("--size-gib and --rounds must be at least 1")
-    size = args.size_gib << 30
-    if shutil.disk_usage(args.dir).free < size + (256 << 20):
-        ap.error(f"--dir has less free space than {args.size_gib} GiB")
+    args, size = probe_arguments(__doc__)
     block = os.urandom(MIB)
     hot_src = bytes(block)
     hot_dst = bytearray(MIB)
@@ -178,7 +142,7 @@ def main():
     summary["page_cost_cold_write_us"] = (med["write_cold_s"] - med["memcpy_cold_s"]) / pages * 1e6
     summary["page_cost_hot_write_us"] = (med["write_hot_s"] - med["memcpy_hot_s"]) / pages * 1e6
     doc = {"tool": "scripts/probe-page-cache.py", "bytes": size, "rounds": args.rounds,
-           "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "queue": queue_settings(args.dir)},
+           "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "queue": queue_settings(block_sysfs(args.dir), ("read_ahead_kb", "max_sectors_kb", "max_segments"))},
            "records": records, "summary": summary}
     write_atomically(args.output, json.dumps(doc, indent=1))
     for k, v in summary.items():

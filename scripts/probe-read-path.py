@@ -22,7 +22,6 @@ reads sampled every 2 ms (a histogram). The machine's queue settings are recorde
 changed on the machine: only a folder made under --dir is written, and removed at the end.
 usage: scripts/probe-read-path.py --dir /var/tmp --output rp.json [--size-gib 4] [--rounds 3]
 """
-import argparse
 import json
 import mmap
 import os
@@ -35,16 +34,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import thp_mode, write_atomically  # noqa: E402
+from checkpoint_host import block_sysfs, probe_arguments, queue_settings, thp_mode, write_atomically  # noqa: E402
 
 MIB = 1 << 20
-
-
-def block_sysfs(path):
-    st = os.stat(path)
-    base = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
-    # A partition's queue and in-flight counters are its disk's.
-    return base if os.path.isdir(f"{base}/queue") else f"{base}/.."
 
 
 def disk_stat(sysfs):
@@ -55,24 +47,6 @@ def disk_stat(sysfs):
         return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
     except (OSError, ValueError, IndexError):
         return None
-
-
-def queue_settings(sysfs):
-    out = {}
-    try:
-        for name in sorted(os.listdir(f"{sysfs}/queue")):
-            try:
-                with open(f"{sysfs}/queue/{name}") as f:
-                    out[name] = f.read().strip()
-            except OSError:
-                continue
-    except OSError:
-        pass
-    try:
-        out["hw_queues"] = len(os.listdir(f"{sysfs}/mq"))
-    except OSError:
-        pass
-    return out
 
 
 class InflightSampler:
@@ -119,20 +93,7 @@ def measure(fn, sysfs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
-    ap.add_argument("--output", required=True)
-    ap.add_argument("--size-gib", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
-    if not os.path.isdir(args.dir):
-        ap.error(f"--dir {args.dir}: not an existing folder")
-    if args.size_gib < 1 or args.rounds < 1:
-        ap.error("--size-gib and --rounds must be at least 1")
-    size = args.size_gib << 30
-    if shutil.disk_usage(args.dir).free < size + (256 << 20):
-        ap.error(f"--dir has less free space than {args.size_gib} GiB")
+    args, size = probe_arguments(__doc__)
     sysfs = block_sysfs(args.dir)
     dst = bytearray(size)
     dst_mv = memoryview(dst)
