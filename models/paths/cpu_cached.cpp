@@ -129,7 +129,12 @@ public:
     bool warm_cache = cache_at_start == "warm";
   };
   CpuCachedPath(const Params& p, PathEnv& env)
-      : PathBase(env), config_(p), cache_(config_.page_cache, config_.block, config_.warm_cache) {}
+      : PathBase(env), config_(p), cache_(config_.page_cache, config_.block, config_.warm_cache) {
+    // The block layer takes no request smaller than a page (blk_validate_limits).
+    if (config_.max_sectors < kPage)
+      throw InputError(env.file, env.pointer + "/max_sectors",
+                       "\"" + to_string(config_.max_sectors) + "\" is less than a page (4 KiB)");
+  }
 
   void submit(const IoRequest& r, Done done) override {
     auto* gpu = dynamic_cast<Gpu*>(r.target);
