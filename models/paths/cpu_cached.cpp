@@ -227,10 +227,10 @@ private:
     const i64 page = cur / kPage, req = ceil_div(end, kPage) - page;
     if (s.marks.erase(page) > 0) {
       if (const auto w = s.ra.async(page, req, [&](i64 from, i64 max) { return next_miss(r.storage, from, max); }))
-        read_window(r, s, *w);
+        read_window(id, s, *w);
     }
     if (!present(r.storage, page))
-      read_window(r, s, s.ra.sync(page, req, [&](i64 from, i64 max) { return prev_miss(r.storage, from, max); }));
+      read_window(id, s, s.ra.sync(page, req, [&](i64 from, i64 max) { return prev_miss(r.storage, from, max); }));
     if (Piece* piece = piece_at(r.storage, cur)) {
       piece->waiters.push_back(id);
       return;
@@ -267,7 +267,8 @@ private:
   // A window's pages not yet present go to storage, in requests of at most the
   // readahead's request size (a forced read: 2 MiB pieces), never past the store's end;
   // its mark is kept where the page is read now.
-  void read_window(const IoRequest& r, Stream& s, const ReadaheadWindow& w) {
+  void read_window(std::uint32_t id, Stream& s, const ReadaheadWindow& w) {
+    const IoRequest& r = io(id).io;
     const BlockLimits& limits = r.storage->limits();
     const ReadaheadLimits l = config_.readahead_limits(limits);
     const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
@@ -282,17 +283,18 @@ private:
       i64 q = p + 1;
       while (q < end && q - p < request && !present(r.storage, q)) ++q;
       if (w.mark >= p && w.mark < q) s.marks.insert(w.mark);
-      read_piece(r, Bytes(p * kPage.n), Bytes((q - p) * kPage.n));
+      read_piece(id, Bytes(p * kPage.n), Bytes((q - p) * kPage.n));
       p = q;
     }
   }
-  void read_piece(const IoRequest& r, Bytes offset, Bytes size) {
-    const PieceKey key{r.storage, offset};
+  // One request of the window, for read `id`'s file, along that read's route from storage.
+  void read_piece(std::uint32_t id, Bytes offset, Bytes size) {
+    IoRequest q = io(id).io;
+    const PieceKey key{q.storage, offset};
     reading_.emplace(key, Piece{offset + size, {}});
-    IoRequest q = r;
     q.offset = offset;
     q.size = size;
-    storage_part(q, offset, size, route_from(r), [this, key] {
+    storage_part(q, offset, size, *io(id).first, [this, key] {
       const auto it = reading_.find(key);
       cache_.insert(key.storage, key.start, it->second.end - key.start);
       const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
@@ -308,11 +310,6 @@ private:
   }
   const Piece* piece_at(const BlockStorage* storage, Bytes offset) const {
     return const_cast<CpuCachedPath*>(this)->piece_at(storage, offset);
-  }
-  const Route& route_from(const IoRequest& r) {
-    auto* gpu = dynamic_cast<Gpu*>(r.target);
-    Dram& dram = gpu ? dram_near(*gpu) : *static_cast<Dram*>(r.target);
-    return env_.route(r.storage->device(), dram);
   }
   // write_page_cost for the 4 KiB pages a write of `bytes` fills.
   Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ceil_div(bytes, kPage); }
