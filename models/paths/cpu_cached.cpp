@@ -1,10 +1,10 @@
 // cpu_cached: buffered I/O through the page cache, then cudaMemcpy from pageable
 // memory. A read finds its pages in the page cache or has them read from storage by
-// Linux's readahead (models/host/readahead.hpp: a window of read_ahead around a miss, the
-// next window started asynchronously when the reader reaches the marked page, each split
-// into requests of at most max_sectors), waiting for each piece as it needs it; the data
-// is copied by the calling thread from the page cache into the user buffer as its pages
-// arrive, then the CUDA driver copies it again
+// Linux's readahead (models/host/cached_reads.hpp over readahead.hpp: a window of
+// read_ahead around a miss, the next window started asynchronously when the reader
+// reaches the marked page, each split into requests of at most max_sectors), waiting for
+// each piece as it needs it; the data is copied by the calling thread from the page cache
+// into the user buffer as its pages arrive, then the CUDA driver copies it again
 // (in the caller too) into its pinned staging buffer before the copy engine moves it to
 // the GPU: host memory is crossed six times per byte (DMA in, two copies of two
 // crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
@@ -22,14 +22,13 @@
 // serializes writers of one file across rings too), a handoff apart from their submission.
 #include <deque>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
 #include "models/paths/host_copy.hpp"
 #include "models/host/dirty_pages.hpp"
 #include "models/host/page_cache.hpp"
-#include "models/host/readahead.hpp"
+#include "models/host/cached_reads.hpp"
 #include "models/host/storage_writeback.hpp"
 #include "sim/config/registry.hpp"
 #include "models/paths/path_base.hpp"
@@ -38,7 +37,7 @@ namespace iowall {
 
 class CpuCachedPath final : public PathBase {
 public:
-  static constexpr Bytes kPage = Bytes(4096);  // the kernel's page: readahead counts in them
+  static constexpr Bytes kPage = CachedReads::kPage;
   struct Config : ParamSet {
     using ParamSet::ParamSet;
     IOWALL_PARAM(Time, syscall_cost, "2 us", "CPU time of one read()/write() system call through the VFS",
@@ -174,142 +173,40 @@ public:
   }
 
 private:
-  // A request readahead has in flight: by store and first byte, its end and the reads
-  // waiting for it.
-  struct PieceKey {
-    const BlockStorage* storage;
-    Bytes start;
-    bool operator<(const PieceKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
-  };
-  struct Piece {
-    Bytes end;
-    std::vector<std::uint32_t> waiters;
-  };
-  // Reads: storage -> page cache (readahead) -> user buffer -> staging -> GPU.
-  // One open file's readahead state per reading thread and store, with the pages it
-  // marked (PG_readahead) and not yet reached.
-  struct Stream {
-    FileReadahead ra;
-    std::set<i64> marks;
-  };
-  Stream& stream_of(const IoRequest& r) {
-    const auto key = std::make_pair(static_cast<const BlockStorage*>(r.storage), r.thread);
-    auto it = streams_.find(key);
-    if (it == streams_.end())
-      it = streams_.emplace(key, Stream{FileReadahead(config_.readahead_limits(r.storage->limits())), {}}).first;
-    return it->second;
-  }
+  // Reads: storage -> page cache (readahead, models/host/cached_reads.hpp) -> user buffer
+  // -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    Stream& s = stream_of(r);
+    CachedReads::Stream& s = reads_.stream(*r.storage, r.thread, config_.readahead_limits(r.storage->limits()));
     stream_[id] = &s;
     cursor_[id] = r.offset;
     // Every page cached and no mark on the way: one copy (the common warm read).
     const bool hit = cache_.lookup(r.storage, r.offset, r.size);  // counts the read a hit or a miss
-    const i64 page = r.offset / kPage;
-    const auto mark = s.marks.lower_bound(page);
-    if (hit && (mark == s.marks.end() || *mark >= ceil_div(r.offset + r.size, kPage)))
-      return copy_to_user(id, r.offset + r.size);
+    if (hit && !s.marked(r.offset, r.offset + r.size)) return copy_to_user(id, r.offset + r.size);
     read_step(id);
   }
-  // The read's next pages, as filemap_read takes them: a marked page starts the next
-  // window before anything waits; a page neither cached nor being read starts a
-  // synchronous window; a page being read is waited for; cached pages are copied, up to
-  // the next mark, the next page not cached, or the read's end.
+  // The read's next pages: copied once cached, waited for while being read.
   void read_step(std::uint32_t id) {
     const IoRequest& r = io(id).io;
     const Bytes cur = cursor_[id], end = r.offset + r.size;
-    Stream& s = *stream_[id];
+    CachedReads::Stream& s = *stream_[id];
     if (cur >= end) {
       s.ra.read_done(ceil_div(end, kPage));
       return user_copied(id);
     }
-    const i64 page = cur / kPage, req = ceil_div(end, kPage) - page;
-    if (s.marks.erase(page) > 0) {
-      if (const auto w = s.ra.async(page, req, [&](i64 from, i64 max) { return next_miss(r.storage, from, max); }))
-        read_window(id, s, *w);
-    }
-    if (!present(r.storage, page))
-      read_window(id, s, s.ra.sync(page, req, [&](i64 from, i64 max) { return prev_miss(r.storage, from, max); }));
-    if (Piece* piece = piece_at(r.storage, cur)) {
-      piece->waiters.push_back(id);
-      return;
-    }
-    // Cached from `cur`: copy to the next mark, piece in flight or the read's end, or less
-    // where a page on the way is not cached.
-    Bytes limit = end;
-    if (const auto m = s.marks.upper_bound(page); m != s.marks.end()) limit = std::min(limit, Bytes(*m * kPage.n));
-    const auto next = reading_.lower_bound(PieceKey{r.storage, cur});
-    if (next != reading_.end() && next->first.storage == r.storage) limit = std::min(limit, next->first.start);
-    if (!cache_.resident(r.storage, cur, limit - cur)) {
-      Bytes p = round_down(cur, kPage) + kPage;
-      while (p < limit && cache_.resident(r.storage, p, kPage)) p += kPage;
-      limit = std::min(limit, p);
-    }
-    copy_to_user(id, limit);
+    const CachedReads::Step step =
+        reads_.next(id, *r.storage, s, cur, end, [this, id](Bytes offset, Bytes size) { read_piece(id, offset, size); });
+    if (!step.wait) copy_to_user(id, step.limit);
   }
-  // Whether page `page` of the store is cached or being read.
-  bool present(const BlockStorage* storage, i64 page) const {
-    return cache_.resident(storage, Bytes(page * kPage.n), kPage) || piece_at(storage, Bytes(page * kPage.n)) != nullptr;
-  }
-  i64 next_miss(const BlockStorage* storage, i64 from, i64 max) const {
-    for (i64 p = from; p < from + max; ++p)
-      if (!present(storage, p)) return p;
-    return from + max;
-  }
-  i64 prev_miss(const BlockStorage* storage, i64 from, i64 max) const {
-    for (i64 p = from; p > from - max; --p) {
-      if (p < 0) return -1;  // cached from the file's start
-      if (!present(storage, p)) return p;
-    }
-    return from - max;
-  }
-  // A window's pages not yet present go to storage, in requests of at most the
-  // readahead's request size (a forced read: 2 MiB pieces), never past the store's end;
-  // its mark is kept where the page is read now.
-  void read_window(std::uint32_t id, Stream& s, const ReadaheadWindow& w) {
-    const IoRequest& r = io(id).io;
-    const BlockLimits& limits = r.storage->limits();
-    const ReadaheadLimits l = config_.readahead_limits(limits);
-    const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
-    i64 end = w.start + w.count;
-    if (limits.capacity.is_positive()) end = std::min(end, limits.capacity / kPage);
-    i64 p = w.start;
-    while (p < end) {
-      if (present(r.storage, p)) {
-        ++p;
-        continue;
-      }
-      i64 q = p + 1;
-      while (q < end && q - p < request && !present(r.storage, q)) ++q;
-      if (w.mark >= p && w.mark < q) s.marks.insert(w.mark);
-      read_piece(id, Bytes(p * kPage.n), Bytes((q - p) * kPage.n));
-      p = q;
-    }
-  }
-  // One request of the window, for read `id`'s file, along that read's route from storage.
+  // One request of a readahead window, for read `id`'s file, along that read's route.
   void read_piece(std::uint32_t id, Bytes offset, Bytes size) {
     IoRequest q = io(id).io;
-    const PieceKey key{q.storage, offset};
-    reading_.emplace(key, Piece{offset + size, {}});
+    const BlockStorage* storage = q.storage;
     q.offset = offset;
     q.size = size;
-    storage_part(q, offset, size, *io(id).first, [this, key] {
-      const auto it = reading_.find(key);
-      cache_.insert(key.storage, key.start, it->second.end - key.start);
-      const std::vector<std::uint32_t> waiters = std::move(it->second.waiters);
-      reading_.erase(it);
-      for (std::uint32_t id : waiters) read_step(id);
+    storage_part(q, offset, size, *io(id).first, [this, storage, offset] {
+      for (std::uint32_t waiting : reads_.done(storage, offset)) read_step(waiting);
     });
-  }
-  Piece* piece_at(const BlockStorage* storage, Bytes offset) {
-    auto it = reading_.upper_bound(PieceKey{storage, offset});
-    if (it == reading_.begin()) return nullptr;
-    --it;
-    return it->first.storage == storage && offset < it->second.end ? &it->second : nullptr;
-  }
-  const Piece* piece_at(const BlockStorage* storage, Bytes offset) const {
-    return const_cast<CpuCachedPath*>(this)->piece_at(storage, offset);
   }
   // write_page_cost for the 4 KiB pages a write of `bytes` fills.
   Time pages_cost(Bytes bytes) const { return config_.write_page_cost * ceil_div(bytes, kPage); }
@@ -434,10 +331,9 @@ private:
 
   Config config_;
   PageCache cache_;
-  std::map<std::pair<const BlockStorage*, int>, Stream> streams_;  // by store and reading thread
-  std::map<PieceKey, Piece> reading_;                              // requests being read, by store and start
-  std::vector<Bytes> cursor_;                                      // per in-flight read: its next byte
-  std::vector<Stream*> stream_;                                    // and its file's readahead state
+  CachedReads reads_{cache_};                // the page cache's read side
+  std::vector<Bytes> cursor_;                // per in-flight read: its next byte
+  std::vector<CachedReads::Stream*> stream_;  // and its file's readahead state
   std::map<const Dram*, std::unique_ptr<Route>> memcpy_;  // one per host memory
   std::vector<const Route*> copy_of_;                     // per in-flight I/O
   std::unique_ptr<DirtyPages> pages_;

@@ -1,0 +1,82 @@
+// The page cache's read side for buffered reads: which pages of a store are cached or
+// being read, each reading thread's file readahead (models/host/readahead.hpp) with the
+// pages it marked (PG_readahead) and not yet reached, and the reads waiting for a request.
+// A read asks what to do at its next byte, as filemap_read does: a marked page starts the
+// next window before anything waits; a page neither cached nor being read starts a
+// synchronous window; a page being read is waited for; cached pages are copied up to the
+// next mark, the next request in flight, the next page not cached, or the read's end. A
+// window's pages not yet present become requests of at most the readahead's request size
+// (a forced read: 2 MiB pieces), never past the store's end; the data path issues them and
+// reports each one done.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "models/host/page_cache.hpp"
+#include "models/host/readahead.hpp"
+#include "sim/core/block_storage.hpp"
+
+namespace iowall {
+
+class CachedReads {
+public:
+  static constexpr Bytes kPage = Bytes(4096);  // the kernel's page: readahead counts in them
+  using Id = std::uint32_t;                   // a read in flight, the data path's
+  using Issue = std::function<void(Bytes offset, Bytes size)>;
+
+  // One open file: its readahead state and the pages it marked.
+  struct Stream {
+    FileReadahead ra;
+    ReadaheadLimits limits;
+    std::set<i64> marks;
+    // A mark among the pages of [offset, end).
+    bool marked(Bytes offset, Bytes end) const;
+  };
+  // What a read does next: wait (it is registered with the request holding its byte) or
+  // copy up to `limit`.
+  struct Step {
+    bool wait = false;
+    Bytes limit;
+  };
+
+  explicit CachedReads(PageCache& cache) : cache_(cache) {}
+
+  // The file `thread` reads on `storage`, made on its first read.
+  Stream& stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits);
+  // Read `id` of [cur, end) on `storage` through `s`: readahead first (requests through
+  // `issue`), then its next step.
+  Step next(Id id, const BlockStorage& storage, Stream& s, Bytes cur, Bytes end, const Issue& issue);
+  // A request of `storage` from `offset` is done: its pages are cached; the reads that
+  // waited for it, to take their next step.
+  std::vector<Id> done(const BlockStorage* storage, Bytes offset);
+
+private:
+  struct PieceKey {
+    const BlockStorage* storage;
+    Bytes start;
+    bool operator<(const PieceKey& o) const { return storage != o.storage ? storage < o.storage : start < o.start; }
+  };
+  struct Piece {
+    Bytes end;
+    std::vector<Id> waiters;
+  };
+  // Whether page `page` of the store is cached or being read.
+  bool present(const BlockStorage* storage, i64 page) const;
+  i64 next_miss(const BlockStorage* storage, i64 from, i64 max) const;
+  i64 prev_miss(const BlockStorage* storage, i64 from, i64 max) const;
+  void read_window(const BlockStorage& storage, Stream& s, const ReadaheadWindow& w, const Issue& issue);
+  const Piece* piece_at(const BlockStorage* storage, Bytes offset) const;
+  Piece* piece_at(const BlockStorage* storage, Bytes offset) {
+    return const_cast<Piece*>(static_cast<const CachedReads*>(this)->piece_at(storage, offset));
+  }
+
+  PageCache& cache_;
+  std::map<std::pair<const BlockStorage*, int>, Stream> streams_;     // by store and reading thread
+  std::map<PieceKey, Piece> reading_;                                // requests in flight, by store and start
+};
+
+}  // namespace iowall
