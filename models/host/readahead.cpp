@@ -72,7 +72,7 @@ std::optional<ReadaheadWindow> FileReadahead::async(std::int64_t index, std::int
     start_ = start;
     size_ = next_size(start - index + req, max);
   }
-  order_ += 2;
+  order_ = std::min(order_ + 2, 62);  // the kernel stops at its largest folio order; this bound keeps shifts defined
   // The window's end is aligned to the folio order it reads with (at most max_pages'
   // lowest set bit).
   const int low_bit = std::countr_zero(static_cast<std::uint64_t>(std::max<std::int64_t>(max, 1)));
