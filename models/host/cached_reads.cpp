@@ -14,7 +14,7 @@ bool CachedReads::Stream::marked(Bytes offset, Bytes end) const {
 CachedReads::Stream& CachedReads::stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits) {
   const auto key = std::make_pair(&storage, thread);
   auto it = streams_.find(key);
-  if (it == streams_.end()) it = streams_.emplace(key, Stream{FileReadahead(limits), limits, {}}).first;
+  if (it == streams_.end()) it = streams_.emplace(key, Stream{FileReadahead(limits), {}}).first;
   return it->second;
 }
 
@@ -74,8 +74,8 @@ i64 CachedReads::prev_miss(const BlockStorage* storage, i64 from, i64 max) const
 }
 
 void CachedReads::read_window(const BlockStorage& storage, Stream& s, const ReadaheadWindow& w, const Issue& issue) {
-  const i64 request = w.mark < 0 && s.limits.random ? std::min<i64>(s.limits.io_pages, FileReadahead::kForcedChunk)
-                                                    : s.limits.io_pages;
+  const ReadaheadLimits& l = s.ra.limits();
+  const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
   i64 end = w.start + w.count;
   if (storage.limits().capacity.is_positive()) end = std::min(end, storage.limits().capacity / kPage);
   i64 p = w.start;

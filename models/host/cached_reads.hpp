@@ -31,7 +31,6 @@ public:
   // One open file: its readahead state and the pages it marked.
   struct Stream {
     FileReadahead ra;
-    ReadaheadLimits limits;
     std::set<i64> marks;
     // A mark among the pages of [offset, end).
     bool marked(Bytes offset, Bytes end) const;

@@ -2,8 +2,8 @@
 // as an LRU over fixed-size blocks (bounded by capacity; a block is evicted whole) with
 // each block's pages marked in it, so a re-read hits memory, a cold read goes to storage,
 // and a read of a few pages caches those pages, not their whole block. A page is 4 KiB,
-// or block / 64 where blocks are larger than 256 KiB. Dirty data of buffered writes is bounded too: past the
-// dirty limit a writer waits for writeback. A warm cache starts with every block
+// or block / 64 where blocks are larger than 256 KiB. Dirty data of buffered writes is
+// bounded too: past the dirty limit a writer waits for writeback. A warm cache starts with every block
 // resident (a file just written, or read before, as fio's and iowall measure's target
 // files are unless their pages are dropped): a block is missed only once evicted.
 #pragma once
@@ -24,15 +24,13 @@ public:
         page_(std::max(Bytes(4096), Bytes((block.n + 63) / 64))),
         pages_per_block_(std::max<i64>(1, ceil_div(block, page_))),
         warm_(warm) {}
-  // Looks up [offset, offset+size) of `device`: true when every block is cached
-  // (and marks them recently used).
+  // Looks up [offset, offset+size) of `device`: true when every page is cached (and marks
+  // their blocks recently used).
   bool lookup(const void* device, Bytes offset, Bytes size);
-  // True when every block of [offset, offset+size) is cached; counts nothing, changes nothing.
+  // True when every page of [offset, offset+size) is cached; counts nothing, changes nothing.
   bool resident(const void* device, Bytes offset, Bytes size) const;
   // Inserts the pages, evicting the least recently used blocks past capacity.
   void insert(const void* device, Bytes offset, Bytes size);
-  // The granularity of residency.
-  Bytes page() const { return page_; }
   std::uint64_t hits() const { return hits_; }
   std::uint64_t misses() const { return misses_; }
 

@@ -9,7 +9,8 @@
 namespace iowall {
 
 std::int64_t FileReadahead::init_size(std::int64_t req, std::int64_t max) {
-  const std::int64_t size = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(req, 1))));
+  const auto pages = static_cast<std::uint64_t>(std::max<std::int64_t>(req, 1));
+  const auto size = static_cast<std::int64_t>(std::bit_ceil(pages));  // roundup_pow_of_two
   if (size <= max / 32) return size * 4;
   if (size <= max / 4) return size * 2;
   return max;

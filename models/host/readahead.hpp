@@ -50,6 +50,7 @@ public:
   // page_cache_async_ra: a read() reached marked page `index` (the flag is cleared) with
   // `req` pages to go. The next window, or none (readahead off, or no stream to follow).
   std::optional<ReadaheadWindow> async(std::int64_t index, std::int64_t req, const NextMiss& next_miss);
+  const ReadaheadLimits& limits() const { return limits_; }
   // A read() ended at page `end` (exclusive): ra->prev_pos.
   void read_done(std::int64_t end) { prev_page_ = end - 1; }
 
