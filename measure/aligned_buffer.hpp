@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <new>
 #include <string>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <utility>
 
 namespace iowall::measure {
@@ -24,12 +26,26 @@ namespace iowall::measure {
 inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 inline constexpr std::size_t kHugePageFrom = std::size_t{64} << 10;
 
+// huge: as above. small: 4 KiB-aligned, MADV_NOHUGEPAGE: the buffer a program gets from
+// malloc or an anonymous mapping where transparent huge pages are not given, each page its
+// own DMA segment unless the kernel happened to find neighbours (`iowall measure
+// --buffer-pages small`).
+enum class BufferPages { huge, small };
+
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
-  explicit AlignedBuffer(std::size_t size, std::size_t align = 4096) : size_(size) {
+  explicit AlignedBuffer(std::size_t size, std::size_t align = 4096, BufferPages pages = BufferPages::huge)
+      : size_(size) {
     if (size == 0) return;
     std::size_t bytes = size;
+    if (pages == BufferPages::small) {
+      bytes = (size + 4095) / 4096 * 4096;
+      if (::posix_memalign(&data_, 4096, bytes) != 0) throw std::bad_alloc();
+      ::madvise(data_, bytes, MADV_NOHUGEPAGE);
+      std::memset(data_, 0, bytes);
+      return;
+    }
     if (size >= kHugePageFrom) {
       align = kHugePage;
       bytes = (size + kHugePage - 1) / kHugePage * kHugePage;  // whole huge pages
@@ -77,6 +93,27 @@ inline long long smaps_field(const void* p, const std::string& field) {
     }
   }
   return -1;
+}
+
+// Physically contiguous runs of 4 KiB pages in [p, p + n): the DMA segments an O_DIRECT
+// request over those bytes becomes (before the block layer's segment size limit), or -1
+// when the page frame numbers cannot be read (they read as 0 without CAP_SYS_ADMIN).
+inline long long physical_runs(const void* p, std::size_t n) {
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  long long runs = 0;
+  std::uint64_t prev = 0;
+  const auto base = reinterpret_cast<std::uintptr_t>(p);
+  for (std::size_t off = 0; off < n; off += 4096) {
+    std::uint64_t e = 0;
+    if (::pread(fd, &e, 8, static_cast<off_t>((base + off) / 4096 * 8)) != 8) return ::close(fd), -1;
+    const std::uint64_t pfn = e & ((std::uint64_t{1} << 55) - 1);
+    if (pfn == 0) return ::close(fd), -1;
+    if (off == 0 || pfn != prev + 1) ++runs;
+    prev = pfn;
+  }
+  ::close(fd);
+  return runs;
 }
 
 // Bytes of the mapping that holds `p` that are backed by transparent huge pages, or 0 when

@@ -97,6 +97,7 @@ std::string_view name(ThpAdvice a) {
 }
 
 std::string_view name(CpuPass p) { return p == CpuPass::crc32 ? "crc32" : "memcpy"; }
+std::string_view name(BufferPages p) { return p == BufferPages::small ? "small" : "huge"; }
 
 bool uses_gpu(TransferType t) {
   return t != TransferType::cpu_only && t != TransferType::cpu_cached;
@@ -227,6 +228,13 @@ ThpAdvice parse_thp_advice(std::string_view text, std::string_view option) {
   bad(option, fmt::format("unknown advice \"{}\" (expected huge, nohuge or none)", text));
 }
 
+BufferPages parse_buffer_pages(std::string_view text, std::string_view option) {
+  const std::string s = lower(text);
+  if (s == "huge") return BufferPages::huge;
+  if (s == "small") return BufferPages::small;
+  bad(option, fmt::format("unknown buffer pages \"{}\" (expected huge or small)", text));
+}
+
 CpuPass parse_cpu_pass(std::string_view text, std::string_view option) {
   const std::string s = lower(text);
   if (s == "memcpy") return CpuPass::memcpy;
@@ -309,6 +317,8 @@ void validate(const MeasureOptions& o) {
   if (o.pageable && o.xfer != TransferType::cpu_gpu && o.xfer != TransferType::cpu_cached_gpu)
     bad("--pageable", fmt::format("applies to the types that stage through host memory (cpu_gpu, cpu_cached_gpu), not {}",
                                   name(o.xfer)));
+  if (o.buffer_pages == BufferPages::small && uses_cufile(o.xfer))
+    bad("--buffer-pages", fmt::format("{} reads into GPU memory; there is no host buffer to choose pages for", name(o.xfer)));
   if (o.repeat < 1) bad("--repeat", fmt::format("{} repeats: at least one is needed", o.repeat));
   if (o.gpu < 0) bad("-d", fmt::format("GPU index {} is negative", o.gpu));
   if (o.io_size.n <= 0) bad("-i", "the I/O size must be positive");

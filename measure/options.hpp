@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "measure/aligned_buffer.hpp"
 #include "sim/core/units.hpp"
 
 namespace iowall::measure {
@@ -86,6 +87,7 @@ struct MeasureOptions {
   std::uint64_t seed = 1;                 // --seed (random offsets, mixed choices, fill data)
   Durability durability;                  // --end-fsync, --fsync, --fdatasync, --sync
   CopyOptions copy;                       // --copy, --host-memory, --thp, --pass
+  BufferPages buffer_pages = BufferPages::huge;  // --buffer-pages: the host I/O buffer's pages
 };
 
 // Names as gdsio prints them in its summary ("CPUONLY", "GPUD", ...).
@@ -103,6 +105,7 @@ std::string_view name(CopyKind k);
 std::string_view name(HostMemory m);
 std::string_view name(ThpAdvice a);  // "none", "MADV_HUGEPAGE", "MADV_NOHUGEPAGE"
 std::string_view name(CpuPass p);
+std::string_view name(BufferPages p);  // "huge", "small"
 
 // Parsers for one option each; `option` names the flag in the error.
 TransferType parse_transfer_type(std::string_view text, std::string_view option = "-x");
@@ -117,6 +120,7 @@ Time parse_duration_arg(std::string_view text, std::string_view option);
 CopyKind parse_copy_kind(std::string_view text, std::string_view option = "--copy");
 HostMemory parse_host_memory(std::string_view text, std::string_view option = "--host-memory");
 ThpAdvice parse_thp_advice(std::string_view text, std::string_view option = "--thp");
+BufferPages parse_buffer_pages(std::string_view text, std::string_view option = "--buffer-pages");
 CpuPass parse_cpu_pass(std::string_view text, std::string_view option = "--pass");
 // "normal", "json" or "normal,json".
 void parse_output_format(std::string_view text, MeasureOptions& o);

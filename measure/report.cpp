@@ -146,7 +146,10 @@ ojson thread_job_json(const MeasureOptions& o, const RepeatResult& r, const Thre
   job["elapsed"] = el;
   if (uses_cufile(o.xfer)) job["cufile_buffer_registered"] = t.cufile_buffer_registered;
   if (t.host_buffer_bytes > 0)
-    job["host_buffer"] = {{"bytes", t.host_buffer_bytes}, {"huge_page_bytes", t.host_buffer_huge_bytes}};
+    job["host_buffer"] = {{"bytes", t.host_buffer_bytes},
+                          {"huge_page_bytes", t.host_buffer_huge_bytes},
+                          {"pages", name(o.buffer_pages)},
+                          {"contiguous_runs", t.host_buffer_runs >= 0 ? nlohmann::json(t.host_buffer_runs) : nlohmann::json()}};
   return job;
 }
 

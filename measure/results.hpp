@@ -36,6 +36,7 @@ struct ThreadResult {
   bool cufile_buffer_registered = false;
   // cpu_only and cpu_cached: the I/O buffers' size and how much of it transparent huge pages back.
   std::int64_t host_buffer_bytes = 0, host_buffer_huge_bytes = 0;
+  std::int64_t host_buffer_runs = -1;  // physically contiguous runs of the buffer; -1: not readable
   std::string error;
   double elapsed_s() const { return end_s - start_s; }
 };

@@ -107,12 +107,13 @@ public:
       // Staged types keep one more buffer than I/Os in flight, so a copy to the GPU
       // overlaps the next read (two buffers per thread with psync).
       slots_ = staged ? o_.qd + 1 : o_.qd;
-      host_ = AlignedBuffer(static_cast<std::size_t>(slots_ * io_));
+      host_ = AlignedBuffer(static_cast<std::size_t>(slots_ * io_), 4096, o_.buffer_pages);
       host_ptr_ = host_.data();
       fill_random(host_ptr_, static_cast<std::size_t>(slots_ * io_));
       out_.host_buffer_bytes = slots_ * io_;
       out_.host_buffer_huge_bytes =
           std::min<std::int64_t>(out_.host_buffer_bytes, static_cast<std::int64_t>(huge_page_bytes(host_ptr_)));
+      out_.host_buffer_runs = physical_runs(host_ptr_, static_cast<std::size_t>(slots_ * io_));
     }
     if (staged) {
       // The same huge-page buffer as cpu_only, page-locked for the copy engine. Pinned

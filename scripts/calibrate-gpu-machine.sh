@@ -27,6 +27,10 @@
 #            1, 4 and 16 MiB read()s, with POSIX_FADV_SEQUENTIAL and _RANDOM, through a mapping,
 #            against O_DIRECT reads of 1, 4 and 16 MiB at QD 1 and 4 MiB at QD 2: the reader's CPU
 #            share, the disk's request sizes, busy time and in-flight reads.
+#   pages:   O_DIRECT reads of one PAGES_GIB (default 2) GiB file, once over it, PAGES_IO (default
+#            "1M 4M") at QD 1, into host buffers of 2 MiB pages and of 4 KiB pages (--buffer-pages), into
+#            host memory (cpu_only) and staged to the GPU from it pinned (cpu_gpu), interleaved
+#            rounds: what a virtual disk charges per DMA segment.
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
@@ -222,6 +226,25 @@ copies() {
   done 2> copies.log
 }
 
+pages() {
+  mkdir -p "$work/pages" && cd "$work/pages" || return
+  local f=$work/pages.bin
+  "$iowall" measure -f "$f" -s "${PAGES_GIB:-2}G" -i 16M --keep --quiet
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    for io in ${PAGES_IO:-1M 4M}; do
+      for x in cpu_only cpu_gpu; do
+        for pages in huge small; do
+          local name=$x-$io-qd1-t1-$pages-r$r
+          echo "measuring $name" >&2
+          "$iowall" measure -f "$f" -i "$io" -x "$x" --buffer-pages "$pages" --engine psync \
+            --output-format json --output "$name.json" --quiet 2> "$name.err" && rm -f "$name.err"
+        done
+      done
+    done
+  done 2> pages.log
+  rm -f "$f"
+}
+
 pagecache() {
   mkdir -p "$work/pagecache" && cd "$work/pagecache" || return
   python3 "$here/probe-page-cache.py" --dir "$work/pagecache" --output "$work/pagecache/page-cache.json" \
@@ -259,6 +282,7 @@ for phase in "${phases[@]}"; do
     copies) copies ;;
     flush) flush ;;
     pagecache) pagecache ;;
+    pages) pages ;;
     readpath) readpath ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;

@@ -15,6 +15,10 @@ every cold case the file's pages are dropped (posix_fadvise DONTNEED, this file 
   warm_4m          buffered_4m again, the file now cached (the copy alone)
   direct_Nm_qd1    O_DIRECT reads of N MiB one at a time, N = 1, 4, 16
   direct_4m_qd2    O_DIRECT 4 MiB reads from two threads (two in flight)
+  direct_Nm_qd1_huge  the same as direct_Nm_qd1 into a buffer of 2 MiB pages (MADV_HUGEPAGE), N = 1, 4:
+                   one DMA segment per request where the others' 4 KiB pages give one per page
+  sendfile_4m      cold, the page cache's pages sent to /dev/null in 4 MiB pieces: readahead as
+                   buffered_4m, without the reader's copy into its own memory
 For each: wall seconds; the reading thread's CPU seconds (user + system, so the share of the
 wall the reader was running); the disk's counters around it from sysfs (requests, merges, bytes,
 the summed request time and the time the disk had any request: busy); and the disk's in-flight
@@ -22,6 +26,7 @@ reads sampled every 2 ms (a histogram). The machine's queue settings are recorde
 changed on the machine: only a folder made under --dir is written, and removed at the end.
 usage: scripts/probe-read-path.py --dir /var/tmp --output rp.json [--size-gib 4] [--rounds 3]
 """
+import ctypes
 import json
 import mmap
 import os
@@ -37,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import block_sysfs, probe_arguments, queue_settings, thp_mode, write_atomically  # noqa: E402
 
 MIB = 1 << 20
+HUGE = 2 * MIB
 
 
 def disk_stat(sysfs):
@@ -92,6 +98,34 @@ def measure(fn, sysfs):
     return rec
 
 
+def huge_page_buffer(length):
+    """An anonymous mapping with `length` bytes 2 MiB-aligned inside it, advised MADV_HUGEPAGE
+    and touched: (the mapping, a memoryview of the aligned part). Where the kernel gives no huge
+    pages the buffer has 4 KiB pages; the record says how many bytes were huge."""
+    # Private: Python's default anonymous mapping is shared (shmem), which THP leaves alone.
+    m = mmap.mmap(-1, length + HUGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    start = (-addr) % HUGE
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        m.madvise(mmap.MADV_HUGEPAGE, start, length)
+    view = memoryview(m)[start:start + length]
+    for off in range(0, length, MIB):
+        view[off:off + MIB] = b"\1" * MIB
+    return m, view
+
+
+def anon_huge_kib():
+    """This process's AnonHugePages (kB), or None where /proc does not say."""
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("AnonHugePages:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def main():
     args, size = probe_arguments(__doc__)
     sysfs = block_sysfs(args.dir)
@@ -100,6 +134,9 @@ def main():
     for off in range(0, size, MIB):  # mapped before any case: no faults in the timed copies
         dst_mv[off:off + MIB] = b"\1" * MIB
     direct_bufs = [mmap.mmap(-1, 16 * MIB) for _ in range(2)]  # page-aligned for O_DIRECT
+    huge_before = anon_huge_kib()
+    huge_buf, huge_view = huge_page_buffer(16 * MIB)
+    huge_kib = None if huge_before is None else anon_huge_kib() - huge_before  # of the 16 MiB asked
     work = tempfile.mkdtemp(prefix="iowall-read-path-", dir=args.dir)
     path = os.path.join(work, "file.bin")
     records = []
@@ -138,10 +175,26 @@ def main():
             mv.release()
             m.close()
 
-        def direct(piece, threads=1):
+        def sent(piece):
+            def run():
+                fd = os.open(path, os.O_RDONLY)
+                null = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    off = 0
+                    while off < size:
+                        n = os.sendfile(null, fd, off, piece)
+                        if n <= 0:
+                            break
+                        off += n
+                finally:
+                    os.close(null)
+                    os.close(fd)
+            return run
+
+        def direct(piece, threads=1, huge=False):
             def reader(k):
                 fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
-                buf = memoryview(direct_bufs[k])[:piece]
+                buf = huge_view[:piece] if huge else memoryview(direct_bufs[k])[:piece]
                 for off in range(k * piece, size, threads * piece):
                     os.preadv(fd, [buf], off)
                 os.close(fd)
@@ -165,6 +218,9 @@ def main():
             ("buffered_4m_rand", buffered(4 * MIB, os.POSIX_FADV_RANDOM), True),
             ("direct_4m_qd2", direct(4 * MIB, 2), False),
             ("mmap_4m", mapped, True),
+            ("direct_1m_qd1_huge", direct(MIB, huge=True), False),
+            ("sendfile_4m", sent(4 * MIB), True),
+            ("direct_4m_qd1_huge", direct(4 * MIB, huge=True), False),
             ("warm_4m", buffered(4 * MIB), False),
         ]
         for r in range(1, args.rounds + 1):
@@ -195,6 +251,7 @@ def main():
                                                      for d, rec in zip(disks, records))
         summary[name] = s
     doc = {"tool": "scripts/probe-read-path.py", "bytes": size, "rounds": args.rounds,
+           "huge_buffer_huge_kib": huge_kib,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(),
                        "queue": queue_settings(sysfs)},
            "records": records, "summary": summary}

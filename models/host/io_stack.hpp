@@ -39,6 +39,13 @@ struct HostIoStack : ParamSet {
   IOWALL_PARAM(Time, complete_cost, io_stack_detail::default_cost(io_stack),
                "CPU time to complete one I/O (default by io_stack)",
                "psync: MSI-X + wake-up; polled stacks: reaping in the submitting thread (figures.md)");
+  IOWALL_PARAM(Bytes, buffer_segment, "2 MiB",
+               "the host buffer's physically contiguous run, one DMA segment of a request each: 2 MiB for a "
+               "buffer on transparent huge pages (iowall measure's), 4 KiB for 4 KiB pages no two of which "
+               "neighbour (a long-running machine's malloc'd buffer); a virtual disk pays per segment",
+               "Linux: a bio's bvecs merge into one segment where physically contiguous (blk_rq_map_sg); "
+               "`iowall measure --buffer-pages small` reports a buffer's contiguous_runs (227-256 per MiB "
+               "measured, reports/calibration/cpu-machine/buffer-pages)");
   // The stack reaps by polling: it asks the drive's host driver for polled queues.
   bool polled = io_stack == "io_uring_poll" || io_stack == "spdk";
 };

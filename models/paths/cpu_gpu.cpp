@@ -19,6 +19,7 @@ public:
   };
   CpuGpuPath(const Params& p, PathEnv& env) : PathBase(env), config_(p) {
     stack_polls_ = config_.polled;
+    set_buffer_segment(config_.buffer_segment);
   }
 
   void submit(const IoRequest& r, Done done) override {

@@ -14,6 +14,7 @@ public:
   using Config = HostIoStack;
   CpuOnlyPath(const Params& p, PathEnv& env) : PathBase(env), stack_(p) {
     stack_polls_ = stack_.polled;
+    set_buffer_segment(stack_.buffer_segment);
   }
 
   void submit(const IoRequest& r, Done done) override {

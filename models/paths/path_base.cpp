@@ -1,6 +1,7 @@
 #include "models/paths/path_base.hpp"
 
 #include "models/host/cpu_socket.hpp"
+#include "sim/core/error.hpp"
 
 #include <cmath>
 
@@ -12,6 +13,13 @@ CpuSocket& PathBase::cpu_near(const Device& device) {
   return static_cast<CpuSocket&>(env_.nearest(device, "cpu_socket"));
 }
 Dram& PathBase::dram_near(const Device& device) { return static_cast<Dram&>(env_.nearest(device, "dram")); }
+
+void PathBase::set_buffer_segment(Bytes segment) {
+  if (segment < Bytes(4096))
+    throw InputError(env_.file, env_.pointer + "/buffer_segment",
+                     "\"" + to_string(segment) + "\" is less than a page (4 KiB), the smallest DMA segment");
+  buffer_segment_ = segment;
+}
 
 // A piece of a stacked store's I/O moves between its member and the far end of the
 // route the path gave the store, as the path would route an I/O on the member itself.

@@ -50,7 +50,7 @@ protected:
                     const QueueRoutes* queues = nullptr, int queue = -1) {
     // blk-mq maps the submitting CPU to a queue: a thread keeps to one queue pair.
     if (queue < 0) queue = r.thread;
-    const BlockIo bio{offset, queue, queues ? *queues : host_queues(r.storage->device())};
+    const BlockIo bio{offset, queue, queues ? *queues : host_queues(r.storage->device()), buffer_segment_};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, bio);
     else
@@ -95,6 +95,11 @@ protected:
   // The host stack reaps by polling (io_uring IOPOLL, SPDK): it asks the drive's host driver
   // to poll its queues (models/nvme/host_driver.hpp decides).
   bool stack_polls_ = false;
+  // The I/O buffer's physically contiguous run (BlockIo::segment); 0: one segment per I/O.
+  Bytes buffer_segment_{0};
+  // Sets it from the path's buffer_segment: at least a page (the block layer's smallest
+  // segment), InputError naming the key otherwise.
+  void set_buffer_segment(Bytes segment);
 
 private:
   struct Step {

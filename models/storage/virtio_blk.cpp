@@ -34,8 +34,13 @@ void VirtioBlk::find_devices(const std::function<Device*(const std::string&)>& f
 }
 
 void VirtioBlk::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
-  const i64 m = max_request.count();
-  const std::uint32_t id = expect(done, ceil_div(Bytes(end - at), max_request));
+  // At most max_request bytes and max_segments segments a request, whole logical blocks.
+  i64 m = max_request.count();
+  if (io.segment.is_positive()) {
+    const i64 lba = store().limits().lba_size.count();
+    m = std::min(m, std::max(lba, io.segment.count() * max_segments / lba * lba));
+  }
+  const std::uint32_t id = expect(done, ceil_div(Bytes(end - at), Bytes(m)));
   for (; at < end; at += m) {
     Request r;
     r.kind = write ? Kind::write : Kind::read;
@@ -83,6 +88,7 @@ void VirtioBlk::serve_next() {
   set_thread_busy(true);
   Request& q = requests_[r];
   Time work = request_cost;
+  if (q.kind != Kind::flush) work += segment_cost * (segments(q.size, q.io.segment) - 1);
   // The thread copies a write into the host's page cache, or a read out of it: decided
   // now, as the thread takes the request (a write-back may clean the bytes before its call).
   q.in_host_memory = served_from_host_memory(q);

@@ -6,14 +6,19 @@
 // that wakes the host's device thread, and the device asks for one only while its thread
 // waits for work (VIRTIO_RING_F_EVENT_IDX: a busy thread finds new requests on the ring by
 // itself). The device thread takes requests in ring order, spends request_cost on each
-// (parse the descriptors, issue the host call, post the used ring), and serves it by its
-// emulation:
+// (parse the descriptors, issue the host call, post the used ring) and segment_cost on each
+// data segment past the first (a descriptor per physically contiguous run of the guest's
+// buffer, each mapped and handed to the host on its own: a 1 MiB read into scattered 4 KiB
+// pages is 256 of them), and serves it by its emulation:
 //   sync:  blocking host calls (pread/pwrite/fsync): the thread holds each request until
 //          its host call returns, so requests are served one at a time whatever the
 //          guest's queue depth (Firecracker's default Sync engine, QEMU without aio);
 //   async: the host calls go out through io_uring and the thread goes on to the next
 //          request, async_depth of them in flight (Firecracker's Async engine, QEMU
 //          aio=io_uring or native).
+// The guest's block layer sends no request of more than max_segments segments (the device's
+// seg_max): an I/O into scattered pages splits into more requests than max_request alone
+// would make.
 // A completion reaches the guest as an interrupt (irqfd, then the guest's handler):
 // interrupt_latency after the host call returns.
 //
@@ -38,6 +43,7 @@
 // holds (they go to the backing store), interrupt coalescing, and more than one virtqueue
 // (multi-queue virtio-blk serves each queue with its own thread or io_uring).
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <vector>
@@ -93,6 +99,17 @@ public:
                "I/Os are split",
                "measured: /sys/block/vda/queue/max_sectors_kb 4096 on the GPU machine "
                "(reports/calibration/gpu-machine/virtio-flush/flush.json)");
+  IOWALL_PARAM(Time, segment_cost, "2.4 us",
+               "device thread time per data segment of a request past the first: its descriptor walked, the guest "
+               "memory it names mapped and handed to the host call",
+               "measured: O_DIRECT reads at QD 1 into 4 KiB-page buffers against 2 MiB-page ones, 128 KiB to 4 MiB, "
+               "3 rounds, on a 2-vCPU Firecracker guest: 2.4 us per extra segment "
+               "(reports/calibration/cpu-machine/buffer-pages, scripts/fit-segment-cost.py)");
+  IOWALL_PARAM_INT(max_segments, 254, 1, 65536,
+                   "segments one request may carry (the device's seg_max, the guest's queue/max_segments): the "
+                   "block layer splits a request at it",
+                   "measured: /sys/block/vda/queue/max_segments 254 on the GPU machine (readpath probe, "
+                   "reports/calibration/gpu-machine/seventh-h200-vm), 128 on a 2-vCPU guest");
   IOWALL_PARAM_INT(queue_size, 256, 1, 32768, "virtqueue entries: requests the guest keeps in flight",
                    "Firecracker and QEMU virtio-blk queue size 256; the guest's nr_requests 256 (measured, as above)");
 
@@ -121,6 +138,10 @@ private:
   void write_back_round();                            // one round of it, or the waiters' turn
   BlockStorage& store() const { return *members_.front(); }
   bool caches_writes() const { return host_cache != "none"; }
+  // The data segments of a request of `size` from a buffer of `segment` runs (0: one).
+  static i64 segments(Bytes size, Bytes segment) {
+    return segment.is_positive() ? std::max<i64>(1, ceil_div(size, segment)) : 1;
+  }
   // writeback, unsafe: a write, or a read of bytes the host holds dirty, is the thread's
   // copy into or out of host memory, with no store I/O.
   bool served_from_host_memory(const Request& q) const;

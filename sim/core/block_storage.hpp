@@ -92,6 +92,9 @@ struct BlockIo {
   Bytes offset{-1};     // logical byte offset (decides where the data sits); -1: unknown
   int queue = -1;       // submission queue; -1: round-robin over the host's queues
   QueueRoutes queues;   // where the queue pair lives
+  // The host buffer's physically contiguous run: each is one DMA segment of the request
+  // (a virtual disk's device walks them one by one). 0: the I/O is one segment.
+  Bytes segment{0};
 };
 
 struct BlockLimits {

@@ -29,26 +29,6 @@ bool thp_offered() {
   return s.find("[always]") != std::string::npos || s.find("[madvise]") != std::string::npos;
 }
 
-// Physically contiguous runs of 4 KiB pages in [p, p + n), or -1 when the page frame
-// numbers cannot be read (they read as 0 without CAP_SYS_ADMIN).
-int physical_runs(const char* p, std::size_t n) {
-  const int fd = ::open("/proc/self/pagemap", O_RDONLY);
-  if (fd < 0) return -1;
-  int runs = 0;
-  std::uint64_t prev = 0;
-  for (std::size_t off = 0; off < n; off += 4096) {
-    std::uint64_t e = 0;
-    const auto va = reinterpret_cast<std::uintptr_t>(p + off);
-    if (::pread(fd, &e, 8, static_cast<off_t>(va / 4096 * 8)) != 8) return ::close(fd), -1;
-    const std::uint64_t pfn = e & ((std::uint64_t{1} << 55) - 1);
-    if (pfn == 0) return ::close(fd), -1;
-    if (off == 0 || pfn != prev + 1) ++runs;
-    prev = pfn;
-  }
-  ::close(fd);
-  return runs;
-}
-
 }  // namespace
 
 TEST_CASE("I/O buffers from 64 KiB are 2 MiB-aligned and physically contiguous where huge pages are offered",
@@ -73,13 +53,57 @@ TEST_CASE("I/O buffers from 64 KiB are 2 MiB-aligned and physically contiguous w
     WARN("the kernel backed " << huge << " of " << n << " bytes with huge pages (no free 2 MiB pages)");
     return;
   }
-  const int runs = physical_runs(b.data(), std::size_t{1} << 20);
+  const long long runs = physical_runs(b.data(), std::size_t{1} << 20);
   if (runs < 0) {
     WARN("page frame numbers are not readable here: physical contiguity not checked");
     return;
   }
   INFO("physically contiguous runs in the first 1 MiB slot: " << runs);
   CHECK(runs == 1);  // with 4 KiB pages it was 190-256
+}
+
+TEST_CASE("buffers of small pages (--buffer-pages small) are 4 KiB pages the kernel may not merge into huge ones", "[measure]") {
+  // A framework's or a loader's buffer: malloc'd, 4 KiB pages. MADV_NOHUGEPAGE keeps
+  // khugepaged from collapsing it, so THPeligible reads 0 and no byte is a huge page.
+  const std::size_t n = std::size_t{4} << 20;
+  const AlignedBuffer b(n, 4096, BufferPages::small);
+  REQUIRE(b.size() == n);
+  CHECK(reinterpret_cast<std::uintptr_t>(b.data()) % 4096 == 0);
+  CHECK(huge_page_bytes(b.data()) == 0);
+  const long long eligible = smaps_field(b.data(), "THPeligible:");
+  if (eligible >= 0) CHECK(eligible == 0);
+}
+
+TEST_CASE("measure with small buffer pages reads through a 4 KiB-page buffer and says so in the JSON", "[measure][io]") {
+  testing::ScratchDir dir;
+  if (!dir.direct_io()) {
+    WARN("no scratch directory accepts O_DIRECT here: skipped");
+    return;
+  }
+  MeasureOptions o;
+  o.file = dir.file("pages.bin");
+  o.size = Bytes(8 << 20);
+  o.io_size = Bytes(1 << 20);
+  o.xfer = TransferType::cpu_only;
+  o.mode = parse_io_mode("read", o.mode_text);
+  o.quiet = true;
+  o.buffer_pages = BufferPages::small;
+  const RunInfo info = run_measurement(o);
+  REQUIRE(info.repeats.at(0).threads.at(0).read.ops == 8);
+  const auto j = to_json(info);
+  const auto& buffer = j["jobs"].at(0)["host_buffer"];
+  CHECK(buffer["pages"].get<std::string>() == "small");
+  CHECK(buffer["huge_page_bytes"].get<std::int64_t>() == 0);
+  CHECK(buffer["bytes"].get<std::int64_t>() == 1 << 20);
+  // Its DMA segments, where page frame numbers can be read: between one (the kernel found
+  // 256 neighbouring pages) and 256 (none neighbours another).
+  const auto& runs = buffer["contiguous_runs"];
+  if (runs.is_null()) {
+    WARN("page frame numbers are not readable here: the buffer's segments are not counted");
+  } else {
+    CHECK(runs.get<std::int64_t>() >= 1);
+    CHECK(runs.get<std::int64_t>() <= 256);
+  }
 }
 
 TEST_CASE("sequential O_DIRECT reads at QD4 reach the disk as one request per I/O", "[measure][io][disk]") {

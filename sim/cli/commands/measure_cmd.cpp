@@ -34,7 +34,8 @@ namespace {
 struct RawOptions {
   std::string file, size, io_size = "1M", xfer = "cpu_only", mode = "read", engine = "psync", runtime,
                       format = "normal", output, destroy;
-  std::string fsync, fdatasync, copy, host_memory = "pageable", thp = "none", pass = "memcpy";
+  std::string fsync, fdatasync, copy, host_memory = "pageable", thp = "none", pass = "memcpy",
+                      buffer_pages = "huge";
   bool end_fsync = false, dsync = false;
   int threads = 1, gpu = 0, qd = 1, repeat = 1;
   int rwmixread = -1;
@@ -59,7 +60,7 @@ void check_applicable(const CLI::App& cmd, bool copy) {
   static const char* const io_only[] = {"-f", "-x", "-I", "--rwmixread", "--engine",
                                         "--qd", "--runtime", "--keep", "--invalidate", "--pageable", "--allow-write",
                                         "--destroy-data-on", "--end-fsync", "--fsync", "--fdatasync", "--sync",
-                                        "--group-reporting"};
+                                        "--group-reporting", "--buffer-pages"};
   static const char* const copy_only[] = {"--host-memory", "--thp", "--pass"};
   if (copy) {
     for (const char* name : io_only)
@@ -78,6 +79,7 @@ MeasureOptions convert(const RawOptions& r, const CLI::App& cmd) {
   o.copy.memory = parse_host_memory(r.host_memory);
   o.copy.thp = parse_thp_advice(r.thp);
   o.copy.pass = parse_cpu_pass(r.pass);
+  o.buffer_pages = parse_buffer_pages(r.buffer_pages);
   if (cmd.count("--pass") > 0 && o.copy.kind != CopyKind::cpu_pass)
     throw InputError(kWhere, "--pass", fmt::format("applies to --copy cpu_pass, not {}", name(o.copy.kind)));
   o.durability.end_fsync = r.end_fsync;
@@ -210,6 +212,11 @@ void setup_measure_command(CLI::App& root, CliState& state) {
       ->capture_default_str();
   cmd->add_option("--thp", raw->thp,
                   "--copy, pageable memory: huge (MADV_HUGEPAGE), nohuge (MADV_NOHUGEPAGE) or none (the system's setting)")
+      ->capture_default_str();
+  cmd->add_option("--buffer-pages", raw->buffer_pages,
+                  "cpu_only, cpu_cached, cpu_gpu, cpu_cached_gpu: the host I/O buffer's pages: huge (2 MiB-aligned, "
+                  "MADV_HUGEPAGE: one DMA segment per request) or small (4 KiB pages, MADV_NOHUGEPAGE: about one "
+                  "segment per page, as a program's malloc'd buffer; a virtual disk can pay per segment)")
       ->capture_default_str();
   cmd->add_option("--pass", raw->pass, "--copy cpu_pass: memcpy (into --host-memory) or crc32 (zip's CRC-32)")
       ->capture_default_str();
