@@ -11,7 +11,9 @@ every cold case the file's pages are dropped (posix_fadvise DONTNEED, this file 
   buffered_Nm      cold read() in N MiB pieces (readinto, into memory already mapped), N = 1, 4, 16
   buffered_4m_seq  the same with POSIX_FADV_SEQUENTIAL (the kernel doubles the readahead window)
   buffered_4m_rand the same with POSIX_FADV_RANDOM (no readahead: each read() reads its own pages)
-  mmap_4m          the file mapped and copied out in 4 MiB slices (page faults, read-around)
+  mmap_4m          the file mapped and copied out in 4 MiB slices (page faults, read-around); its
+                   in-flight samples are few: the slice copy holds Python's GIL while it faults, so
+                   the sampling thread rarely runs (the disk counters are whole)
   warm_4m          buffered_4m again, the file now cached (the copy alone)
   direct_Nm_qd1    O_DIRECT reads of N MiB one at a time, N = 1, 4, 16
   direct_4m_qd2    O_DIRECT 4 MiB reads from two threads (two in flight)
