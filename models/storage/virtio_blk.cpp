@@ -7,7 +7,8 @@
 
 namespace iowall {
 
-VirtioBlk::VirtioBlk(const Params& p, SimContext& ctx) : StackedStore(p, ctx), sync_(emulation == "sync") {
+VirtioBlk::VirtioBlk(const Params& p, SimContext& ctx)
+    : StackedStore(p, ctx), sync_(emulation == "sync"), per_pass_(signal == "per_pass" && emulation == "sync") {
   register_stat("ios", "I/Os", "reads and writes the guest sent", ios_);
   register_stat("requests", "requests", "requests the device thread took (an I/O splits at max_request; flushes too)",
                 requests_taken_);
@@ -145,8 +146,23 @@ void VirtioBlk::host_done(std::uint32_t r) {
     --host_in_flight_;
   const std::uint32_t id = requests_[r].id;
   requests_.release(r);
-  ctx().in(interrupt_latency, [this, id] { piece_done(id); });
+  if (!per_pass_) {
+    ctx().in(interrupt_latency, [this, id] { piece_done(id); });
+    serve_next();
+    return;
+  }
+  pass_done_.push_back(id);
   serve_next();
+  if (thread_busy_ || waking_) return;  // the pass goes on with the next request on the ring
+  // The ring is empty: the pass ends with one interrupt for everything it served. The
+  // interrupts arrive in the order they were signalled (one latency for all).
+  signalled_.emplace_back();
+  signalled_.back().swap(pass_done_);
+  ctx().in(interrupt_latency, [this] {
+    const std::vector<std::uint32_t> done = std::move(signalled_.front());
+    signalled_.pop_front();
+    for (const std::uint32_t i : done) piece_done(i);
+  });
 }
 
 void VirtioBlk::write_back(Done then) {
