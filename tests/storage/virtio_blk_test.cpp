@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "models/storage/virtio_blk.hpp"
@@ -103,6 +104,16 @@ struct Vm {
     ctx.run();
     return done;
   }
+  // A 4 KiB read posted at 0 and another at `second_at`; their completion times.
+  std::pair<Time, Time> two_reads(Time second_at) {
+    Time first(-1), second(-1);
+    disk->read(Bytes(4 * KiB), given, mover, [this, &first] { first = ctx.now(); }, at(0));
+    ctx.in(second_at, [this, &second] {
+      disk->read(Bytes(4 * KiB), given, mover, [this, &second] { second = ctx.now(); }, at(4 * KiB));
+    });
+    ctx.run();
+    return {first, second};
+  }
   Time flush() {
     Time at_end(-1);
     disk->flush([this, &at_end] { at_end = ctx.now(); }, SyncScope::data);
@@ -199,22 +210,12 @@ TEST_CASE("virtio_blk per_pass: the requests of one pass over the ring complete 
   // request's host call under way until 58), served 58-111, signalled with the first at 114.
   // (No notification: the busy thread finds it on the ring.)
   Vm late(Json{{"signal", "per_pass"}});
-  Time first(-1), second(-1);
-  late.disk->read(Bytes(4 * KiB), late.given, late.mover, [&] { first = late.ctx.now(); }, late.at(0));
-  late.ctx.in(us(30), [&] {
-    late.disk->read(Bytes(4 * KiB), late.given, late.mover, [&] { second = late.ctx.now(); }, late.at(4 * KiB));
-  });
-  late.ctx.run();
+  const auto [first, second] = late.two_reads(us(30));
   CHECK(first == us(114));
   CHECK(second == us(114));
   // A read posted after the pass ended starts a pass of its own: woken again (5 us).
   Vm apart(Json{{"signal", "per_pass"}});
-  Time a(-1), b(-1);
-  apart.disk->read(Bytes(4 * KiB), apart.given, apart.mover, [&] { a = apart.ctx.now(); }, apart.at(0));
-  apart.ctx.in(us(100), [&] {
-    apart.disk->read(Bytes(4 * KiB), apart.given, apart.mover, [&] { b = apart.ctx.now(); }, apart.at(4 * KiB));
-  });
-  apart.ctx.run();
+  const auto [a, b] = apart.two_reads(us(100));
   CHECK(a == us(61));
   CHECK(b == us(161));  // 100 + 5 + 3 + 50 + 3
   CHECK(apart.stat("notifications") == 2);
