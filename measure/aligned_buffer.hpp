@@ -39,21 +39,19 @@ public:
       : size_(size) {
     if (size == 0) return;
     std::size_t bytes = size;
+    int advice = -1;
     if (pages == BufferPages::small) {
       bytes = (size + 4095) / 4096 * 4096;
-      if (::posix_memalign(&data_, 4096, bytes) != 0) throw std::bad_alloc();
-      ::madvise(data_, bytes, MADV_NOHUGEPAGE);
-      std::memset(data_, 0, bytes);
-      return;
-    }
-    if (size >= kHugePageFrom) {
+      advice = MADV_NOHUGEPAGE;
+    } else if (size >= kHugePageFrom) {
       align = kHugePage;
       bytes = (size + kHugePage - 1) / kHugePage * kHugePage;  // whole huge pages
+      advice = MADV_HUGEPAGE;
     }
     if (::posix_memalign(&data_, align, bytes) != 0) throw std::bad_alloc();
-    // Advice only: where transparent huge pages are off, this fails and the buffer has
-    // 4 KiB pages, as before.
-    if (align == kHugePage) ::madvise(data_, bytes, MADV_HUGEPAGE);
+    // Advice only: where transparent huge pages are off, MADV_HUGEPAGE fails and the buffer
+    // has 4 KiB pages, as before.
+    if (advice >= 0) ::madvise(data_, bytes, advice);
     std::memset(data_, 0, bytes);  // touch every page now, not during the timed loop
   }
   ~AlignedBuffer() { std::free(data_); }

@@ -116,10 +116,10 @@ public:
       out_.host_buffer_runs = physical_runs(host_ptr_, static_cast<std::size_t>(slots_ * io_));
     }
     if (staged) {
-      // The same huge-page buffer as cpu_only, page-locked for the copy engine. Pinned
-      // memory from cudaHostAlloc has 4 KiB pages: its O_DIRECT reads reach a virtio disk
-      // as many DMA segments, so cpu_gpu would measure a different storage request than
-      // cpu_only (see aligned_buffer.hpp).
+      // The same buffer as cpu_only (2 MiB pages unless --buffer-pages small), page-locked
+      // for the copy engine. Pinned memory from cudaHostAlloc has 4 KiB pages: its O_DIRECT
+      // reads reach a virtio disk as many DMA segments, so cpu_gpu would measure a different
+      // storage request than cpu_only (see aligned_buffer.hpp).
       const auto bytes = static_cast<std::size_t>(slots_ * io_);
       if (!o_.pageable) {
         gpu_.rt->check(gpu_.rt->HostRegister(host_ptr_, bytes, kCudaHostRegisterDefault), "cudaHostRegister");

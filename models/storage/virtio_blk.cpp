@@ -146,14 +146,13 @@ void VirtioBlk::host_done(std::uint32_t r) {
     --host_in_flight_;
   const std::uint32_t id = requests_[r].id;
   requests_.release(r);
-  if (!per_pass_) {
+  if (per_pass_)
+    pass_done_.push_back(id);
+  else
     ctx().in(interrupt_latency, [this, id] { piece_done(id); });
-    serve_next();
-    return;
-  }
-  pass_done_.push_back(id);
   serve_next();
-  if (thread_busy_ || waking_) return;  // the pass goes on with the next request on the ring
+  // per_pass: the pass goes on while the thread has the next request on the ring.
+  if (!per_pass_ || thread_busy_ || waking_) return;
   // The ring is empty: the pass ends with one interrupt for everything it served. The
   // interrupts arrive in the order they were signalled (one latency for all).
   signalled_.emplace_back();
