@@ -31,6 +31,13 @@
 #            "1M 4M") at QD 1, into host buffers of 2 MiB pages and of 4 KiB pages (--buffer-pages), into
 #            host memory (cpu_only) and staged to the GPU from it pinned (cpu_gpu), interleaved
 #            rounds: what a virtual disk charges per DMA segment.
+#   depth:   O_DIRECT reads (cpu_only, io_uring, one thread) of a DEPTH_GIB (default 8) GiB file
+#            at rising queue depths, DEPTH_POINTS (default 128K at 16, 64, 128; 1M at 1-32; 4M at
+#            1-8), each point twice: the sweep's way (1 s over a 1 GiB region, re-read) and once
+#            over 2 GiB of the file (no byte read twice in a run), interleaved rounds: how the disk's rate
+#            follows the bytes it holds, and whether re-reading a region reads faster. With
+#            READ_DIRECT (a build of scripts/read-direct.c), also 2 GiB O_DIRECT passes with the
+#            reads in flight and the memory they land in set apart (threads x buffers).
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
@@ -245,6 +252,39 @@ pages() {
   rm -f "$f"
 }
 
+depth() {
+  mkdir -p "$work/depth" && cd "$work/depth" || return
+  local f=$work/depth.bin
+  "$iowall" measure -f "$f" -s "${DEPTH_GIB:-8}G" -i 16M --keep --quiet
+  local points=(${DEPTH_POINTS:-128K:16 128K:64 128K:128 1M:1 1M:2 1M:4 1M:8 1M:12 1M:16 1M:24 1M:32 4M:1 4M:2 4M:3 4M:4 4M:6 4M:8})
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    for p in "${points[@]}"; do
+      local io=${p%%:*} qd=${p##*:}
+      for mode in loop pass; do
+        local name=$mode-$io-qd$qd-r$r span=(-s 1G -T "1 s")
+        [ "$mode" = pass ] && span=(-s 2G)
+        echo "measuring $name" >&2
+        "$iowall" measure -f "$f" "${span[@]}" -i "$io" -x cpu_only --engine io_uring --qd "$qd" \
+          --output-format json --output "$name.json" --quiet 2> "$name.err" && rm -f "$name.err"
+      done
+    done
+  done 2> depth.log
+  if [ -n "${READ_DIRECT:-}" ]; then
+    local cases=(4096:1:1 4096:1:4 4096:1:8 4096:2:2 4096:4:1 4096:4:4 1024:1:1 1024:1:16 1024:16:1 1024:16:16)
+    for r in $(seq 1 "${ROUNDS:-3}"); do
+      local i=0
+      for c in "${cases[@]}"; do
+        IFS=: read -r bs threads bufs <<< "$c"
+        # each case from another quarter of the file, rotating over rounds
+        local start=$(( ( (i + r) % 4 ) * ${DEPTH_GIB:-8} * 256 * 1024 ))
+        "$READ_DIRECT" "$f" huge "$bs" "$start" 2048 "$threads" "$bufs" >> buffers.txt 2>> depth.log
+        i=$((i + 1))
+      done
+    done
+  fi
+  rm -f "$f"
+}
+
 pagecache() {
   mkdir -p "$work/pagecache" && cd "$work/pagecache" || return
   python3 "$here/probe-page-cache.py" --dir "$work/pagecache" --output "$work/pagecache/page-cache.json" \
@@ -283,6 +323,7 @@ for phase in "${phases[@]}"; do
     flush) flush ;;
     pagecache) pagecache ;;
     pages) pages ;;
+    depth) depth ;;
     readpath) readpath ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
