@@ -43,6 +43,11 @@ struct StorageParams {
   double max_iops = 0;           // controller command ceiling
   double mdts_bytes = 131072;    // commands are at most this large
   ReadForm read = ReadForm::overlapped;
+  // A virtual disk's copy cache (virtio_blk copy_cache, cold_copy_bandwidth): where the
+  // points' buffers (concurrency x size) outgrow copy_cache_bytes their reads slow down;
+  // 0: not fitted.
+  double copy_cache_bytes = 0;
+  double cold_copy_Bps = 0;
 };
 
 // Closed-form throughput the fit uses (mean-value): `concurrency` I/Os in flight, each

@@ -138,6 +138,11 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
       for (const auto& [name, se] : p.relative_se)
         if (d.contains(name) && d[name].is_string()) d[name] = d[name].get<std::string>() + spread_text(se);
       ssd_done = true;
+    } else if (model == "virtio_blk" && p.storage && p.storage->copy_cache_bytes > 0) {
+      // The reads' slowdown beyond the buffers the host's cache keeps is the virtual
+      // disk's copy into guest memory: its device thread pays it.
+      set_fitted(d, "device", model, "copy_cache", p.storage->copy_cache_bytes);
+      set_fitted(d, "device", model, "cold_copy_bandwidth", p.storage->cold_copy_Bps);
     } else if (model == "cpu_socket" && !cpu_done && p.memcpy && p.memcpy->bandwidth_identified) {
       set_fitted(d, "device", model, "memcpy_per_core", p.memcpy->bandwidth_Bps);
       cpu_done = true;

@@ -73,6 +73,10 @@ json profile_to_json(const Profile& p) {
         {"rms_log_residual", stages::round_sig(p.storage_q.rms_residual, 3)},
         {"points", p.storage_q.points},
         {"residuals", p.residuals}};
+    if (p.storage->copy_cache_bytes > 0) {
+      fits["storage"]["copy_cache"] = to_string(Bytes(static_cast<i64>(p.storage->copy_cache_bytes)));
+      fits["storage"]["cold_copy_bandwidth"] = bandwidth_text(p.storage->cold_copy_Bps);
+    }
   }
   if (p.cpu)
     fits["cpu"] = {{"model", "CPU time per I/O = per_io + per_MiB * size / MiB + per_call / qd"},
@@ -179,6 +183,13 @@ Profile profile_from_json(const json& j, const std::string& path) {
     s.read = read_form(fitted.value("read_service", read_service_name(ReadForm::overlapped)), path,
                        "/fits/storage/read_service");
     if (fitted.contains("mdts")) s.mdts_bytes = static_cast<double>(rd.bytes("/fits/storage/mdts"));
+    if (fitted.contains("copy_cache")) {
+      s.copy_cache_bytes = static_cast<double>(rd.bytes("/fits/storage/copy_cache"));
+      s.cold_copy_Bps = rd.bytes_per_s("/fits/storage/cold_copy_bandwidth");
+      if (!(s.copy_cache_bytes > 0)) throw InputError(path, "/fits/storage/copy_cache", "must be more than 0 B");
+      if (!(s.cold_copy_Bps > 0))
+        throw InputError(path, "/fits/storage/cold_copy_bandwidth", "must be more than 0");
+    }
     p.storage = s;
     if (!rd.at("/fits/storage/latency_sigma").is_number())
       throw InputError(path, "/fits/storage/latency_sigma", "not a number");

@@ -7,7 +7,8 @@ A session folder holds what scripts/calibrate-gpu-machine.sh packed, unpacked: d
 CPU passes) and frameworks/checkpoints.json (scripts/checkpoint-frameworks.py, with --crc-probe).
 This script
   1. runs `iowall calibrate` on the reads and writes (profile.json and calibrated-topology.json in
-     the session folder): the drive (read and write service, latencies, ceilings, mdts, flush) and
+     the session folder): the drive (read and write service, latencies, ceilings, mdts, flush), the
+     virtual disk's copy cache where the reads show one (vda copy_cache, cold_copy_bandwidth) and
      the page cache's writeback (flusher rate, request size);
   2. derives the host's copy and fault costs from copies/ (medians of the rounds):
        staged_d2h/h2d_bandwidth   d2h/h2d through reused pageable memory, 256 MiB calls
@@ -190,6 +191,14 @@ def main():
                 d.pop(k, None)
                 if k in disk:
                     d[k] = disk[k].split(" +- ")[0] if isinstance(disk[k], str) else disk[k]
+        elif d["id"] == "vda" and "copy_cache" in profile["fits"]["storage"]:
+            # The reads' slowdown where their buffers outgrow the host's cache: the virtual
+            # disk's copy into guest memory, fitted with the drive.
+            st = profile["fits"]["storage"]
+            for k in ("copy_cache", "cold_copy_bandwidth"):
+                d[k] = st[k]
+            sources.append(f"vda copy_cache {st['copy_cache']}, cold_copy_bandwidth {st['cold_copy_bandwidth']}: "
+                           f"iowall calibrate on {sess}/disk/sweep ({sess}/profile.json)")
         elif d["id"] == "cpu0":
             for k in ("memcpy_per_core", "page_fault_cost", "page_zero_bandwidth"):
                 d[k] = host[k]

@@ -204,6 +204,7 @@ private:
     const BlockStorage* storage = q.storage;
     q.offset = offset;
     q.size = size;
+    q.buffer_footprint = Bytes(0);  // the data lands in the page cache's fresh pages
     storage_part(q, offset, size, *io(id).first, [this, storage, offset] {
       for (std::uint32_t waiting : reads_.done(storage, offset)) read_step(waiting);
     });

@@ -50,7 +50,8 @@ protected:
                     const QueueRoutes* queues = nullptr, int queue = -1) {
     // blk-mq maps the submitting CPU to a queue: a thread keeps to one queue pair.
     if (queue < 0) queue = r.thread;
-    const BlockIo bio{offset, queue, queues ? *queues : host_queues(r.storage->device()), buffer_segment_};
+    const BlockIo bio{offset, queue, queues ? *queues : host_queues(r.storage->device()), buffer_segment_,
+                      r.buffer_footprint};
     if (r.write)
       r.storage->write(size, route, env_.mover, then, bio);
     else

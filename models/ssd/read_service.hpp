@@ -31,7 +31,22 @@ struct ReadCeilingInputs {
   double latency_s = 0;        // lumped read latency, seconds
   double mdts_bytes = 131072;  // the largest command: a read of `size` is ceil(size / mdts) commands
   double cpu_s = 0;            // host CPU seconds per I/O
+  // Seconds a byte adds where its data lands in memory a virtual disk's host must fetch
+  // first (virtio_blk copy_cache: the point's cold share / cold_copy_bandwidth); 0: none.
+  double cold_s_per_byte = 0;
+  // Seconds a byte takes through the read path: the bandwidth's share and the cold one.
+  double byte_s() const { return 1.0 / bandwidth_Bps + cold_s_per_byte; }
 };
+// A virtual disk's copy cache (virtio_blk copy_cache): the share of a read's bytes landing in
+// memory the host's cache does not hold, for an issuer cycling through `footprint` bytes
+// (0: fresh memory) with `cache` bytes kept: none up to the cache, all from twice it, linear
+// between.
+inline double cold_copy_share(double footprint, double cache) {
+  if (!(footprint > 0)) return 1.0;
+  const double over = footprint / cache - 1.0;
+  return over < 0 ? 0.0 : over > 1 ? 1.0 : over;
+}
+
 // A service's closed form (mean value): the throughput, bytes per second, of
 // `concurrency` reads of `size` bytes kept in flight.
 using ReadCeiling = double (*)(const ReadCeilingInputs& d, double size, int concurrency);

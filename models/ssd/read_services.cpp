@@ -51,8 +51,8 @@ public:
   // transfer; in flight together they are capped by the data path and the command rate.
   static double ceiling(const ReadCeilingInputs& d, double s, int n) {
     const double commands = std::ceil(s / d.mdts_bytes);
-    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s / d.bandwidth_Bps;
-    return std::min({n * s / alone, d.bandwidth_Bps, d.max_iops * s / commands});
+    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s * d.byte_s();
+    return std::min({n * s / alone, 1.0 / d.byte_s(), d.max_iops * s / commands});
   }
   static constexpr char kFormula[] =
       "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
@@ -79,8 +79,8 @@ public:
   // As overlapped alone; together, one command after another at 1/max_iops + size/bandwidth each.
   static double ceiling(const ReadCeilingInputs& d, double s, int n) {
     const double commands = std::ceil(s / d.mdts_bytes);
-    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s / d.bandwidth_Bps;
-    return std::min(n * s / alone, s / (commands / d.max_iops + s / d.bandwidth_Bps));
+    const double alone = d.cpu_s + 1.0 / d.max_iops + d.latency_s + s * d.byte_s();
+    return std::min(n * s / alone, s / (commands / d.max_iops + s * d.byte_s()));
   }
   static constexpr char kFormula[] =
       "throughput = min(concurrency * size / (cpu + 1/max_iops + read_latency + size/read_bandwidth), "
@@ -107,7 +107,7 @@ public:
   // each one's commands and data in series.
   static double ceiling(const ReadCeilingInputs& d, double s, int n) {
     const double commands = std::ceil(s / d.mdts_bytes);
-    return n * s / (d.cpu_s + d.latency_s + n * (commands / d.max_iops + s / d.bandwidth_Bps));
+    return n * s / (d.cpu_s + d.latency_s + n * (commands / d.max_iops + s * d.byte_s()));
   }
   static constexpr char kFormula[] =
       "throughput = concurrency * size / (cpu + read_latency + concurrency * (commands/max_iops + "

@@ -1,5 +1,10 @@
 #include "models/storage/virtio_blk.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "models/ssd/read_service.hpp"
+
 #include <fmt/format.h>
 
 #include "sim/config/registry.hpp"
@@ -32,6 +37,10 @@ void VirtioBlk::find_devices(const std::function<Device*(const std::string&)>& f
   l.queue_depth = queue_size;
   set_limits(l);
   set_place(store().place());
+}
+
+double VirtioBlk::cold_share(Bytes footprint) const {
+  return cold_copy_share(static_cast<double>(footprint.count()), static_cast<double>(copy_cache.count()));
 }
 
 void VirtioBlk::split(bool write, i64 at, i64 end, const Fanout& f, RouteMover& mover, Done done, const BlockIo& io) {
@@ -94,6 +103,12 @@ void VirtioBlk::serve_next() {
   // now, as the thread takes the request (a write-back may clean the bytes before its call).
   q.in_host_memory = served_from_host_memory(q);
   if (q.in_host_memory) work += transfer_time(q.size, host_copy_bandwidth);
+  // A read's data copied into guest memory the host's cache does not hold: its lines
+  // fetched first.
+  if (q.kind == Kind::read && !q.in_host_memory && copy_cache.is_positive()) {
+    const auto cold = static_cast<i64>(std::llround(static_cast<double>(q.size.count()) * cold_share(q.io.footprint)));
+    work += transfer_time(Bytes(cold), cold_copy_bandwidth);
+  }
   ctx().in(work, [this, r] {
     if (!sync_) {
       // io_uring: the call goes out and the thread takes the next request.

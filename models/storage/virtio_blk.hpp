@@ -30,6 +30,11 @@
 //                next window). The async engine's completions are signalled per batch of host
 //                completions; the model signals each as it comes.
 //
+// The device's copy of a read's data into guest memory runs at the backing store's rate while
+// the memory it lands in is in the host CPU's cache, and slower where the host must fetch
+// the lines first (copy_cache, cold_copy_bandwidth): an issuer reusing a few MiB of buffers
+// reads faster than one cycling through more, and a page-cache read (fresh pages) slowest.
+//
 // The host's cache mode decides what a write and a flush are:
 //   none:      the image is opened O_DIRECT: a write goes to the backing store, a flush is
 //              the host's fdatasync (host_flush_cost) and the backing store's flush (QEMU
@@ -120,6 +125,23 @@ public:
                "measured: O_DIRECT reads at QD 1 into 4 KiB-page buffers against 2 MiB-page ones, 128 KiB to 4 MiB, "
                "3 rounds, on a 2-vCPU Firecracker guest: 2.4 us per extra segment "
                "(reports/calibration/cpu-machine/buffer-pages, scripts/fit-segment-cost.py)");
+  IOWALL_PARAM(Bytes, copy_cache, "0 B",
+               "guest memory the host's CPU cache keeps for the device's copies into it: a read whose issuer cycles "
+               "its I/Os through no more memory (BlockIo::footprint) lands in cached lines; from there to twice it a "
+               "growing share lands in lines fetched first, linearly (the host's last-level cache replaces "
+               "adaptively, not in strict LRU order), beyond twice it and into fresh memory (the page cache's "
+               "pages) all of it; 0 B: not modelled (every read lands as the backing store's rate says)",
+               "measured on a GPU VM: O_DIRECT reads ran at 2.21-2.25 GB/s into 1-4 MiB of buffers, 2.05-2.10 into "
+               "8, 1.81-1.91 into 12, 1.73-1.85 into 16-32 MiB, whatever the depth (16 reads in flight into one "
+               "1 MiB buffer 2.30-2.35, one at a time into 16 buffers 1.41-1.49): the rate follows the memory, not "
+               "the requests; 7 MiB fits (reports/calibration/gpu-machine/tenth-h200-vm/depth, "
+               "scripts/fit-copy-cache.py); `iowall calibrate` fits it with cold_copy_bandwidth");
+  IOWALL_PARAM(Bandwidth, cold_copy_bandwidth, "10 GB/s",
+               "copy_cache: the rate at which the host fetches the lines of guest memory its cache does not hold "
+               "before the device's copy overwrites them (write-allocate): each such byte of a read adds "
+               "1/cold_copy_bandwidth to the device thread's time",
+               "measured as copy_cache: 1/1.78 - 1/2.23 GB/s = 0.113 ns a byte (8.8 GB/s) between cold and cached "
+               "memory; `iowall calibrate` fits it from the sweep's points");
   IOWALL_PARAM_INT(max_segments, 254, 1, 65536,
                    "segments one request may carry (the device's seg_max, the guest's queue/max_segments): the "
                    "block layer splits a request at it",
@@ -157,6 +179,9 @@ private:
   static i64 segments(Bytes size, Bytes segment) {
     return segment.is_positive() ? std::max<i64>(1, ceil_div(size, segment)) : 1;
   }
+  // copy_cache: the share of a read's bytes that land in memory the host's cache does not
+  // hold, for an issuer cycling through `footprint` (0: fresh memory, all of it).
+  double cold_share(Bytes footprint) const;
   // writeback, unsafe: a write, or a read of bytes the host holds dirty, is the thread's
   // copy into or out of host memory, with no store I/O.
   bool served_from_host_memory(const Request& q) const;

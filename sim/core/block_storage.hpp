@@ -95,6 +95,11 @@ struct BlockIo {
   // The host buffer's physically contiguous run: each is one DMA segment of the request
   // (a virtual disk's device walks them one by one). 0: the I/O is one segment.
   Bytes segment{0};
+  // The host memory the issuer's data lands in, cycled over its I/Os: a program that
+  // reuses its buffers, queue depth x I/O size over its threads. 0: memory not used lately
+  // (the page cache's pages, a fresh buffer, or not known). A virtual disk's host copies
+  // into memory its CPU cache still holds faster than into memory it must fetch first.
+  Bytes footprint{0};
 };
 
 struct BlockLimits {

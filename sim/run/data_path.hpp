@@ -49,6 +49,10 @@ struct IoRequest {
   // faulting in (and the kernel zeroing) its pages before data lands there
   // (models/host/host_memory.hpp). Zero: the buffer's pages are mapped.
   Time user_pages_cost{};
+  // The host buffers the issuer cycles its I/Os through (BlockIo::footprint): an O_DIRECT
+  // program's own buffers, reused; 0: fresh or not known. Paths through the page cache
+  // drop it (the cache's pages are fresh).
+  Bytes buffer_footprint{};
 };
 
 // What a path needs from the simulation it runs in.

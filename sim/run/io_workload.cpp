@@ -152,6 +152,10 @@ void IoWorkload::submit(std::uint32_t t, Bytes offset, std::size_t d) {
   BlockStorage* storage = storage_[th.job][d];
   IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), storage, targets_[th.job],
                static_cast<int>(t)};
+  // Every thread cycles its I/Os through its own qd buffers (one set per device where the
+  // depth is per device): the memory all of them land in.
+  const i64 per_thread = config_.qd * (config_.qd_per_device ? static_cast<i64>(storage_[th.job].size()) : 1);
+  io.buffer_footprint = config_.io_size * per_thread * static_cast<i64>(threads_.size());
   const Time started = ctx_.now();
   const auto device = static_cast<std::uint32_t>(d);  // the capture fits the inline callback
   if (config_.durability == WorkloadConfig::Durability::o_dsync) {

@@ -30,6 +30,11 @@ std::string summary(const calib::Profile& p) {
                      calib::time_text(p.storage->latency_s), calib::bandwidth_text(p.storage->bandwidth_Bps),
                      calib::rate_text(p.storage->max_iops), p.iops_constrained ? "" : " (unconstrained)",
                      p.latency_sigma, p.storage_q.r2, p.storage_q.points);
+  if (p.storage && p.storage->copy_cache_bytes > 0)
+    s += fmt::format("  copies   copy_cache {}  cold_copy_bandwidth {} (a virtual disk's reads into buffers beyond "
+                     "the cache)\n",
+                     to_string(Bytes(static_cast<i64>(p.storage->copy_cache_bytes))),
+                     calib::bandwidth_text(p.storage->cold_copy_Bps));
   if (p.cpu)
     s += fmt::format("  cpu      per I/O {} + {} per MiB + per call {} / qd  R2 {:.3f} ({} points)\n",
                      calib::time_text(p.cpu->per_io_s), calib::time_text(p.cpu->per_byte_s * 1048576),
