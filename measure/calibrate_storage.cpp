@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -185,38 +186,49 @@ double request_limit(const std::vector<const PointGroup*>& only, Profile& prof) 
 }
 
 // A virtual disk's copy cache (virtio_blk copy_cache): the cache size, from a grid of 1 to
-// 32 MiB (whole MiB to 8, then steps of a quarter to a half octave), whose fit with a cold-copy rate has the least residual;
-// 0 where no size leaves at least two points' buffers beyond it and three within, or the
-// best fit does not cut the residual by a quarter (a physical drive: nothing to explain).
+// 32 MiB (whole MiB to 8, then steps of a quarter to a half octave), whose fit with a
+// cold-copy rate has the least residual;
+// 0 where no size leaves at least two points' buffers beyond it and three within, or where
+// the best is not worth its parameters (a physical drive: nothing to explain).
 double fit_copy_cache(const std::vector<const PointGroup*>& only, const CpuCost& cpu, double mdts,
                       double direct_write_Bps, Profile& prof) {
-  auto cost = [&](const StorageModel& m) {
+  struct Trial {
+    double cost;
+    StorageParams p;
+  };
+  auto trial = [&](const StorageModel& m) {
     Profile scratch;
     const Kept k = fit_read_forms(m, scratch, direct_write_Bps);
     Eigen::VectorXd r(m.points());
-    m.residuals(m.params(k.th, k.read), r);
-    return r.squaredNorm();
+    const StorageParams p = m.params(k.th, k.read);
+    m.residuals(p, r);
+    return Trial{r.squaredNorm(), p};
   };
   const StorageModel plain(only, cpu, mdts);
   if (!plain.concurrent) return 0;
-  const double base = cost(plain);
-  double best = 0, best_cost = base;
+  const double base = trial(plain).cost;
+  std::optional<Trial> best;
   for (const int mib : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32}) {
     const double cache = mib * 1048576.0;
     int beyond = 0, within = 0;
     for (const PointGroup* g : only) (g->concurrency() * static_cast<double>(g->io_size) > cache ? beyond : within)++;
     if (beyond < 2 || within < 3) continue;
-    const double c = cost(StorageModel(only, cpu, mdts, cache));
-    if (c < best_cost) best = cache, best_cost = c;
+    const Trial t = trial(StorageModel(only, cpu, mdts, cache));
+    if (!best || t.cost < best->cost) best = t;
   }
-  if (best > 0 && best_cost < 0.75 * base) {
-    prof.notes.push_back(fmt::format("storage: reads slow where the points' buffers outgrow {} (a virtual disk's copy "
-                                     "cache): rms log residual {:.3f} with it, {:.3f} without",
-                                     to_string(Bytes(static_cast<i64>(best))), std::sqrt(best_cost / plain.points()),
-                                     std::sqrt(base / plain.points())));
-    return best;
-  }
-  return 0;
+  // Kept where it earns its place by the Bayesian information criterion, counting the
+  // cache size chosen from the grid as a second parameter (n ln(base / cost) > 2 ln n), and
+  // where memory beyond the cache slows a read by a tenth or more: less is not told from
+  // the rounds' spread (a fit of noise on two points).
+  const double n = plain.points();
+  if (!best || !(n * std::log(base / best->cost) > 2 * std::log(n)) ||
+      best->p.bandwidth_Bps / best->p.cold_copy_Bps < 0.1)
+    return 0;
+  prof.notes.push_back(fmt::format("storage: reads slow where the points' buffers outgrow {} (a virtual disk's copy "
+                                   "cache): rms log residual {:.3f} with it, {:.3f} without",
+                                   to_string(Bytes(static_cast<i64>(best->p.copy_cache_bytes))),
+                                   std::sqrt(best->cost / n), std::sqrt(base / n)));
+  return best->p.copy_cache_bytes;
 }
 
 void fit_storage(const std::vector<const PointGroup*>& only, Profile& prof, double direct_write_Bps) {

@@ -134,14 +134,14 @@ public:
                "measured on a GPU VM: O_DIRECT reads ran at 2.21-2.25 GB/s into 1-4 MiB of buffers, 2.05-2.10 into "
                "8, 1.81-1.91 into 12, 1.73-1.85 into 16-32 MiB, whatever the depth (16 reads in flight into one "
                "1 MiB buffer 2.30-2.35, one at a time into 16 buffers 1.41-1.49): the rate follows the memory, not "
-               "the requests; 7 MiB fits (reports/calibration/gpu-machine/tenth-h200-vm/depth, "
-               "scripts/fit-copy-cache.py); `iowall calibrate` fits it with cold_copy_bandwidth");
-  IOWALL_PARAM(Bandwidth, cold_copy_bandwidth, "10 GB/s",
+               "the requests: `iowall calibrate reports/calibration/gpu-machine/tenth-h200-vm/depth/*.json` fits 7 MiB "
+               "(8.95 GB/s); `iowall calibrate` fits both from a machine's own sweep");
+  IOWALL_PARAM(Bandwidth, cold_copy_bandwidth, "9 GB/s",
                "copy_cache: the rate at which the host fetches the lines of guest memory its cache does not hold "
                "before the device's copy overwrites them (write-allocate): each such byte of a read adds "
                "1/cold_copy_bandwidth to the device thread's time",
-               "measured as copy_cache: 1/1.78 - 1/2.23 GB/s = 0.113 ns a byte (8.8 GB/s) between cold and cached "
-               "memory; `iowall calibrate` fits it from the sweep's points");
+               "measured as copy_cache: 8.95 GB/s fitted with it (1/1.78 - 1/2.23 GB/s = 0.113 ns a byte between "
+               "buffers of 16-32 MiB and of 1-4 MiB); `iowall calibrate` fits it from a machine's sweep");
   IOWALL_PARAM_INT(max_segments, 254, 1, 65536,
                    "segments one request may carry (the device's seg_max, the guest's queue/max_segments): the "
                    "block layer splits a request at it",

@@ -142,6 +142,7 @@ TEST_CASE("calibrate tells reads in series, and served in batches, from reads be
     if (batched) CHECK(p.storage->latency_s == Approx(truth.latency_s).epsilon(0.15));
     CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
     CHECK(p.storage->max_iops == Approx(truth.max_iops).epsilon(0.10));
+    CHECK(p.storage->copy_cache_bytes == 0);  // nothing slows with the buffers: no copy cache
     // The profile names the drive's read service, and reads it back.
     const nlohmann::json j = profile_to_json(p);
     CHECK(j["fits"]["storage"]["read_service"] == (batched ? "batched" : "serial"));
@@ -149,6 +150,36 @@ TEST_CASE("calibrate tells reads in series, and served in batches, from reads be
     REQUIRE(back.storage);
     CHECK(back.storage->read == form);
   }
+}
+
+TEST_CASE("calibrate finds a virtual disk's copy cache where reads slow with the memory they land in",
+          "[calibrate][fit]") {
+  // The batched disk of the test above, whose reads land in memory the host's cache holds up
+  // to 6 MiB of buffers and fetch it first beyond (at 9 GB/s: 0.111 ns a byte more). The
+  // points' buffers are concurrency x size: 1 MiB at QD 8 by two threads is 16 MiB, all of
+  // it cold (1/2.4 GB/s + 1/9 GB/s: a fifth slower), by one thread 8 MiB, a third cold; the
+  // rest fit within. The grid holds 6 MiB, and the draws are the fit's own closed form.
+  StorageParams truth{25e-6, 2.4e9, 100e3};
+  truth.read = ReadForm::batched;
+  truth.copy_cache_bytes = 6.0 * 1048576;
+  truth.cold_copy_Bps = 9e9;
+  const Profile p = calibrate(points_of(truth, 5), Subset("all"));
+  REQUIRE(p.storage);
+  CHECK(p.storage->read == ReadForm::batched);
+  CHECK(p.storage->copy_cache_bytes == truth.copy_cache_bytes);
+  CHECK(p.storage->cold_copy_Bps == Approx(truth.cold_copy_Bps).epsilon(0.20));
+  CHECK(p.storage->bandwidth_Bps == Approx(truth.bandwidth_Bps).epsilon(0.05));
+  // Written into the profile, and read back.
+  const nlohmann::json j = profile_to_json(p);
+  CHECK(j["fits"]["storage"]["copy_cache"] == "6 MiB");
+  const Profile back = profile_from_json(j, "profile.json");
+  REQUIRE(back.storage);
+  CHECK(back.storage->copy_cache_bytes == truth.copy_cache_bytes);
+  CHECK(back.storage->cold_copy_Bps == Approx(p.storage->cold_copy_Bps).epsilon(1e-3));
+  // A profile's copy cache of 0 B is refused where it is read, naming the key.
+  nlohmann::json bad = j;
+  bad["fits"]["storage"]["copy_cache"] = "0 B";
+  CHECK_THROWS_WITH(profile_from_json(bad, "profile.json"), Catch::Contains("/fits/storage/copy_cache"));
 }
 
 TEST_CASE("a profile's read service is one the nvme_ssd declares, the old flags are refused", "[calibrate][fit]") {
