@@ -40,7 +40,7 @@
 #            reads in flight and the memory they land in set apart (threads x buffers).
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
-#   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: every phase, in this order)
+#   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV,
 # FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default all four).
 #
@@ -58,7 +58,7 @@ fi
 out=${1:?usage: calibrate-gpu-machine.sh OUT_DIR [PHASE...]}
 shift
 phases=("$@")
-[ ${#phases[@]} -eq 0 ] && phases=(probe disk figures memory writes copies flush frameworks)
+[ ${#phases[@]} -eq 0 ] && phases=(probe depth disk figures memory writes copies flush frameworks)
 iowall=$(realpath "${IOWALL:-build/release/iowall}")
 here=$(cd "$(dirname "$0")" && pwd)
 # Everything the script creates lives in two private folders, one on the disk and one on
