@@ -98,6 +98,10 @@ IoWorkload::IoWorkload(const WorkloadConfig& config, Topology& topology, DataPat
       // Each target reads its own data (its shard): regions do not overlap across jobs.
       threads_.push_back(Thread{static_cast<int>(j), region * (static_cast<i64>(j) * config.threads + t),
                                 region, Bytes(0), Bytes(0), Bytes(0)});
+    // Each thread cycles its I/Os through its own qd buffers (one set per device where the
+    // depth is per device): the memory all of them land in.
+    const i64 per_thread = config.qd * (config.qd_per_device ? static_cast<i64>(storage_[j].size()) : 1);
+    buffers_ += config.io_size * per_thread * config.threads;
   }
 }
 
@@ -152,10 +156,7 @@ void IoWorkload::submit(std::uint32_t t, Bytes offset, std::size_t d) {
   BlockStorage* storage = storage_[th.job][d];
   IoRequest io{config_.io_size, offset + config_.misalign, config_.write(), storage, targets_[th.job],
                static_cast<int>(t)};
-  // Every thread cycles its I/Os through its own qd buffers (one set per device where the
-  // depth is per device): the memory all of them land in.
-  const i64 per_thread = config_.qd * (config_.qd_per_device ? static_cast<i64>(storage_[th.job].size()) : 1);
-  io.buffer_footprint = config_.io_size * per_thread * static_cast<i64>(threads_.size());
+  io.buffer_footprint = buffers_;
   const Time started = ctx_.now();
   const auto device = static_cast<std::uint32_t>(d);  // the capture fits the inline callback
   if (config_.durability == WorkloadConfig::Durability::o_dsync) {

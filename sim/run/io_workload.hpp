@@ -96,6 +96,7 @@ private:
   std::vector<Thread> threads_;
   std::vector<JobResult> results_;
   std::vector<int> threads_left_;
+  Bytes buffers_{};  // the host buffers every thread's I/Os cycle through (IoRequest::buffer_footprint)
   Rng rng_;
 };
 
