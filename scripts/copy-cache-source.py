@@ -14,7 +14,7 @@ import re
 import statistics
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from corpus_files import ROOT, write_json
 
 
 def main():
@@ -34,7 +34,7 @@ def main():
         sys.exit(f"{sess}/depth: no loop-*/pass-* runs")
     topo = f"topologies/gpu-machine-h200-{name}.json"
     scen = f"validation/scenarios/virtio-copy-cache-{name}.json"
-    json.dump({
+    write_json(scen, {
         "name": f"virtio-copy-cache-{name}",
         "description": (f"O_DIRECT reads (io_uring, one thread) into host memory through the GPU VM's virtual disk "
                         f"(vda), once over 2 GiB; the corpus sets the I/O size and queue depth as {sess}/depth "
@@ -45,7 +45,7 @@ def main():
         "paths": [{"name": "cpu_only", "io_stack": "io_uring"}],
         "fidelity": "chunk",
         "seed": 1,
-    }, open(os.path.join(ROOT, scen), "w"), indent=1)
+    })
     cases = []
     for (size, qd), bws in sorted(runs.items()):
         text = f"{size >> 20} MiB" if size >= 1 << 20 else f"{size >> 10} KiB"
@@ -82,11 +82,8 @@ def main():
         },
         "cases": cases,
     }
-    out = os.path.join(ROOT, f"validation/virtio-copy-cache-h200-{name}.json")
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    print(f"wrote {os.path.relpath(out, ROOT)}, {scen} ({len(cases)} cases)")
+    out = write_json(f"validation/virtio-copy-cache-h200-{name}.json", doc)
+    print(f"wrote {out}, {scen} ({len(cases)} cases)")
 
 
 if __name__ == "__main__":

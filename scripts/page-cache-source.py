@@ -12,7 +12,7 @@ import os
 import statistics
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from corpus_files import ROOT, write_json
 
 
 def scenario(name, sess, queue, size):
@@ -32,10 +32,7 @@ def scenario(name, sess, queue, size):
         "fidelity": "chunk",
         "seed": 1,
     }
-    with open(os.path.join(ROOT, path), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    return path
+    return write_json(path, doc)
 
 
 def main():
@@ -92,11 +89,8 @@ def main():
         },
         "cases": cases,
     }
-    out = os.path.join(ROOT, "validation/page-cache-reads-h200.json")
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    print(f"wrote {os.path.relpath(out, ROOT)} ({len(cases)} cases)")
+    out = write_json("validation/page-cache-reads-h200.json", doc)
+    print(f"wrote {out} ({len(cases)} cases)")
 
 
 if __name__ == "__main__":
