@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""How a loader that maps its file (safetensors' load_file) reads a cold checkpoint, against a
+buffered read() of the same file: what the page cache, the page faults and the disk each cost.
+
+safetensors hands back tensors that view a private mapping of the file; their bytes reach the
+page cache either while the file is opened and parsed (the library's own read, advice or faults)
+or when something first touches them (here: the copy to the GPU, faulting each 64 KiB of
+fault-around in). Which of these happens, and what each costs, is measured here on one file of
+--size-gib GiB written once by safetensors' save_file (512 tensors, as the frameworks' 128-layer
+training state), each case run --rounds times, interleaved; before every cold case the file's
+pages are dropped (posix_fadvise DONTNEED, this file only):
+  safetensors_cpu   cold load_file(device="cpu"): the library's read phase
+  safetensors_h2d   then every tensor .to(GPU): the copy out of the mapping (page faults on
+                    cached pages: fault-around)
+  pageable_h2d      a host tensor of the same bytes, already touched, .to(GPU): the staged copy
+                    alone
+  buffered_4m       cold readinto() in 4 MiB pieces into memory already mapped (the reference)
+  willneed          cold posix_fadvise(POSIX_FADV_WILLNEED) over the file, then waiting until
+                    every page is cached (mincore): the page cache filled with the whole file's
+                    readahead at once, no copy, no fault
+  touch_cold        the file mapped privately, one byte of every 4 KiB page read in order by one
+                    thread: faults with the kernel's mmap read-around
+  touch_warm        the same, the file cached: a fault maps cached pages only (fault-around)
+For each: wall seconds, the process's page faults (minor, major), its read() bytes and calls
+(/proc/self/io rchar, syscr), the machine's pgmajfault / pgfault / pgpgin (/proc/vmstat), and the
+disk's counters (requests, bytes, summed request time, busy time) around it. The library's source
+of load_file and the advice calls its compiled module names are recorded. Nothing is changed on
+the machine: only a folder made under --dir is written, and removed at the end.
+usage: scripts/probe-mapped-load.py --dir /var/tmp --output ml.json [--size-gib 4] [--rounds 3]
+Needs PyTorch with a GPU and safetensors.
+"""
+import gc
+import inspect
+import json
+import mmap
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import (block_sysfs, drop_cached, probe_arguments, queue_settings, resident_fraction,  # noqa: E402
+                             thp_mode, write_atomically)
+
+TENSORS = 512
+VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
+
+
+def disk_stat(sysfs):
+    try:
+        with open(f"{sysfs}/stat") as f:
+            v = [int(x) for x in f.read().split()]
+        return {"reads": v[0], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
+    except (OSError, ValueError, IndexError):
+        return {}
+
+
+def proc_io():
+    out = {}
+    try:
+        with open("/proc/self/io") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("rchar", "syscr", "read_bytes"):
+                    out[k] = int(v)
+    except OSError:
+        pass
+    return out
+
+
+def vmstat():
+    out = {}
+    try:
+        with open("/proc/vmstat") as f:
+            for line in f:
+                k, v = line.split()
+                if k in VMSTAT_KEYS:
+                    out[k] = int(v)
+    except OSError:
+        pass
+    return out
+
+
+def counters(sysfs):
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, **proc_io(), **vmstat(),
+            **{f"disk_{k}": v for k, v in disk_stat(sysfs).items()}}
+
+
+def measure(fn, sysfs, torch):
+    torch.cuda.synchronize()
+    c0, t0 = counters(sysfs), time.perf_counter()
+    out = fn()
+    torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    c1 = counters(sysfs)
+    return out, {"wall_s": wall, **{k: c1[k] - c0[k] for k in c0 if k in c1}}
+
+
+def library_facts():
+    """What the installed safetensors does when it loads: load_file's source and the madvise /
+    fadvise / populate words its compiled module holds."""
+    import safetensors
+    import safetensors.torch as st
+    facts = {"version": safetensors.__version__}
+    try:
+        facts["load_file_source"] = inspect.getsource(st.load_file)
+    except (OSError, TypeError):
+        pass
+    words = set()
+    folder = os.path.dirname(safetensors.__file__)
+    for name in os.listdir(folder):
+        if name.endswith(".so"):
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+            for m in re.finditer(rb"[A-Za-z_]*(?:madvise|MADV_[A-Z_]+|fadvise|FADV_[A-Z_]+|[Pp]opulate|WillNeed|"
+                                 rb"[Rr]eadahead|MAP_POPULATE|from_file|pread|io_uring)[A-Za-z_]*", data):
+                words.add(m.group(0).decode("ascii", "replace"))
+    facts["module_words"] = sorted(words)[:200]
+    return facts
+
+
+def main():
+    args, size = probe_arguments(__doc__)
+    import torch
+    from safetensors.torch import load_file, save_file
+    if not torch.cuda.is_available():
+        sys.exit("probe-mapped-load: needs a GPU (torch.cuda)")
+    dev = torch.device("cuda:0")
+    sysfs = block_sysfs(args.dir)
+    work = tempfile.mkdtemp(prefix="iowall-mapped-load-", dir=args.dir)
+    path = os.path.join(work, "state.safetensors")
+    records = []
+    try:
+        per = size // TENSORS
+        tensors = {f"layers.{i}.t": torch.empty(per, dtype=torch.uint8).random_(0, 256) for i in range(TENSORS)}
+        save_file(tensors, path)
+        del tensors
+        gc.collect()
+        fd = os.open(path, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+        nbytes = os.path.getsize(path)
+        host = torch.empty(nbytes, dtype=torch.uint8).fill_(1)  # touched: mapped before any case
+
+        def safetensors_load():
+            return load_file(path, device="cpu")
+
+        def to_gpu(obj):
+            return lambda: [t.to(dev) for t in obj.values()]
+
+        def buffered():
+            buf = memoryview(host.numpy())
+            with open(path, "rb", buffering=0) as f:
+                for off in range(0, nbytes, 4 << 20):
+                    f.readinto(buf[off:off + (4 << 20)])
+
+        def willneed():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+            finally:
+                os.close(fd)
+            while (resident_fraction(path) or 0) < 0.999:
+                time.sleep(0.002)
+
+        def touch():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                m = mmap.mmap(fd, nbytes, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+            finally:
+                os.close(fd)
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)  # one toucher, as a loader's copy
+            try:
+                t = torch.frombuffer(m, dtype=torch.uint8)
+                int(t[::4096].sum())
+                del t
+            finally:
+                torch.set_num_threads(threads)
+                m.close()
+
+        for r in range(1, args.rounds + 1):
+            rec = {"round": r}
+            drop_cached(path)
+            loaded, rec["safetensors_cpu"] = measure(safetensors_load, sysfs, torch)
+            rec["resident_after_safetensors_cpu"] = resident_fraction(path)
+            on_gpu, rec["safetensors_h2d"] = measure(to_gpu(loaded), sysfs, torch)
+            del loaded, on_gpu
+            gc.collect()
+            on_gpu, rec["pageable_h2d"] = measure(to_gpu({"host": host}), sysfs, torch)
+            del on_gpu
+            torch.cuda.empty_cache()
+            for name, fn, cold in (("buffered_4m", buffered, True), ("willneed", willneed, True),
+                                   ("touch_cold", touch, True), ("touch_warm", touch, False)):
+                if cold:
+                    drop_cached(path)
+                _, rec[name] = measure(fn, sysfs, torch)
+            records.append(rec)
+            print(f"# round {r}: " + ", ".join(f"{k} {v['wall_s']:.3f}" for k, v in rec.items() if isinstance(v, dict)),
+                  file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = {}
+    for name in [k for k, v in records[0].items() if isinstance(v, dict)]:
+        walls = [rec[name]["wall_s"] for rec in records]
+        s = {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
+             "gb_per_s": nbytes / statistics.median(walls) / 1e9}
+        for k in ("minor_faults", "major_faults", "rchar", "syscr", "pgmajfault", "pgpgin", "disk_reads", "disk_bytes"):
+            s[k] = statistics.median(rec[name].get(k, 0) for rec in records)
+        busy = [rec[name].get("disk_busy_ms", 0) / 1000 / rec[name]["wall_s"] for rec in records]
+        s["disk_busy_share"] = statistics.median(busy)
+        if s["disk_reads"]:
+            s["mean_request_kib"] = s["disk_bytes"] / s["disk_reads"] / 1024
+        summary[name] = s
+    doc = {"tool": "scripts/probe-mapped-load.py", "bytes": nbytes, "tensors": TENSORS, "rounds": args.rounds,
+           "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(), "torch": torch.__version__,
+                       "queue": queue_settings(sysfs, ["read_ahead_kb", "max_sectors_kb", "nr_requests",
+                                                       "max_segments", "rotational"]),
+                       "safetensors": library_facts()},
+           "records": records, "summary": summary}
+    write_atomically(args.output, json.dumps(doc, indent=1))
+    for k, v in summary.items():
+        print(k, json.dumps({a: round(b, 4) for a, b in v.items()}))
+
+
+if __name__ == "__main__":
+    main()
