@@ -39,8 +39,8 @@
 #            READ_DIRECT (a build of scripts/read-direct.c), also 2 GiB O_DIRECT passes with the
 #            reads in flight and the memory they land in set apart (threads x buffers).
 #   mappedload: scripts/probe-mapped-load.py: a cold safetensors load_file of MAPPEDLOAD_GIB (default 4)
-#            GiB and its copy to the GPU out of the mapping, against a buffered read, POSIX_FADV_WILLNEED
-#            and page faults on a mapping of the same file (cold and warm): how a mapped load reads.
+#            GiB and its copy to the GPU out of the mapping, against a buffered read and page faults
+#            on a mapping of the same file (cold and warm): how a mapped load reads.
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
@@ -308,7 +308,7 @@ flush() {
 
 mappedload() {
   mkdir -p "$work/mappedload" && cd "$work/mappedload" || return
-  PYTHONUNBUFFERED=1 python3 "$here/probe-mapped-load.py" --dir "$work/mappedload" --output "$work/mappedload/mapped-load.json" \
+  PYTHONUNBUFFERED=1 timeout "${MAPPEDLOAD_LIMIT:-300}" python3 "$here/probe-mapped-load.py" --dir "$work/mappedload" --output "$work/mappedload/mapped-load.json" \
     --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}" > summary.txt 2> mappedload.log
 }
 

@@ -15,9 +15,6 @@ pages are dropped (posix_fadvise DONTNEED, this file only):
   pageable_h2d      a host tensor of the same bytes, already touched, .to(GPU): the staged copy
                     alone
   buffered_4m       cold readinto() in 4 MiB pieces into memory already mapped (the reference)
-  willneed          cold posix_fadvise(POSIX_FADV_WILLNEED) over the file, then waiting until
-                    every page is cached (mincore): the page cache filled with the whole file's
-                    readahead at once, no copy, no fault
   touch_cold        the file mapped privately, one byte of every 4 KiB page read in order by one
                     thread: faults with the kernel's mmap read-around
   touch_warm        the same, the file cached: a fault maps cached pages only (fault-around)
@@ -146,7 +143,8 @@ def main():
         os.fsync(fd)
         os.close(fd)
         nbytes = os.path.getsize(path)
-        host = torch.empty(nbytes, dtype=torch.uint8).fill_(1)  # touched: mapped before any case
+        host_buf = bytearray(b"\1") * nbytes  # touched: mapped before any case
+        host = torch.frombuffer(host_buf, dtype=torch.uint8)
 
         def safetensors_load():
             return load_file(path, device="cpu")
@@ -155,19 +153,10 @@ def main():
             return lambda: [t.to(dev) for t in obj.values()]
 
         def buffered():
-            buf = memoryview(host.numpy())
+            buf = memoryview(host_buf)
             with open(path, "rb", buffering=0) as f:
                 for off in range(0, nbytes, 4 << 20):
                     f.readinto(buf[off:off + (4 << 20)])
-
-        def willneed():
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
-            finally:
-                os.close(fd)
-            while (resident_fraction(path) or 0) < 0.999:
-                time.sleep(0.002)
 
         def touch():
             fd = os.open(path, os.O_RDONLY)
@@ -196,8 +185,7 @@ def main():
             on_gpu, rec["pageable_h2d"] = measure(to_gpu({"host": host}), sysfs, torch)
             del on_gpu
             torch.cuda.empty_cache()
-            for name, fn, cold in (("buffered_4m", buffered, True), ("willneed", willneed, True),
-                                   ("touch_cold", touch, True), ("touch_warm", touch, False)):
+            for name, fn, cold in (("buffered_4m", buffered, True), ("touch_cold", touch, True), ("touch_warm", touch, False)):
                 if cold:
                     drop_cached(path)
                 _, rec[name] = measure(fn, sysfs, torch)
