@@ -5,7 +5,9 @@
 #   probe:   cuFileRead (-x gpu_direct) on a tmpfs and a disk file, as configured and with
 #            compatibility mode forced (CUFILE_FORCE_COMPAT_MODE, and a user cufile.json with
 #            properties.force_compat_mode); the first setting that works is used below.
-#   disk:    the local virtio disk, interleaved rounds (the storage fit).
+#   disk:    the local virtio disk, interleaved rounds (the storage fit): 4K, 128K and 1M reads at QD
+#            DISK_QDS (default 1 8 32) from 1 and 2 threads, so the buffers the reads land in range from
+#            4 KiB to 64 MiB in every round (a virtual disk's copy cache is fitted on both sides of it).
 #   figures: figures.md's runs: 4 GiB reads of a file on the disk, 16 MiB I/Os, one thread,
 #            psync, every transfer type, cold (--invalidate), 3 interleaved rounds.
 #   memory:  a file on tmpfs (no disk in the way): the paths differ only by their host and
@@ -44,7 +46,7 @@
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
-# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), PRIVATE_UDEV,
+# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_QDS, PRIVATE_UDEV,
 # FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default all four).
 #
 # PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
@@ -148,7 +150,7 @@ disk() {
   local types=(cpu_only cpu_cached cpu_gpu)
   gpu_direct_runs tmp && types+=(gpu_direct)
   with_cufile_env env IOWALL="$iowall" CALIB_FILE="$work/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
-    ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="1 8" THREADS="1 2" \
+    ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="${DISK_QDS:-1 8 32}" THREADS="1 2" \
     "$here/calibrate-sweep.sh" "$work/disk/sweep" "${types[@]}" 2> sweep.log
   keep_cufile_log
 }

@@ -267,6 +267,10 @@ def main():
                                f", median of {r['rounds']} rounds ({r['min_s']:.3f}-{r['max_s']:.3f} s)"),
                     "published": f"{r['median_s']:.4f} s", "metric": "done",
                     "scenario": scen_paths[f"{stem}-{key}"], "set": {"/workload/size": gb}, "path": "cpu_cached"})
+                if writer == "safetensors" and key == "load":
+                    # The file mapped: its data stays in the page cache (the scenario's reader).
+                    cases[-1]["note"] = "the file mapped (reader mapped): no host memory of its own"
+                    continue
                 kind, why = memory_kind(writer, size, "d2h" if key == "save" else "load_cold_read")
                 cases[-1]["set"]["/workload/host_memory"] = kind
                 cases[-1]["note"] = "host memory as the rounds found it: " + why
@@ -284,8 +288,11 @@ def main():
                                    "measurements by scripts/checkpoint-derive.py, never from these checkpoints",
                                    "the mechanisms (readahead, one blocking reader, sequential save, 4 KiB pages) are "
                                    "those of the first session's scenarios, unchanged",
-                                   "each case copies into the host memory its rounds found, by their page faults: new "
-                                   "(pageable_fresh) or already mapped (pageable), a condition the runs recorded",
+                                   "each torch.save case copies into the host memory its rounds found, by their page "
+                                   "faults: new (pageable_fresh) or already mapped (pageable), a condition the runs "
+                                   "recorded; a safetensors load maps its file (reader mapped: the copy to the GPU "
+                                   "faults the mapping in, cpu0's mapped_fault_cost per fault_around, the default from "
+                                   "scripts/probe-mapped-load.py on another VM of the kind, twelfth-h200-vm)",
                                    (f"a buffered write's cost per page: this session's probe ({page_cost})" if page_cost
                                     else "a buffered write's cost per page: cpu_cached's default write_page_cost (0.6 "
                                          "us, probes of other machines), this session having no page-cache probe")]

@@ -26,7 +26,7 @@ def scenario(name, sess, queue, size):
                         f"disk (vda)"),
         "topology": f"topologies/gpu-machine-h200-{name}.json",
         "workload": {"kind": "sequential_read", "size": f"{size >> 30} GiB", "io_size": "4 MiB", "threads": 1,
-                     "qd": 1, "targets": "gpu0", "storage": "vda"},
+                     "qd": 1, "targets": "dram0", "storage": "vda"},
         "paths": [{"name": "cpu_cached", "read_ahead": f"{queue['read_ahead_kb'] >> 10} MiB",
                    "max_sectors": f"{queue['max_sectors_kb'] >> 10} MiB"}],
         "fidelity": "chunk",
@@ -82,6 +82,7 @@ def main():
             "assumed": [
                 "each session's topology comes from its own calibration sweep and writes (scripts/checkpoint-derive.py), "
                 "never from these reads",
+                "the reads end in host memory (targets dram0): the probe copies nothing on to the GPU",
                 "the probe's O_DIRECT reads (read_direct_s) are left out: their buffer (a 1 MiB anonymous mapping, 4 KiB "
                 "pages) had its physically contiguous runs unrecorded, and they decide the answer by a factor of two "
                 "(one segment a page: about 1.0 GB/s simulated; one a request: about 2.2; measured 1.76-2.15)",

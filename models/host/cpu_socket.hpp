@@ -55,6 +55,16 @@ public:
                "(reports/calibration/gpu-machine/checkpoint-h200/copies/d2h-pageable_fresh-*-256M-r*.json)");
   IOWALL_PARAM(Bandwidth, page_zero_bandwidth, "5.77 GB/s", "the kernel's zeroing of a newly faulted page",
                "derived with page_fault_cost from the same two measurements");
+  // A file mapped privately whose pages are cached (a mapped checkpoint's copy out of
+  // it): each first touch faults, and the kernel maps the fault_around bytes around it
+  // (mm/memory.c do_fault_around, filemap_map_pages) without zeroing anything.
+  IOWALL_PARAM(Time, mapped_fault_cost, "5.36 us", "one fault on a file mapping whose pages are cached, mapping "
+               "fault_around bytes of them",
+               "copy to the GPU out of a cached 8 GiB safetensors mapping (2.075 s, 130,979 minor faults) less the same "
+               "copy out of touched pageable memory (1.373 s), medians of 3 rounds on an H200 VM "
+               "(scripts/probe-mapped-load.py, reports/calibration/gpu-machine/twelfth-h200-vm/mappedload)");
+  IOWALL_PARAM(Bytes, fault_around, "64 KiB", "bytes of cached pages one fault on a file mapping maps",
+               "Linux mm/memory.c fault_around_bytes (default 64 KiB); the probe above: 8 GiB over 130,979 faults");
   IOWALL_PORT(fabric, "on-die fabric to the root complex", PortRole::any);
 
 private:

@@ -10,7 +10,8 @@
 // crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
 // (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
 // copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
-// (fio's buffered reads, iowall measure -x cpu_cached). Writes run the other way and
+// (fio's buffered reads, iowall measure -x cpu_cached); a read of a mapped file
+// (IoRequest::Into::page_cache) ends when its pages are cached: no copy. Writes run the other way and
 // return once the data is copied into the page cache (the writer also pays write_page_cost
 // for each page it fills: allocating, inserting and dirtying it) and balance_dirty_pages
 // lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp,
@@ -160,6 +161,8 @@ public:
     }
   }
 
+  bool maps_files() const override { return true; }
+
   // Reads: the page cache's hits and misses; writes: what they dirtied and how long the
   // writers were held at the dirty threshold.
   std::string note() const override {
@@ -216,6 +219,10 @@ private:
   // way (read() copies into it in the caller).
   void copy_to_user(std::uint32_t id, Bytes limit) {
     const IoRequest& r = io(id).io;
+    if (r.into == IoRequest::Into::page_cache) {  // a mapped file: the pages are the data
+      cursor_[id] = limit;
+      return read_step(id);
+    }
     const Time touch = scale(r.user_pages_cost, (limit - cursor_[id]).n, r.size.n);
     if (touch.is_positive()) return thread_spend(id, touch, [this, id, limit] { copy_mapped(id, limit); });
     copy_mapped(id, limit);
@@ -228,7 +235,8 @@ private:
   }
   // The whole read is in the user buffer: to the GPU if that is where it goes.
   void user_copied(std::uint32_t id) {
-    if (!io(id).second) return finish(id);  // a host-memory target: the data is there
+    // A host-memory target, or a mapped file's pages: the data is there.
+    if (!io(id).second || io(id).io.into == IoRequest::Into::page_cache) return finish(id);
     thread_spend(id, config_.copy_launch_cost, [this, id] {
       if (config_.pinned_user_buffer) return to_gpu(id);
       // The driver stages pageable memory through its pinned buffer: a second copy.

@@ -63,6 +63,13 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
       "(every fsync_every writes), o_dsync (every write returns durable)",
       "torch.save leaves durability to the caller; scripts/checkpoint-frameworks.py fsyncs at the end");
   c.fsync_every = p.get_int("fsync_every", 1, 1, i64{1} << 40, "fsync_each: writes between fsyncs", "fio fsync=N");
+  const std::string reader = p.get_choice(
+      "reader", "read", {"read", "mapped"},
+      "load: read (read() into the rank's host memory: torch.load) or mapped (the file mapped privately, its pages "
+      "read into the page cache by readahead and viewed by the tensors, the copy to the GPU faulting them in: "
+      "safetensors' load_file)",
+      "safetensors 0.8 load_file backend \"mmap\" (torch.UntypedStorage.from_file, shared=False); "
+      "scripts/probe-mapped-load.py: no read() calls, the file cached by the load, fault-around faults in the copy");
   const std::string targets = p.get_text("targets", "all_gpus", "the ranks' GPUs, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "each rank's drives (its file striped over them): SSD ids, local, all or paired",
@@ -73,13 +80,16 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   if (c.tensors > c.size.count()) p.fail("tensors", fmt::format("{} tensors hold more than {} bytes", c.tensors, c.size.count()));
   if (!c.buffer.is_positive()) p.fail("buffer", "the buffer must be positive");
   // Keys of the other kind: a restore writes nothing, so it has no durability.
-  for (const char* k : save ? std::vector<const char*>{"deserialize"}
+  for (const char* k : save ? std::vector<const char*>{"deserialize", "reader"}
                             : std::vector<const char*>{"serialize", "pipeline", "buffer", "buffers", "durability",
                                                        "fsync_every"})
     if (given(p, k))
       p.fail(k, save ? "applies to checkpoint_load only" : "applies to checkpoint_save only (a restore only reads)");
   if (given(p, "fsync_every") && durability != "fsync_each")
     p.fail("fsync_every", "applies with \"durability\": \"fsync_each\" only");
+  c.reader = reader == "mapped" ? CheckpointConfig::Reader::mapped : CheckpointConfig::Reader::read;
+  if (c.reader == CheckpointConfig::Reader::mapped && given(p, "host_memory"))
+    p.fail("host_memory", "applies to \"reader\": \"read\" only (a mapped file's data stays in the page cache)");
   c.overlapped = pipeline == "overlapped";
   if (c.overlapped && c.buffer < c.io_size)
     p.fail("buffer", fmt::format("{} is smaller than one {} write", to_string(c.buffer), to_string(c.io_size)));

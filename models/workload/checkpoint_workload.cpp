@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/registry.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/slot_pool.hpp"
 #include "sim/run/workload_targets.hpp"
 
@@ -39,6 +40,9 @@ struct CheckpointWorkload::Rank {
 
 CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadEnv& env)
     : config_(config), env_(env), gpu_buffers_(env.path.takes_gpu_buffers()) {
+  if (config.reader == CheckpointConfig::Reader::mapped && !env.path.maps_files())
+    throw InputError(env.file, env.pointer + "/reader",
+                     "mapped: the file is read through the page cache; the scenario's path has none (use cpu_cached)");
   const std::vector<Device*> targets = workload_targets(env.topology, config.targets, false, env.file, env.pointer);
   const auto storage = workload_storage(env.topology, targets, config.storage, {config.size, config.io_size, config.qd},
                                         env.file, env.pointer);
@@ -264,8 +268,10 @@ void CheckpointWorkload::read_pump(int rank) {
   while (r.inflight < config_.qd && r.issued < config_.size) {
     const Bytes bytes = std::min(config_.io_size, config_.size - r.issued);
     IoRequest io = request(r, r.issued, bytes, false);
+    if (config_.reader == CheckpointConfig::Reader::mapped)
+      io.into = IoRequest::Into::page_cache;  // the mapping's pages: nothing copied
     // New host memory faults in as the data is copied into it.
-    if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)
+    else if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)
       io.user_pages_cost = first_touch_time(r.thread.cpu(), bytes, config_.huge_pages);
     r.issued += bytes;
     ++r.inflight;
@@ -324,6 +330,15 @@ void CheckpointWorkload::h2d_next_tensor(int rank) {
     return load_done(rank);
   }
   const Bytes bytes = tensor_bytes(r.tensor++);
+  if (config_.reader == CheckpointConfig::Reader::mapped) {
+    // The copy's source is the file's mapping: the thread faults it in, fault_around at a
+    // time, as the driver's staging copy reads it (the faults first: one thread does both).
+    const CpuSocket& cpu = r.thread.cpu();
+    const Time faults = cpu.mapped_fault_cost * ceil_div(bytes, std::max(Bytes(1), cpu.fault_around));
+    return r.thread.spend(faults, [this, rank, bytes] {
+      ranks_[rank]->copies.copy(bytes, true, HostMemoryKind::pageable, false, [this, rank] { h2d_next_tensor(rank); });
+    });
+  }
   // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one.
   const HostMemoryKind kind =
       config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;

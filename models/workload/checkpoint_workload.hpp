@@ -12,7 +12,10 @@
 //   checkpoint_load  read: the rank's file read through the path (the page cache cold or
 //                    warm as the path starts), each piece passed over (deserialize), into
 //                    host memory; h2d: each tensor copied to the GPU (gpu_direct reads
-//                    straight into GPU memory).
+//                    straight into GPU memory). "reader": read (read() into the rank's
+//                    memory) or mapped (the file mapped: its pages read into the page cache
+//                    and not copied; the h2d copy faults the mapping in, the cpu_socket's
+//                    fault_around bytes per mapped_fault_cost).
 // Each rank runs on one CPU thread; every phase records that thread's busy time, so a
 // phase says whether the thread, the disk or the copy engine bound it.
 #pragma once
@@ -34,6 +37,10 @@ struct CheckpointConfig {
   HostMemoryKind host_memory = HostMemoryKind::pageable;
   bool huge_pages = false;
   bool overlapped = false;
+  // load: how the file reaches host memory: read() into the rank's memory (torch.load), or
+  // mapped (safetensors): its pages cached by readahead, the tensors viewing the mapping.
+  enum class Reader { read, mapped };
+  Reader reader = Reader::read;
   Bandwidth pass_rate;  // serialize (save) or deserialize (load); zero: no pass
   enum class Durability { none, fsync_end, fsync_each, o_dsync };
   Durability durability = Durability::fsync_end;

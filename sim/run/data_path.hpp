@@ -53,6 +53,11 @@ struct IoRequest {
   // program's own buffers, reused; 0: fresh or not known. Paths through the page cache
   // drop it (the cache's pages are fresh).
   Bytes buffer_footprint{};
+  // Where a read's data ends: in the user's buffer (read(), O_DIRECT), or in the page
+  // cache only, for a program that maps the file and reads it through the mapping
+  // (paths with a page cache only: DataPath::maps_files).
+  enum class Into : std::uint8_t { user_buffer, page_cache };
+  Into into = Into::user_buffer;
 };
 
 // What a path needs from the simulation it runs in.
@@ -102,6 +107,9 @@ public:
   // The path moves bytes between storage and GPU memory itself (cuFile): a checkpoint
   // hands it the GPU's buffers and makes no host copy of its own.
   virtual bool takes_gpu_buffers() const { return false; }
+  // Whether its reads can stop in a page cache (IoRequest::Into::page_cache): a file
+  // mapped and read through the mapping.
+  virtual bool maps_files() const { return false; }
   // CPU time the workload thread `thread` has spent inside the path so far (its system
   // calls, its copies); zero for paths that do not keep it.
   virtual Time thread_cpu(int thread) const { return {}; }
