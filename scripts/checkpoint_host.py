@@ -5,6 +5,7 @@ and their folder), and writing a result file atomically. Standard library only.
 """
 import argparse
 import ctypes
+import json
 import os
 import re
 import shutil
@@ -20,18 +21,25 @@ def timed(fn):
     return time.perf_counter() - t
 
 
-def read_meminfo():
+def read_proc_fields(path, keys=None):
+    """The integer fields of a /proc file of "key: value [kB]" or "key value" lines (/proc/meminfo,
+    /proc/self/io, /proc/vmstat), kB scaled to bytes; only `keys` when given; {} where unreadable."""
     out = {}
     try:
-        with open("/proc/meminfo") as f:
+        with open(path) as f:
             for line in f:
-                key, _, rest = line.partition(":")
-                parts = rest.split()
-                if parts:
+                key, sep, rest = line.partition(":")
+                parts = rest.split() if sep else line.split()[1:]
+                key = key.strip() if sep else line.split()[0]
+                if parts and (keys is None or key in keys) and parts[0].lstrip("-").isdigit():
                     out[key] = int(parts[0]) * (1024 if len(parts) > 1 and parts[1] == "kB" else 1)
-    except OSError:
+    except (OSError, IndexError):
         pass
     return out
+
+
+def read_meminfo():
+    return read_proc_fields("/proc/meminfo")
 
 
 def vm_dirty_settings():
@@ -215,6 +223,15 @@ def disk_bytes(path):
 def dirty_now():
     m = read_meminfo()
     return {"dirty_bytes": m.get("Dirty"), "writeback_bytes": m.get("Writeback")}
+
+
+def finish_probe(output, doc, summary):
+    """Writes a probe's result (doc, with its summary) atomically to `output` and prints each summary
+    line."""
+    doc["summary"] = summary
+    write_atomically(output, json.dumps(doc, indent=1))
+    for k, v in summary.items():
+        print(k, json.dumps({a: round(b, 4) for a, b in v.items()}))
 
 
 def write_atomically(path, text):

@@ -28,7 +28,6 @@ Needs PyTorch with a GPU and safetensors.
 """
 import gc
 import inspect
-import json
 import mmap
 import os
 import platform
@@ -41,8 +40,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, drop_cached, probe_arguments, queue_settings, resident_fraction,  # noqa: E402
-                             thp_mode, write_atomically)
+from checkpoint_host import (block_sysfs, drop_cached, finish_probe, probe_arguments, queue_settings,  # noqa: E402
+                             read_proc_fields, resident_fraction, thp_mode)
 
 TENSORS = 512
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
@@ -57,35 +56,11 @@ def disk_stat(sysfs):
         return {}
 
 
-def proc_io():
-    out = {}
-    try:
-        with open("/proc/self/io") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k in ("rchar", "syscr", "read_bytes"):
-                    out[k] = int(v)
-    except OSError:
-        pass
-    return out
-
-
-def vmstat():
-    out = {}
-    try:
-        with open("/proc/vmstat") as f:
-            for line in f:
-                k, v = line.split()
-                if k in VMSTAT_KEYS:
-                    out[k] = int(v)
-    except OSError:
-        pass
-    return out
-
-
 def counters(sysfs):
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, **proc_io(), **vmstat(),
+    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt,
+            **read_proc_fields("/proc/self/io", ("rchar", "syscr", "read_bytes")),
+            **read_proc_fields("/proc/vmstat", VMSTAT_KEYS),
             **{f"disk_{k}": v for k, v in disk_stat(sysfs).items()}}
 
 
@@ -211,10 +186,8 @@ def main():
                        "queue": queue_settings(sysfs, ["read_ahead_kb", "max_sectors_kb", "nr_requests",
                                                        "max_segments", "rotational"]),
                        "safetensors": library_facts()},
-           "records": records, "summary": summary}
-    write_atomically(args.output, json.dumps(doc, indent=1))
-    for k, v in summary.items():
-        print(k, json.dumps({a: round(b, 4) for a, b in v.items()}))
+           "records": records}
+    finish_probe(args.output, doc, summary)
 
 
 if __name__ == "__main__":

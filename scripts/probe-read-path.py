@@ -29,7 +29,6 @@ changed on the machine: only a folder made under --dir is written, and removed a
 usage: scripts/probe-read-path.py --dir /var/tmp --output rp.json [--size-gib 4] [--rounds 3]
 """
 import ctypes
-import json
 import mmap
 import os
 import platform
@@ -41,7 +40,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import block_sysfs, probe_arguments, queue_settings, thp_mode, write_atomically  # noqa: E402
+from checkpoint_host import block_sysfs, finish_probe, probe_arguments, queue_settings, thp_mode  # noqa: E402
 
 MIB = 1 << 20
 HUGE = 2 * MIB
@@ -256,10 +255,8 @@ def main():
            "huge_buffer_huge_kib": huge_kib,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(),
                        "queue": queue_settings(sysfs)},
-           "records": records, "summary": summary}
-    write_atomically(args.output, json.dumps(doc, indent=1))
-    for k, v in summary.items():
-        print(k, json.dumps({a: round(b, 4) for a, b in v.items()}))
+           "records": records}
+    finish_probe(args.output, doc, summary)
 
 
 if __name__ == "__main__":
