@@ -151,6 +151,7 @@ public:
                    "Firecracker and QEMU virtio-blk queue size 256; the guest's nr_requests 256 (measured, as above)");
 
   void flush(Done done, SyncScope scope) override;
+  std::vector<const BlockStorage*> fronted() const override { return {&store()}; }
   void find_devices(const std::function<Device*(const std::string&)>& find) override;
   std::string pending_work() const override;
 

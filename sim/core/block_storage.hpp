@@ -133,6 +133,10 @@ public:
   // own device, or for a stacked store its first member's place.
   const Device& place() const { return place_ ? *place_ : static_cast<const Device&>(device_); }
   bool stacked() const { return place_ != nullptr; }
+  // The stores reached only through this one (a virtual disk's backing store: a VM's
+  // programs see the virtual disk, never the drive under it). A workload's "local", "all"
+  // and "paired" take this store in their place.
+  virtual std::vector<const BlockStorage*> fronted() const { return {}; }
 
 protected:
   explicit BlockStorage(Device& self) : device_(self) {}

@@ -1,6 +1,7 @@
 #include "sim/run/workload_targets.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -34,10 +35,14 @@ std::vector<std::vector<BlockStorage*>> workload_storage(Topology& topology, con
                                                          const std::string& pointer) {
   // The drives are the topology's block storage devices (sim/core/block_storage.hpp).
   // A store stacked over drives (md RAID0) is named, not taken by local, all or paired:
-  // those mean the drives themselves.
+  // those mean the drives themselves, each as its programs reach it (a VM's drive through
+  // the virtual disk in front of it: BlockStorage::fronted).
+  std::map<const BlockStorage*, BlockStorage*> front;
+  for (BlockStorage* s : topology.block_storage())
+    for (const BlockStorage* m : s->fronted()) front[m] = s;
   std::vector<BlockStorage*> ssds;
   for (BlockStorage* s : topology.block_storage())
-    if (!s->stacked()) ssds.push_back(s);
+    if (!s->stacked()) ssds.push_back(front.count(s) ? front[s] : s);
   if (ssds.empty())
     throw InputError(file, pointer + "/storage", "the topology has no block storage (nvme_ssd) to read from");
   std::vector<std::vector<BlockStorage*>> out;
@@ -52,10 +57,11 @@ std::vector<std::vector<BlockStorage*>> workload_storage(Topology& topology, con
       // The drives with the shortest route to this target (those under its switch); drives
       // of another node (an NVMe-oF target) are not local to it.
       std::size_t best = SIZE_MAX;
+      // (A virtual disk is as near as the drive it fronts: its place.)
       for (BlockStorage* s : ssds)
-        if (topology.connected(s->device(), *t)) best = std::min(best, topology.route(s->device(), *t).devices.size());
+        if (topology.connected(s->place(), *t)) best = std::min(best, topology.route(s->place(), *t).devices.size());
       for (BlockStorage* s : ssds)
-        if (topology.connected(s->device(), *t) && topology.route(s->device(), *t).devices.size() == best)
+        if (topology.connected(s->place(), *t) && topology.route(s->place(), *t).devices.size() == best)
           list.push_back(s);
       if (list.empty())
         throw InputError(file, pointer + "/storage",
