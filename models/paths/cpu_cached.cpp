@@ -156,6 +156,8 @@ public:
     copy_of_[id] = copy.get();
     if (r.write) {
       write_from_gpu(id);
+    } else if (r.into == IoRequest::Into::page_cache) {
+      read_into_cache(id);  // a mapped file's pages: no read() call
     } else {
       thread_spend(id, config_.syscall_cost, [this, id] { read_into_cache(id); });
     }

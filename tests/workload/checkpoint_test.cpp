@@ -191,12 +191,13 @@ TEST_CASE("checkpoint save: a rank's thread is named as the path names it, cuFil
 TEST_CASE("a mapped load copies nothing while it reads and faults the mapping in on the way to the GPU",
           "[workload][checkpoint][mapped]") {
   // safetensors maps its file: the read phase only fills the page cache (no copy into the
-  // rank's memory), so it is no slower than read() of the same file into mapped memory and
-  // no faster than the disk; the copy to the GPU reads the mapping, faulting it in 64 KiB
-  // (fault_around) at a time at 5.36 us a fault (cpu_socket mapped_fault_cost): 1 GiB is
-  // 16,384 faults, 87.8 ms more than the same copy out of memory already mapped.
-  const Json read = {{"kind", "checkpoint_load"}, {"size", "1 GiB"}, {"tensors", 8}, {"host_memory", "pageable"},
-                     {"qd", 1}, {"targets", "gpu0"}, {"storage", "disk0"}};
+  // rank's memory, no fault), so the disk bounds it, never the rank's thread, and it is
+  // faster than read() into new memory, which the thread's faults and copies bound; the copy
+  // to the GPU reads the mapping, faulting it in 64 KiB (fault_around) at a time at 5.36 us
+  // a fault (cpu_socket mapped_fault_cost): 1 GiB is 16,384 faults, 87.8 ms more than the
+  // same copy out of the memory read() filled.
+  const Json read = {{"kind", "checkpoint_load"}, {"size", "1 GiB"}, {"tensors", 8},
+                     {"host_memory", "pageable_fresh"}, {"qd", 1}, {"targets", "gpu0"}, {"storage", "disk0"}};
   Json mapped = read;
   mapped.erase("host_memory");
   mapped["reader"] = "mapped";
@@ -204,7 +205,9 @@ TEST_CASE("a mapped load copies nothing while it reads and faults the mapping in
   const Json r = run(read, kAhead)["metrics"]["cpu_cached"];
   const Json m = run(mapped, kAhead)["metrics"]["cpu_cached"];
   const double read_r = phase(r, "read")["seconds"], read_m = phase(m, "read")["seconds"];
-  CHECK(read_m <= read_r);
+  CHECK(phase(r, "read")["limited_by"]["resource"] == "cpu0/thread0");
+  CHECK(phase(m, "read")["limited_by"]["resource"] != "cpu0/thread0");
+  CHECK(read_m < read_r);
   CHECK(read_m >= kGiB / 3.54e9);
   const double faults = 16384 * 5.36e-6;
   const double extra = phase(m, "h2d")["seconds"].get<double>() - phase(r, "h2d")["seconds"].get<double>();
