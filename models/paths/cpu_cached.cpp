@@ -157,7 +157,9 @@ public:
     if (r.write) {
       write_from_gpu(id);
     } else if (r.into == IoRequest::Into::page_cache) {
-      read_into_cache(id);  // a mapped file's pages: no read() call
+      // A mapped file's pages: no read() call. (Never completed inside submit: a cached
+      // read would call `done` before its caller is through.)
+      env_.ctx.in(Time{}, [this, id] { read_into_cache(id); });
     } else {
       thread_spend(id, config_.syscall_cost, [this, id] { read_into_cache(id); });
     }

@@ -209,6 +209,11 @@ TEST_CASE("a mapped load copies nothing while it reads and faults the mapping in
   CHECK(phase(m, "read")["limited_by"]["resource"] != "cpu0/thread0");
   CHECK(read_m < read_r);
   CHECK(read_m >= kGiB / 3.54e9);
+  // One read phase, then one h2d phase (a cached piece completes after its submit returns,
+  // never inside it, so the read phase ends once).
+  std::vector<std::string> names;
+  for (const Json& p : m["phases"]) names.push_back(p["name"]);
+  CHECK(names == std::vector<std::string>{"read", "h2d"});
   const double faults = 16384 * 5.36e-6;
   const double extra = phase(m, "h2d")["seconds"].get<double>() - phase(r, "h2d")["seconds"].get<double>();
   CHECK(extra >= 0.95 * faults);
