@@ -330,19 +330,17 @@ void CheckpointWorkload::h2d_next_tensor(int rank) {
     return load_done(rank);
   }
   const Bytes bytes = tensor_bytes(r.tensor++);
-  if (config_.reader == CheckpointConfig::Reader::mapped) {
-    // The copy's source is the file's mapping: the thread faults it in, fault_around at a
-    // time, as the driver's staging copy reads it (the faults first: one thread does both).
-    const CpuSocket& cpu = r.thread.cpu();
-    const Time faults = cpu.mapped_fault_cost * ceil_div(bytes, std::max(Bytes(1), cpu.fault_around));
-    return r.thread.spend(faults, [this, rank, bytes] {
-      ranks_[rank]->copies.copy(bytes, true, HostMemoryKind::pageable, false, [this, rank] { h2d_next_tensor(rank); });
-    });
-  }
-  // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one.
-  const HostMemoryKind kind =
-      config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
-  r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); });
+  auto copy = [this, rank, bytes] {
+    // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one.
+    const HostMemoryKind kind =
+        config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
+    ranks_[rank]->copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); });
+  };
+  if (config_.reader == CheckpointConfig::Reader::read) return copy();
+  // A mapped file: the thread faults the mapping in, fault_around at a time, as the
+  // driver's staging copy reads it (the faults first: one thread does both).
+  const CpuSocket& cpu = r.thread.cpu();
+  r.thread.spend(cpu.mapped_fault_cost * ceil_div(bytes, std::max(Bytes(1), cpu.fault_around)), copy);
 }
 
 void CheckpointWorkload::load_done(int rank) {
