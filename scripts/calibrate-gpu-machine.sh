@@ -145,15 +145,18 @@ probe() {
 
 with_cufile_env() { env "${cufile_env[@]}" "$@"; }
 
-disk() {
-  mkdir -p "$work/disk" && cd "$work/disk" || return
+# A calibration sweep (scripts/calibrate-sweep.sh) in folder $1 of the calibration file under
+# $2 ($work or $shm; kind $3 for the cuFile probe's answer), ROUNDS $4, IO_SIZES $5, QDS $6.
+sweep_phase() {
+  mkdir -p "$work/$1" && cd "$work/$1" || return
   local types=(cpu_only cpu_cached cpu_gpu)
-  gpu_direct_runs tmp && types+=(gpu_direct)
-  with_cufile_env env IOWALL="$iowall" CALIB_FILE="$work/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
-    ROUNDS="${DISK_ROUNDS:-4}" IO_SIZES="4K 128K 1M" QDS="${DISK_QDS:-1 8 32}" THREADS="1 2" \
-    "$here/calibrate-sweep.sh" "$work/disk/sweep" "${types[@]}" 2> sweep.log
+  gpu_direct_runs "$3" && types+=(gpu_direct)
+  with_cufile_env env IOWALL="$iowall" CALIB_FILE="$2/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
+    ROUNDS="$4" IO_SIZES="$5" QDS="$6" THREADS="1 2" "$here/calibrate-sweep.sh" "$work/$1/sweep" "${types[@]}" 2> sweep.log
   keep_cufile_log
 }
+
+disk() { sweep_phase disk "$work" tmp "${DISK_ROUNDS:-4}" "4K 128K 1M" "${DISK_QDS:-1 8 32}"; }
 
 figures() {
   mkdir -p "$work/figures" && cd "$work/figures" || return
@@ -174,15 +177,7 @@ figures() {
   keep_cufile_log
 }
 
-memory() {
-  mkdir -p "$work/memory" && cd "$work/memory" || return
-  local types=(cpu_only cpu_cached cpu_gpu)
-  gpu_direct_runs shm && types+=(gpu_direct)
-  with_cufile_env env IOWALL="$iowall" CALIB_FILE="$shm/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 \
-    ROUNDS="${ROUNDS:-3}" IO_SIZES="4K 64K 1M 16M" QDS="1 8" THREADS="1 2" \
-    "$here/calibrate-sweep.sh" "$work/memory/sweep" "${types[@]}" 2> sweep.log
-  keep_cufile_log
-}
+memory() { sweep_phase memory "$shm" shm "${ROUNDS:-3}" "4K 64K 1M 16M" "1 8"; }
 
 writes() {
   mkdir -p "$work/writes" && cd "$work/writes" || return
