@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 
 
@@ -130,6 +131,33 @@ def queue_settings(sysfs, names=None):
     except OSError:
         pass
     return out
+
+
+class InflightSampler:
+    """The disk's in-flight reads every `period` s, on a thread of its own, as a histogram."""
+
+    def __init__(self, sysfs, period=0.002):
+        self.path, self.period, self.hist = f"{sysfs}/inflight", period, {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                with open(self.path) as f:
+                    n = int(f.read().split()[0])
+                self.hist[n] = self.hist.get(n, 0) + 1
+            except (OSError, ValueError, IndexError):
+                return
+            time.sleep(self.period)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
 
 
 # ---------------------------------------------------------------- page cache

@@ -12,6 +12,10 @@ pages are dropped (posix_fadvise DONTNEED, this file only):
   safetensors_cpu   cold load_file(device="cpu"): the library's read phase
   safetensors_h2d   then every tensor .to(GPU): the copy out of the mapping (page faults on
                     cached pages: fault-around)
+  per_tensor        cold again, safe_open and get_tensor one tensor at a time: each tensor's
+                    seconds in file order, and the disk's in-flight requests sampled every 2 ms
+                    (whether the disk drains between tensors: what paces the load's read; the
+                    samples are few where the library holds Python's GIL while it faults)
   pageable_h2d      a host tensor of the same bytes, already touched, .to(GPU): the staged copy
                     alone
   buffered_4m       cold readinto() in 4 MiB pieces into memory already mapped (the reference)
@@ -40,8 +44,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, drop_cached, finish_probe, probe_arguments, queue_settings,  # noqa: E402
-                             read_proc_fields, resident_fraction, thp_mode)
+from checkpoint_host import (InflightSampler, block_sysfs, drop_cached, finish_probe, probe_arguments,  # noqa: E402
+                             queue_settings, read_proc_fields, resident_fraction, thp_mode)
 
 TENSORS = 512
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
@@ -127,6 +131,16 @@ def main():
         def to_gpu(obj):
             return lambda: [t.to(dev) for t in obj.values()]
 
+        def per_tensor():
+            from safetensors import safe_open
+            times = []
+            with safe_open(path, framework="pt", device="cpu") as f:
+                for k in getattr(f, "offset_keys", f.keys)():  # in file order where the library says it
+                    t0 = time.perf_counter()
+                    f.get_tensor(k)
+                    times.append(time.perf_counter() - t0)
+            return times
+
         def buffered():
             buf = memoryview(host_buf)
             with open(path, "rb", buffering=0) as f:
@@ -160,6 +174,11 @@ def main():
             on_gpu, rec["pageable_h2d"] = measure(to_gpu({"host": host}), sysfs, torch)
             del on_gpu
             torch.cuda.empty_cache()
+            drop_cached(path)
+            with InflightSampler(sysfs) as sampler:
+                times, rec["per_tensor"] = measure(per_tensor, sysfs, torch)
+            rec["per_tensor"]["tensor_s"] = times
+            rec["per_tensor"]["inflight_hist"] = {str(k): v for k, v in sorted(sampler.hist.items())}
             for name, fn, cold in (("buffered_4m", buffered, True), ("touch_cold", touch, True), ("touch_warm", touch, False)):
                 if cold:
                     drop_cached(path)
@@ -180,6 +199,11 @@ def main():
         s["disk_busy_share"] = statistics.median(busy)
         if s["disk_reads"]:
             s["mean_request_kib"] = s["disk_bytes"] / s["disk_reads"] / 1024
+        if name == "per_tensor":
+            per = sorted(t for rec in records for t in rec[name]["tensor_s"])
+            s["tensor_median_s"], s["tensor_p90_s"] = statistics.median(per), per[int(0.9 * (len(per) - 1))]
+            hist = [rec[name]["inflight_hist"] for rec in records]
+            s["inflight_zero_share"] = statistics.median(h.get("0", 0) / max(1, sum(h.values())) for h in hist)
         summary[name] = s
     doc = {"tool": "scripts/probe-mapped-load.py", "bytes": nbytes, "tensors": TENSORS, "rounds": args.rounds,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(), "torch": torch.__version__,

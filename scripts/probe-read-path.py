@@ -40,7 +40,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import block_sysfs, finish_probe, probe_arguments, queue_settings, thp_mode  # noqa: E402
+from checkpoint_host import InflightSampler, block_sysfs, finish_probe, probe_arguments, queue_settings, thp_mode  # noqa: E402
 
 MIB = 1 << 20
 HUGE = 2 * MIB
@@ -54,33 +54,6 @@ def disk_stat(sysfs):
         return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
     except (OSError, ValueError, IndexError):
         return None
-
-
-class InflightSampler:
-    """The disk's in-flight reads every `period` s, on a thread of its own, as a histogram."""
-
-    def __init__(self, sysfs, period=0.002):
-        self.path, self.period, self.hist = f"{sysfs}/inflight", period, {}
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def run(self):
-        while not self.stop.is_set():
-            try:
-                with open(self.path) as f:
-                    n = int(f.read().split()[0])
-                self.hist[n] = self.hist.get(n, 0) + 1
-            except (OSError, ValueError, IndexError):
-                return
-            time.sleep(self.period)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join()
 
 
 def measure(fn, sysfs):
