@@ -133,6 +133,17 @@ def queue_settings(sysfs, names=None):
     return out
 
 
+def disk_read_stat(sysfs):
+    """The disk's read counters from its sysfs stat (reads, merges, bytes read, summed read time
+    in ms, busy time in ms); None where unreadable."""
+    try:
+        with open(f"{sysfs}/stat") as f:
+            v = [int(x) for x in f.read().split()]
+        return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class InflightSampler:
     """The disk's in-flight reads every `period` s, on a thread of its own, as a histogram."""
 

@@ -44,20 +44,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (InflightSampler, block_sysfs, drop_cached, finish_probe, probe_arguments,  # noqa: E402
-                             queue_settings, read_proc_fields, resident_fraction, thp_mode)
+from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
+                             probe_arguments, queue_settings, read_proc_fields, resident_fraction, thp_mode)
 
 TENSORS = 512
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
-
-
-def disk_stat(sysfs):
-    try:
-        with open(f"{sysfs}/stat") as f:
-            v = [int(x) for x in f.read().split()]
-        return {"reads": v[0], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
-    except (OSError, ValueError, IndexError):
-        return {}
 
 
 def counters(sysfs):
@@ -65,7 +56,7 @@ def counters(sysfs):
     return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt,
             **read_proc_fields("/proc/self/io", ("rchar", "syscr", "read_bytes")),
             **read_proc_fields("/proc/vmstat", VMSTAT_KEYS),
-            **{f"disk_{k}": v for k, v in disk_stat(sysfs).items()}}
+            **{f"disk_{k}": v for k, v in (disk_read_stat(sysfs) or {}).items()}}
 
 
 def measure(fn, sysfs, torch):

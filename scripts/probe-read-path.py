@@ -40,31 +40,22 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import InflightSampler, block_sysfs, finish_probe, probe_arguments, queue_settings, thp_mode  # noqa: E402
+from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, finish_probe, probe_arguments,  # noqa: E402
+                             queue_settings, thp_mode)
 
 MIB = 1 << 20
 HUGE = 2 * MIB
 
 
-def disk_stat(sysfs):
-    """reads, merges, bytes read, summed read time (ms), busy time (ms) of the disk."""
-    try:
-        with open(f"{sysfs}/stat") as f:
-            v = [int(x) for x in f.read().split()]
-        return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def measure(fn, sysfs):
     """Runs fn() and returns wall s, the calling thread's CPU s, the disk's counters and in-flight
     histogram."""
-    d0 = disk_stat(sysfs)
+    d0 = disk_read_stat(sysfs)
     with InflightSampler(sysfs) as sampler:
         c0, t0 = time.thread_time(), time.perf_counter()
         fn()
         wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
-    d1 = disk_stat(sysfs)
+    d1 = disk_read_stat(sysfs)
     rec = {"wall_s": wall, "thread_cpu_s": cpu}
     if d0 and d1:
         rec["disk"] = {k: d1[k] - d0[k] for k in d0}
