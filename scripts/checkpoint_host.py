@@ -144,31 +144,51 @@ def disk_read_stat(sysfs):
         return None
 
 
+_SAMPLER_LOOP = """
+import sys, time
+path, period = sys.argv[1], float(sys.argv[2])
+out = sys.stdout
+while True:
+    try:
+        with open(path) as f:
+            n = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        break
+    out.write("%.6f %d\\n" % (time.perf_counter(), n))
+    out.flush()
+    time.sleep(period)
+"""
+
+
 class InflightSampler:
-    """The disk's in-flight reads every `period` s, on a thread of its own, as a histogram."""
+    """The disk's in-flight reads every `period` s, sampled by a process of its own (a thread of the
+    measured process would stall wherever the code measured holds Python's GIL), kept as a series of
+    (perf_counter seconds, requests) on the measuring process's clock (CLOCK_MONOTONIC, shared by
+    processes) and as a histogram."""
 
     def __init__(self, sysfs, period=0.002):
-        self.path, self.period, self.hist = f"{sysfs}/inflight", period, {}
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def run(self):
-        while not self.stop.is_set():
-            try:
-                with open(self.path) as f:
-                    n = int(f.read().split()[0])
-                self.hist[n] = self.hist.get(n, 0) + 1
-            except (OSError, ValueError, IndexError):
-                return
-            time.sleep(self.period)
+        import subprocess
+        import sys
+        self.args = [sys.executable, "-c", _SAMPLER_LOOP, f"{sysfs}/inflight", str(period)]
+        self.popen, self.series, self.hist = subprocess.Popen, [], {}
 
     def __enter__(self):
-        self.thread.start()
+        import subprocess
+        self.proc = self.popen(self.args, stdout=subprocess.PIPE, text=True)
+        time.sleep(0.05)  # the sampler's interpreter starts before the measured code does
         return self
 
     def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join()
+        self.proc.terminate()
+        out, _ = self.proc.communicate()
+        for line in out.splitlines():
+            try:
+                t, n = line.split()
+                self.series.append((float(t), int(n)))
+            except ValueError:
+                continue
+        for _, n in self.series:
+            self.hist[n] = self.hist.get(n, 0) + 1
 
 
 # ---------------------------------------------------------------- page cache
@@ -196,32 +216,62 @@ def files_under(path):
     return [path]
 
 
+def _resident_vectors(path):
+    """(file, offset, mincore vector) of each 1 GiB piece of the file (or folder's files); raises
+    OSError where the page cache cannot be asked."""
+    libc = _c()
+    for name in files_under(path):
+        size = os.path.getsize(name)
+        fd = os.open(name, os.O_RDONLY)
+        try:
+            for off in range(0, size, 1 << 30):
+                length = min(1 << 30, size - off)
+                addr = libc.mmap(None, length, 1, 1, fd, off)  # PROT_READ, MAP_SHARED: faults nothing in
+                if addr in (None, ctypes.c_void_p(-1).value):
+                    raise OSError("mmap")
+                pages = (length + PAGE - 1) // PAGE
+                vec = (ctypes.c_ubyte * pages)()
+                rc = libc.mincore(addr, length, vec)
+                libc.munmap(addr, length)
+                if rc != 0:
+                    raise OSError("mincore")
+                yield name, off, bytes(vec).translate(_LOW_BIT)  # bit 0: resident
+        finally:
+            os.close(fd)
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
 def resident_fraction(path):
     """Share of the file's (or folder's files') pages in the page cache (mincore), None if unknown."""
     try:
-        libc = _c()
-        page = os.sysconf("SC_PAGE_SIZE")
         resident = total = 0
-        for name in files_under(path):
-            size = os.path.getsize(name)
-            fd = os.open(name, os.O_RDONLY)
-            try:
-                for off in range(0, size, 1 << 30):
-                    length = min(1 << 30, size - off)
-                    addr = libc.mmap(None, length, 1, 1, fd, off)  # PROT_READ, MAP_SHARED: faults nothing in
-                    if addr in (None, ctypes.c_void_p(-1).value):
-                        return None
-                    pages = (length + page - 1) // page
-                    vec = (ctypes.c_ubyte * pages)()
-                    rc = libc.mincore(addr, length, vec)
-                    libc.munmap(addr, length)
-                    if rc != 0:
-                        return None
-                    resident += bytes(vec).translate(_LOW_BIT).count(1)  # bit 0: resident
-                    total += pages
-            finally:
-                os.close(fd)
+        for _, _, vec in _resident_vectors(path):
+            resident += vec.count(1)
+            total += len(vec)
         return resident / total if total else None
+    except (OSError, AttributeError):
+        return None
+
+
+def resident_runs(path):
+    """The file's byte ranges in the page cache, pages being read included, as [start, end) pairs
+    (mincore); None if unknown."""
+    try:
+        runs = []
+        for _, off, vec in _resident_vectors(path):
+            i = vec.find(1)
+            while i >= 0:
+                j = vec.find(0, i)
+                j = len(vec) if j < 0 else j
+                start, end = off + i * PAGE, off + j * PAGE
+                if runs and runs[-1][1] == start:
+                    runs[-1][1] = end
+                else:
+                    runs.append([start, end])
+                i = vec.find(1, j)
+        return runs
     except (OSError, AttributeError):
         return None
 

@@ -13,9 +13,13 @@ pages are dropped (posix_fadvise DONTNEED, this file only):
   safetensors_h2d   then every tensor .to(GPU): the copy out of the mapping (page faults on
                     cached pages: fault-around)
   per_tensor        cold again, safe_open and get_tensor one tensor at a time: each tensor's
-                    seconds in file order, and the disk's in-flight requests sampled every 2 ms
-                    (whether the disk drains between tensors: what paces the load's read; the
-                    samples are few where the library holds Python's GIL while it faults)
+                    seconds and major faults in file order, and the disk's in-flight requests
+                    sampled every 2 ms by a process of its own (whether the disk drains between
+                    tensors: what paces the load's read); the first round keeps both as series
+  touch_heads       cold again, the file mapped privately and one byte of each tensor's first
+                    page read in file order: what a loader that touches each tensor once costs,
+                    with the page cache's resident ranges after the first three (the read-around
+                    each fault starts)
   pageable_h2d      a host tensor of the same bytes, already touched, .to(GPU): the staged copy
                     alone
   buffered_4m       cold readinto() in 4 MiB pieces into memory already mapped (the reference)
@@ -32,6 +36,7 @@ Needs PyTorch with a GPU and safetensors.
 """
 import gc
 import inspect
+import json
 import mmap
 import os
 import platform
@@ -45,7 +50,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             probe_arguments, queue_settings, read_proc_fields, resident_fraction, thp_mode)
+                             probe_arguments, queue_settings, read_proc_fields, resident_fraction, resident_runs,
+                             thp_mode)
 
 TENSORS = 512
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
@@ -53,7 +59,7 @@ VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_a
 
 def counters(sysfs):
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt,
+    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, "cpu_s": ru.ru_utime + ru.ru_stime,
             **read_proc_fields("/proc/self/io", ("rchar", "syscr", "read_bytes")),
             **read_proc_fields("/proc/vmstat", VMSTAT_KEYS),
             **{f"disk_{k}": v for k, v in (disk_read_stat(sysfs) or {}).items()}}
@@ -67,6 +73,27 @@ def measure(fn, sysfs, torch):
     wall = time.perf_counter() - t0
     c1 = counters(sysfs)
     return out, {"wall_s": wall, **{k: c1[k] - c0[k] for k in c0 if k in c1}}
+
+
+def tensor_offsets(path):
+    """Each tensor's first byte in the file, in file order (the safetensors header: an 8-byte
+    little-endian length, a JSON object of data_offsets relative to the data that follows it)."""
+    with open(path, "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(n))
+    return sorted(8 + n + v["data_offsets"][0] for k, v in header.items() if k != "__metadata__")
+
+
+def span_record(spans, sampler, keep_series):
+    """Each tensor's seconds and major faults; the disk's in-flight histogram; with keep_series the
+    tensors' [start, end) and the in-flight samples, both in seconds from the first tensor's start."""
+    t0 = spans[0][0] if spans else 0.0
+    rec = {"tensor_s": [round(b - a, 6) for a, b, _ in spans], "tensor_major_faults": [f for _, _, f in spans],
+           "inflight_hist": {str(k): v for k, v in sorted(sampler.hist.items())}}
+    if keep_series:
+        rec["tensor_spans_s"] = [[round(a - t0, 5), round(b - t0, 5)] for a, b, _ in spans]
+        rec["inflight_series"] = [[round(t - t0, 4), n] for t, n in sampler.series if spans[0][0] - 0.01 <= t <= spans[-1][1] + 0.01]
+    return rec
 
 
 def library_facts():
@@ -124,13 +151,36 @@ def main():
 
         def per_tensor():
             from safetensors import safe_open
-            times = []
+            spans = []
             with safe_open(path, framework="pt", device="cpu") as f:
                 for k in getattr(f, "offset_keys", f.keys)():  # in file order where the library says it
-                    t0 = time.perf_counter()
+                    m0, t0 = resource.getrusage(resource.RUSAGE_SELF).ru_majflt, time.perf_counter()
                     f.get_tensor(k)
-                    times.append(time.perf_counter() - t0)
-            return times
+                    spans.append((t0, time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_majflt - m0))
+            return spans
+
+        heads = tensor_offsets(path)
+
+        def touch_heads():
+            """One byte of each tensor's first page read through a private mapping, in file order,
+            as a loader that makes one tensor view per tensor would if making the view touched it;
+            the page cache's resident ranges after each of the first three."""
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                m = mmap.mmap(fd, nbytes, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+            finally:
+                os.close(fd)
+            spans, runs = [], []
+            try:
+                for i, off in enumerate(heads):
+                    m0, t0 = resource.getrusage(resource.RUSAGE_SELF).ru_majflt, time.perf_counter()
+                    m[off]
+                    spans.append((t0, time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_majflt - m0))
+                    if i < 3:
+                        runs.append(resident_runs(path))
+            finally:
+                m.close()
+            return spans, runs
 
         def buffered():
             buf = memoryview(host_buf)
@@ -167,9 +217,13 @@ def main():
             torch.cuda.empty_cache()
             drop_cached(path)
             with InflightSampler(sysfs) as sampler:
-                times, rec["per_tensor"] = measure(per_tensor, sysfs, torch)
-            rec["per_tensor"]["tensor_s"] = times
-            rec["per_tensor"]["inflight_hist"] = {str(k): v for k, v in sorted(sampler.hist.items())}
+                spans, rec["per_tensor"] = measure(per_tensor, sysfs, torch)
+            rec["per_tensor"].update(span_record(spans, sampler, keep_series=r == 1))
+            drop_cached(path)
+            with InflightSampler(sysfs) as sampler:
+                (spans, runs), rec["touch_heads"] = measure(touch_heads, sysfs, torch)
+            rec["touch_heads"].update(span_record(spans, sampler, keep_series=r == 1))
+            rec["touch_heads"]["resident_runs_after_first"] = runs
             for name, fn, cold in (("buffered_4m", buffered, True), ("touch_cold", touch, True), ("touch_warm", touch, False)):
                 if cold:
                     drop_cached(path)
@@ -184,17 +238,19 @@ def main():
         walls = [rec[name]["wall_s"] for rec in records]
         s = {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
              "gb_per_s": nbytes / statistics.median(walls) / 1e9}
-        for k in ("minor_faults", "major_faults", "rchar", "syscr", "pgmajfault", "pgpgin", "disk_reads", "disk_bytes"):
+        for k in ("cpu_s", "minor_faults", "major_faults", "rchar", "syscr", "pgmajfault", "pgpgin", "disk_reads", "disk_bytes"):
             s[k] = statistics.median(rec[name].get(k, 0) for rec in records)
         busy = [rec[name].get("disk_busy_ms", 0) / 1000 / rec[name]["wall_s"] for rec in records]
         s["disk_busy_share"] = statistics.median(busy)
         if s["disk_reads"]:
             s["mean_request_kib"] = s["disk_bytes"] / s["disk_reads"] / 1024
-        if name == "per_tensor":
+        if name in ("per_tensor", "touch_heads"):
             per = sorted(t for rec in records for t in rec[name]["tensor_s"])
             s["tensor_median_s"], s["tensor_p90_s"] = statistics.median(per), per[int(0.9 * (len(per) - 1))]
             hist = [rec[name]["inflight_hist"] for rec in records]
             s["inflight_zero_share"] = statistics.median(h.get("0", 0) / max(1, sum(h.values())) for h in hist)
+            s["inflight_mean"] = statistics.median(sum(int(k) * v for k, v in h.items()) / max(1, sum(h.values()))
+                                                   for h in hist)
         summary[name] = s
     doc = {"tool": "scripts/probe-mapped-load.py", "bytes": nbytes, "tensors": TENSORS, "rounds": args.rounds,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(), "torch": torch.__version__,
