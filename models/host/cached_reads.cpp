@@ -28,6 +28,11 @@ CachedReads::Step CachedReads::next(Id id, const BlockStorage& storage, Stream& 
   }
   if (!present(store, page))
     read_window(storage, s, s.ra.sync(page, req, [&](i64 from, i64 max) { return prev_miss(store, from, max); }), issue);
+  return wait_or_pass(id, store, &s.marks, cur, end);
+}
+
+CachedReads::Step CachedReads::wait_or_pass(Id id, const BlockStorage* store, const std::set<i64>* marks, Bytes cur,
+                                            Bytes end) {
   if (Piece* piece = piece_at(store, cur)) {
     piece->waiters.push_back(id);
     return {true, cur};
@@ -35,7 +40,9 @@ CachedReads::Step CachedReads::next(Id id, const BlockStorage& storage, Stream& 
   // Cached from `cur`: to the next mark, request in flight or the read's end, or less where
   // a page on the way is not cached.
   Bytes limit = end;
-  if (const auto m = s.marks.upper_bound(page); m != s.marks.end()) limit = std::min(limit, Bytes(*m * kPage.n));
+  if (marks) {
+    if (const auto m = marks->upper_bound(cur / kPage); m != marks->end()) limit = std::min(limit, Bytes(*m * kPage.n));
+  }
   const auto next = reading_.lower_bound(PieceKey{store, cur});
   if (next != reading_.end() && next->first.storage == store) limit = std::min(limit, next->first.start);
   if (!cache_.resident(store, cur, limit - cur)) {
@@ -44,6 +51,21 @@ CachedReads::Step CachedReads::next(Id id, const BlockStorage& storage, Stream& 
     limit = std::min(limit, p);
   }
   return {false, limit};
+}
+
+i64 CachedReads::missing_pages(const BlockStorage& storage, Bytes offset, Bytes end) const {
+  i64 n = 0;
+  for (i64 p = offset / kPage, last = ceil_div(end, kPage); p < last; ++p) n += present(&storage, p) ? 0 : 1;
+  return n;
+}
+
+void CachedReads::fill(const BlockStorage& storage, Bytes offset, Bytes end, i64 request_pages, const Issue& issue) {
+  issue_missing(storage, offset / kPage, ceil_div(end, kPage), std::max<i64>(request_pages, 1), -1, nullptr, issue);
+}
+
+CachedReads::Step CachedReads::wait(Id id, const BlockStorage& storage, Bytes cur, Bytes end) {
+  if (!present(&storage, cur / kPage)) return {false, end};  // past the store's end: nothing comes
+  return wait_or_pass(id, &storage, nullptr, cur, end);
 }
 
 std::vector<CachedReads::Id> CachedReads::done(const BlockStorage* storage, Bytes offset) {
@@ -76,9 +98,13 @@ i64 CachedReads::prev_miss(const BlockStorage* storage, i64 from, i64 max) const
 void CachedReads::read_window(const BlockStorage& storage, Stream& s, const ReadaheadWindow& w, const Issue& issue) {
   const ReadaheadLimits& l = s.ra.limits();
   const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
-  i64 end = w.start + w.count;
+  issue_missing(storage, w.start, w.start + w.count, request, w.mark, &s.marks, issue);
+}
+
+void CachedReads::issue_missing(const BlockStorage& storage, i64 start, i64 end, i64 request, i64 mark,
+                                std::set<i64>* marks, const Issue& issue) {
   if (storage.limits().capacity.is_positive()) end = std::min(end, storage.limits().capacity / kPage);
-  i64 p = w.start;
+  i64 p = start;
   while (p < end) {
     if (present(&storage, p)) {
       ++p;
@@ -86,7 +112,7 @@ void CachedReads::read_window(const BlockStorage& storage, Stream& s, const Read
     }
     i64 q = p + 1;
     while (q < end && q - p < request && !present(&storage, q)) ++q;
-    if (w.mark >= p && w.mark < q) s.marks.insert(w.mark);
+    if (marks && mark >= p && mark < q) marks->insert(mark);
     const Bytes offset(p * kPage.n), size((q - p) * kPage.n);
     reading_.emplace(PieceKey{&storage, offset}, Piece{offset + size, {}});
     issue(offset, size);

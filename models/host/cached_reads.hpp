@@ -53,6 +53,17 @@ public:
   // waited for it, to take their next step.
   std::vector<Id> done(const BlockStorage* storage, Bytes offset);
 
+  // A range brought in whole, outside any readahead stream (a mapped loader's tensor view):
+  // how many of the pages of [offset, end) are neither cached nor being read (what the
+  // reader allocates before they go out), then those pages sent in requests of at most
+  // `request_pages`; nothing is marked and no file's readahead state moves.
+  i64 missing_pages(const BlockStorage& storage, Bytes offset, Bytes end) const;
+  void fill(const BlockStorage& storage, Bytes offset, Bytes end, i64 request_pages, const Issue& issue);
+  // Read `id` of [cur, end) that sends nothing itself: waits for the request holding `cur`,
+  // or passes the cached pages up to the next request in flight or the end (a page neither
+  // cached nor being read, past the store's end, ends it too).
+  Step wait(Id id, const BlockStorage& storage, Bytes cur, Bytes end);
+
 private:
   struct PieceKey {
     const BlockStorage* storage;
@@ -68,6 +79,13 @@ private:
   i64 next_miss(const BlockStorage* storage, i64 from, i64 max) const;
   i64 prev_miss(const BlockStorage* storage, i64 from, i64 max) const;
   void read_window(const BlockStorage& storage, Stream& s, const ReadaheadWindow& w, const Issue& issue);
+  // Pages [start, end) of the store neither cached nor being read, as requests of at most
+  // `request` pages; the one holding `mark` (if any) gets it in `marks`.
+  void issue_missing(const BlockStorage& storage, i64 start, i64 end, i64 request, i64 mark, std::set<i64>* marks,
+                     const Issue& issue);
+  // The waiting half of next(): wait for the request holding `cur`, or pass cached pages up
+  // to the next mark in `marks` (none when null), request in flight, uncached page or `end`.
+  Step wait_or_pass(Id id, const BlockStorage* store, const std::set<i64>* marks, Bytes cur, Bytes end);
   const Piece* piece_at(const BlockStorage* storage, Bytes offset) const;
   Piece* piece_at(const BlockStorage* storage, Bytes offset) {
     return const_cast<Piece*>(static_cast<const CachedReads*>(this)->piece_at(storage, offset));

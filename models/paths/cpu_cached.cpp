@@ -10,8 +10,10 @@
 // crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
 // (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
 // copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
-// (fio's buffered reads, iowall measure -x cpu_cached); a read of a mapped file
-// (IoRequest::Into::page_cache) ends when its pages are cached: no copy. Writes run the other way and
+// (fio's buffered reads, iowall measure -x cpu_cached); a mapped file's range
+// (IoRequest::Into::page_cache, a loader's tensor view) is brought in whole, outside the
+// readahead stream, its pages allocated by the thread (view_page_cost) before its requests
+// go out, and ends when they are cached: no copy. Writes run the other way and
 // return once the data is copied into the page cache (the writer also pays write_page_cost
 // for each page it fills: allocating, inserting and dirtying it) and balance_dirty_pages
 // lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp,
@@ -96,6 +98,13 @@ public:
                  "page): 0.63 us on an H200 VM (4 GiB, median of 3: reports/calibration/gpu-machine/fourth-h200-vm/"
                  "pagecache) and 0.56 us on a 2-vCPU build VM (1 GiB, median of 3: reports/calibration/cpu-machine/"
                  "page-cache); `iowall calibrate` sets 0, its fitted syscall_cost holding it");
+    IOWALL_PARAM(Time, view_page_cost, "0.66 us",
+                 "CPU time the thread that brings a mapped file's range in (a tensor view) spends per 4 KiB page "
+                 "before the range's requests go out: allocating small (order-0) page-cache pages and inserting "
+                 "them into the file's mapping, the block plug holding the requests meanwhile",
+                 "scripts/probe-mapped-load.py touch_heads on an H200 VM: 0.689 s of process CPU for 512 mmap "
+                 "read-arounds of 8 MiB each (median of 3; reports/calibration/gpu-machine/fourteenth-h200-vm/"
+                 "mappedload): 0.66 us a page; the same probe's safetensors get_tensor: 0.62 us");
     IOWALL_PARAM_CHOICE(user_buffer, "pageable", (std::vector<std::string>{"pageable", "pinned"}),
                         "the application's buffer: pageable (cudaMemcpy stages it through the driver's pinned "
                         "buffer, a second copy) or pinned (cudaHostAlloc/cudaHostRegister: the copy engine reads it)",
@@ -157,9 +166,9 @@ public:
     if (r.write) {
       write_from_gpu(id);
     } else if (r.into == IoRequest::Into::page_cache) {
-      // A mapped file's pages: no read() call. (Never completed inside submit: a cached
-      // read would call `done` before its caller is through.)
-      env_.ctx.in(Time{}, [this, id] { read_into_cache(id); });
+      // A mapped file's range: no read() call. (Never completed inside submit: a cached
+      // range would call `done` before its caller is through.)
+      env_.ctx.in(Time{}, [this, id] { view_range(id); });
     } else {
       thread_spend(id, config_.syscall_cost, [this, id] { read_into_cache(id); });
     }
@@ -192,9 +201,38 @@ private:
     if (hit && !s.marked(r.offset, r.offset + r.size)) return copy_to_user(id, r.offset + r.size);
     read_step(id);
   }
+  // A mapped file's range (IoRequest::Into::page_cache: a loader's tensor view, measured to
+  // bring its whole range in at once, one major fault each): the thread allocates the pages
+  // not cached (view_page_cost each), sends them in requests of at most max_sectors, and
+  // waits until every one is cached. No readahead window moves: nothing else of the file is
+  // touched, so the disk drains between ranges.
+  void view_range(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    cursor_[id] = r.offset;
+    cache_.lookup(r.storage, r.offset, r.size);  // counts the range a hit or a miss
+    const i64 pages = reads_.missing_pages(*r.storage, r.offset, r.offset + r.size);
+    if (pages == 0) return view_step(id);
+    thread_spend(id, config_.view_page_cost * pages, [this, id] {
+      const IoRequest& q = io(id).io;
+      reads_.fill(*q.storage, q.offset, q.offset + q.size, config_.readahead_limits(q.storage->limits()).io_pages,
+                  [this, id](Bytes offset, Bytes size) { read_piece(id, offset, size); });
+      view_step(id);
+    });
+  }
+  void view_step(std::uint32_t id) {
+    const IoRequest& r = io(id).io;
+    const Bytes end = r.offset + r.size;
+    while (cursor_[id] < end) {
+      const CachedReads::Step step = reads_.wait(id, *r.storage, cursor_[id], end);
+      if (step.wait) return;  // read_piece's completion comes back through read_step
+      cursor_[id] = step.limit;
+    }
+    finish(id);
+  }
   // The read's next pages: copied once cached, waited for while being read.
   void read_step(std::uint32_t id) {
     const IoRequest& r = io(id).io;
+    if (r.into == IoRequest::Into::page_cache) return view_step(id);
     const Bytes cur = cursor_[id], end = r.offset + r.size;
     CachedReads::Stream& s = *stream_[id];
     if (cur >= end) {
@@ -223,10 +261,6 @@ private:
   // way (read() copies into it in the caller).
   void copy_to_user(std::uint32_t id, Bytes limit) {
     const IoRequest& r = io(id).io;
-    if (r.into == IoRequest::Into::page_cache) {  // a mapped file: the pages are the data
-      cursor_[id] = limit;
-      return read_step(id);
-    }
     const Time touch = scale(r.user_pages_cost, (limit - cursor_[id]).n, r.size.n);
     if (touch.is_positive()) return thread_spend(id, touch, [this, id, limit] { copy_mapped(id, limit); });
     copy_mapped(id, limit);
@@ -239,8 +273,8 @@ private:
   }
   // The whole read is in the user buffer: to the GPU if that is where it goes.
   void user_copied(std::uint32_t id) {
-    // A host-memory target, or a mapped file's pages: the data is there.
-    if (!io(id).second || io(id).io.into == IoRequest::Into::page_cache) return finish(id);
+    // A host-memory target: the data is there.
+    if (!io(id).second) return finish(id);
     thread_spend(id, config_.copy_launch_cost, [this, id] {
       if (config_.pinned_user_buffer) return to_gpu(id);
       // The driver stages pageable memory through its pinned buffer: a second copy.

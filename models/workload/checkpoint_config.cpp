@@ -65,11 +65,12 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   c.fsync_every = p.get_int("fsync_every", 1, 1, i64{1} << 40, "fsync_each: writes between fsyncs", "fio fsync=N");
   const std::string reader = p.get_choice(
       "reader", "read", {"read", "mapped"},
-      "load: read (read() into the rank's host memory: torch.load) or mapped (the file mapped privately, its pages "
-      "read into the page cache by readahead and viewed by the tensors, the copy to the GPU faulting them in: "
-      "safetensors' load_file)",
+      "load: read (read() into the rank's host memory: torch.load) or mapped (the file mapped privately, one view "
+      "per tensor in file order, each bringing its tensor's range into the page cache before the next; the copy to "
+      "the GPU faulting them in: safetensors' load_file)",
       "safetensors 0.8 load_file backend \"mmap\" (torch.UntypedStorage.from_file, shared=False); "
-      "scripts/probe-mapped-load.py: no read() calls, the file cached by the load, fault-around faults in the copy");
+      "scripts/probe-mapped-load.py: no read() calls, one major fault per tensor reading its whole range (16 MiB "
+      "tensors, 8 MiB read_ahead_kb), the disk idle between tensors, fault-around faults in the copy");
   const std::string targets = p.get_text("targets", "all_gpus", "the ranks' GPUs, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "each rank's drives (its file striped over them): SSD ids, local, all or paired",

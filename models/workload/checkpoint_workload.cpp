@@ -83,6 +83,13 @@ Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
   return t + 1 < config_.tensors ? each : config_.size - each * (config_.tensors - 1);
 }
 
+Bytes CheckpointWorkload::tensor_end(Bytes offset) const {
+  const Bytes each = config_.size / config_.tensors;
+  if (each.is_zero()) return config_.size;
+  const i64 t = std::min(offset.n / each.n + 1, config_.tensors);
+  return t < config_.tensors ? each * t : config_.size;
+}
+
 void CheckpointWorkload::begin_phase(Rank& r, const char* name) {
   r.phases.push_back({name, env_.ctx.now(), env_.ctx.now(), r.thread.name(), Time{},
                       busy_snapshot(env_.ctx.stats(), env_.ctx.now()), {}});
@@ -265,10 +272,12 @@ void CheckpointWorkload::load_start(int rank) {
 
 void CheckpointWorkload::read_pump(int rank) {
   Rank& r = *ranks_[rank];
+  const bool mapped = config_.reader == CheckpointConfig::Reader::mapped;
   while (r.inflight < config_.qd && r.issued < config_.size) {
-    const Bytes bytes = std::min(config_.io_size, config_.size - r.issued);
+    // A mapped load makes one view per tensor, each bringing its tensor's range in.
+    const Bytes bytes = mapped ? tensor_end(r.issued) - r.issued : std::min(config_.io_size, config_.size - r.issued);
     IoRequest io = request(r, r.issued, bytes, false);
-    if (config_.reader == CheckpointConfig::Reader::mapped)
+    if (mapped)
       io.into = IoRequest::Into::page_cache;  // the mapping's pages: nothing copied
     // New host memory faults in as the data is copied into it.
     else if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)

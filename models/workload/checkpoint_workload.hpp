@@ -13,9 +13,10 @@
 //                    warm as the path starts), each piece passed over (deserialize), into
 //                    host memory; h2d: each tensor copied to the GPU (gpu_direct reads
 //                    straight into GPU memory). "reader": read (read() into the rank's
-//                    memory) or mapped (the file mapped: its pages read into the page cache
-//                    and not copied; the h2d copy faults the mapping in, the cpu_socket's
-//                    fault_around bytes per mapped_fault_cost).
+//                    memory) or mapped (the file mapped: one view per tensor, each bringing
+//                    its tensor's range into the page cache, nothing copied; the h2d copy
+//                    faults the mapping in, the cpu_socket's fault_around bytes per
+//                    mapped_fault_cost).
 // Each rank runs on one CPU thread; every phase records that thread's busy time, so a
 // phase says whether the thread, the disk or the copy engine bound it.
 #pragma once
@@ -85,6 +86,8 @@ private:
   void load_done(int rank);
 
   Bytes tensor_bytes(i64 t) const;
+  // Where the tensor holding byte `offset` ends (the tensors lie in order, tensor_bytes each).
+  Bytes tensor_end(Bytes offset) const;
   IoRequest request(Rank& r, Bytes offset, Bytes bytes, bool write);
 
   CheckpointConfig config_;
