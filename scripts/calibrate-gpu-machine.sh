@@ -43,6 +43,10 @@
 #   mappedload: scripts/probe-mapped-load.py: a cold safetensors load_file of MAPPEDLOAD_GIB (default 4)
 #            GiB and its copy to the GPU out of the mapping, against a buffered read and page faults
 #            on a mapping of the same file (cold and warm): how a mapped load reads.
+#   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
+#            made durable by fsync, to a new file, the same file overwritten and a new file
+#            fallocated first: what writeback costs by how the file's blocks stand (the write
+#            sweeps overwrite a file laid out once; checkpoints are new files).
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
@@ -309,6 +313,12 @@ mappedload() {
     --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}" > summary.txt 2> mappedload.log
 }
 
+writeback() {
+  mkdir -p "$work/writeback" && cd "$work/writeback" || return
+  PYTHONUNBUFFERED=1 timeout "${WRITEBACK_LIMIT:-400}" python3 "$here/probe-writeback.py" --dir "$work/writeback" --output "$work/writeback/writeback.json" \
+    --rounds "${ROUNDS:-3}" --size-gib "${WRITEBACK_GIB:-8}" > summary.txt 2> writeback.log
+}
+
 frameworks() {
   mkdir -p "$work/frameworks" && cd "$work/frameworks" || return
   # shellcheck disable=SC2086  # sizes are words
@@ -332,6 +342,7 @@ for phase in "${phases[@]}"; do
     depth) depth ;;
     readpath) readpath ;;
     mappedload) mappedload ;;
+    writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
   esac

@@ -136,22 +136,41 @@ def queue_settings(sysfs, names=None):
 def disk_read_stat(sysfs):
     """The disk's read counters from its sysfs stat (reads, merges, bytes read, summed read time
     in ms, busy time in ms); None where unreadable."""
+    return _disk_stat(sysfs, 0, "read")
+
+
+def disk_write_stat(sysfs):
+    """The same for writes (writes, merges, bytes written, summed write time in ms, busy time in
+    ms), and the disk's cache flushes (flushes, summed flush time in ms; 0 where the kernel has no
+    such fields)."""
+    out = _disk_stat(sysfs, 4, "write")
+    if out is not None:
+        out.update(_disk_stat(sysfs, 15, "flush", flush=True) or {"flushes": 0, "flush_ticks_ms": 0})
+    return out
+
+
+def _disk_stat(sysfs, first, kind, flush=False):
+    # Documentation/block/stat.rst: reads at 0-3, writes at 4-7, in flight 8, io_ticks 9,
+    # discards at 11-14, flushes at 15-16.
     try:
         with open(f"{sysfs}/stat") as f:
             v = [int(x) for x in f.read().split()]
-        return {"reads": v[0], "merges": v[1], "bytes": v[2] * 512, "read_ticks_ms": v[3], "busy_ms": v[9]}
+        if flush:
+            return {"flushes": v[15], "flush_ticks_ms": v[16]}
+        return {f"{kind}s": v[first], "merges": v[first + 1], "bytes": v[first + 2] * 512,
+                f"{kind}_ticks_ms": v[first + 3], "busy_ms": v[9]}
     except (OSError, ValueError, IndexError):
         return None
 
 
 _SAMPLER_LOOP = """
 import sys, time
-path, period = sys.argv[1], float(sys.argv[2])
+path, period, field = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 out = sys.stdout
 while True:
     try:
         with open(path) as f:
-            n = int(f.read().split()[0])
+            n = int(f.read().split()[field])
     except (OSError, ValueError, IndexError):
         break
     out.write("%.6f %d\\n" % (time.perf_counter(), n))
@@ -161,15 +180,15 @@ while True:
 
 
 class InflightSampler:
-    """The disk's in-flight reads every `period` s, sampled by a process of its own (a thread of the
+    """The disk's in-flight reads (writes with writes=True) every `period` s, sampled by a process of its own (a thread of the
     measured process would stall wherever the code measured holds Python's GIL), kept as a series of
     (perf_counter seconds, requests) on the measuring process's clock (CLOCK_MONOTONIC, shared by
     processes) and as a histogram."""
 
-    def __init__(self, sysfs, period=0.002):
+    def __init__(self, sysfs, period=0.002, writes=False):
         import subprocess
         import sys
-        self.args = [sys.executable, "-c", _SAMPLER_LOOP, f"{sysfs}/inflight", str(period)]
+        self.args = [sys.executable, "-c", _SAMPLER_LOOP, f"{sysfs}/inflight", str(period), "1" if writes else "0"]
         self.popen, self.series, self.hist = subprocess.Popen, [], {}
 
     def __enter__(self):
