@@ -7,13 +7,14 @@
 namespace iowall {
 
 StorageWriteback::StorageWriteback(SimContext& ctx, BlockStorage& storage, const Route& to_storage, RouteMover& mover,
-                                   const QueueRoutes& queues, Bandwidth flusher_rate)
+                                   const QueueRoutes& queues, Bandwidth flusher_rate, Time new_block_cost)
     : Component(ctx, storage.device().name() + "/writeback"),
       storage_(storage),
       route_(to_storage),
       mover_(mover),
       queues_(queues),
       rate_(flusher_rate),
+      new_block_cost_(new_block_cost),
       flusher_(std::make_unique<Server>(*this, "flusher")) {
   register_stat("requests", "requests", "writeback requests sent to the store", requests_done_);
   flusher_->set_carries("writeback");
@@ -22,9 +23,12 @@ StorageWriteback::StorageWriteback(SimContext& ctx, BlockStorage& storage, const
 void StorageWriteback::write_back(Bytes bytes, Done done) {
   const std::uint32_t id = requests_.acquire({bytes, next_offset_, done});
   next_offset_ = (next_offset_ + bytes) % std::max(Bytes(1), storage_.limits().capacity);
-  // The flusher prepares the request (one thread: requests queue for it), then the
-  // store takes it; the flusher goes on with the next meanwhile.
-  flusher_->submit(transfer_time(bytes, rate_), Time(0), {}, [this, id] { submit(id); });
+  // The flusher prepares the request (one thread: requests queue for it), new files' pages
+  // first allocated, then the store takes it; the flusher goes on with the next meanwhile.
+  const Bytes fresh = std::min(bytes, new_pending_);
+  new_pending_ -= fresh;
+  const Time pass = transfer_time(bytes, rate_) + new_block_cost_ * ceil_div(fresh, Bytes(4096));
+  flusher_->submit(pass, Time(0), {}, [this, id] { submit(id); });
 }
 
 void StorageWriteback::submit(std::uint32_t id) {

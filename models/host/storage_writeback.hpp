@@ -2,8 +2,11 @@
 // that device (one per backing device, bdi_writeback) walks the dirty pages, maps their
 // blocks and builds the bios at its own rate, then each request goes to the store as a
 // write from host memory along the route host memory -> drive, on the drive's queues in
-// the host memory nearest to it. A flush of the file is the store's flush. This is the
-// WritebackSink that DirtyPages (models/host/dirty_pages.hpp) writes back through.
+// the host memory nearest to it. Pages of a new file (blocks not yet allocated: ext4's
+// delayed allocation, on a virtual disk also blocks its image may never have held) cost
+// the pass `new_block_cost` more per 4 KiB page, taken in the order they were dirtied. A
+// flush of the file is the store's flush. This is the WritebackSink that DirtyPages
+// (models/host/dirty_pages.hpp) writes back through.
 #pragma once
 #include <memory>
 #include <string>
@@ -20,10 +23,13 @@ namespace iowall {
 class StorageWriteback final : public Component, public WritebackSink {
 public:
   // `to_storage`: host memory -> the drive; `queues`: where the drive's queues live.
-  // `flusher_rate`: bytes per second the flusher thread prepares.
+  // `flusher_rate`: bytes per second the flusher thread prepares; `new_block_cost`: its
+  // extra time per 4 KiB page of a new file.
   StorageWriteback(SimContext& ctx, BlockStorage& storage, const Route& to_storage, RouteMover& mover,
-                   const QueueRoutes& queues, Bandwidth flusher_rate);
+                   const QueueRoutes& queues, Bandwidth flusher_rate, Time new_block_cost);
 
+  // `bytes` just dirtied belong to a new file: their writeback pays new_block_cost.
+  void dirtied_new(Bytes bytes) { new_pending_ += bytes; }
   void write_back(Bytes bytes, Done done) override;
   void flush(Done done, SyncScope scope) override { storage_.flush(done, scope); }
   BlockStorage& storage() const { return storage_; }
@@ -37,6 +43,8 @@ private:
   RouteMover& mover_;
   QueueRoutes queues_;
   Bandwidth rate_;
+  Time new_block_cost_;
+  Bytes new_pending_;  // dirtied bytes of new files not yet written back
   std::unique_ptr<Server> flusher_;
   struct Request {
     Bytes bytes, offset;

@@ -9,6 +9,8 @@
 //                    as "durability" asks. "pipeline": sequential (torch.save: every copy,
 //                    then serialize and write) or overlapped (FastPersist/DeepNVMe: double-
 //                    buffered host buffers, a piece written while the next is copied).
+//                    "file": new (the frameworks create their files: blocks allocated at
+//                    writeback) or overwrite (a file laid out before).
 //   checkpoint_load  read: the rank's file read through the path (the page cache cold or
 //                    warm as the path starts), each piece passed over (deserialize), into
 //                    host memory; h2d: each tensor copied to the GPU (gpu_direct reads
@@ -38,6 +40,7 @@ struct CheckpointConfig {
   HostMemoryKind host_memory = HostMemoryKind::pageable;
   bool huge_pages = false;
   bool overlapped = false;
+  bool new_file = true;  // save: the file is created by the writes (its blocks allocated at writeback)
   // load: how the file reaches host memory: read() into the rank's memory (torch.load), or
   // mapped (safetensors): its pages cached by readahead, the tensors viewing the mapping.
   enum class Reader { read, mapped };

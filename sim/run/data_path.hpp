@@ -58,6 +58,12 @@ struct IoRequest {
   // (paths with a page cache only: DataPath::maps_files).
   enum class Into : std::uint8_t { user_buffer, page_cache };
   Into into = Into::user_buffer;
+  // A write's file blocks: allocated (an overwrite of a laid-out file, as fio's and iowall
+  // measure's write sweeps make) or new_file (a file the writes create and extend, as a
+  // framework's checkpoint: a file system with delayed allocation, ext4's, allocates the
+  // blocks when writeback sends the pages; paths with a page cache charge it there).
+  enum class Blocks : std::uint8_t { allocated, new_file };
+  Blocks blocks = Blocks::allocated;
 };
 
 // What a path needs from the simulation it runs in.
