@@ -31,7 +31,7 @@ For each: wall seconds, the process's page faults (minor, major), its read() byt
 disk's counters (requests, bytes, summed request time, busy time) around it. The library's source
 of load_file and the advice calls its compiled module names are recorded. Nothing is changed on
 the machine: only a folder made under --dir is written, and removed at the end.
-usage: scripts/probe-mapped-load.py --dir /var/tmp --output ml.json [--size-gib 4] [--rounds 3]
+usage: scripts/probe-mapped-load.py --dir /var/tmp --output ml.json [--size-gib 4] [--rounds 3] [--tensors 512]
 Needs PyTorch with a GPU and safetensors.
 """
 import gc
@@ -53,7 +53,7 @@ from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_
                              probe_arguments, queue_settings, read_proc_fields, resident_fraction, resident_runs,
                              thp_mode)
 
-TENSORS = 512
+TENSORS = 512  # the frameworks' 128-layer training state: 4 tensors a layer
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
 
 
@@ -120,7 +120,11 @@ def library_facts():
 
 
 def main():
-    args, size = probe_arguments(__doc__)
+    args, size = probe_arguments(__doc__, lambda ap: ap.add_argument(
+        "--tensors", type=int, default=TENSORS, help="tensors the file holds, of equal size (default 512)"))
+    if not 1 <= args.tensors <= size // 4096:
+        print(f"probe-mapped-load: --tensors {args.tensors}: between 1 and one per 4 KiB of --size-gib", file=sys.stderr)
+        sys.exit(2)
     import torch
     from safetensors.torch import load_file, save_file
     if not torch.cuda.is_available():
@@ -131,8 +135,8 @@ def main():
     path = os.path.join(work, "state.safetensors")
     records = []
     try:
-        per = size // TENSORS
-        tensors = {f"layers.{i}.t": torch.empty(per, dtype=torch.uint8).random_(0, 256) for i in range(TENSORS)}
+        per = size // args.tensors
+        tensors = {f"layers.{i}.t": torch.empty(per, dtype=torch.uint8).random_(0, 256) for i in range(args.tensors)}
         save_file(tensors, path)
         del tensors
         gc.collect()
@@ -252,7 +256,7 @@ def main():
             s["inflight_mean"] = statistics.median(sum(int(k) * v for k, v in h.items()) / max(1, sum(h.values()))
                                                    for h in hist)
         summary[name] = s
-    doc = {"tool": "scripts/probe-mapped-load.py", "bytes": nbytes, "tensors": TENSORS, "rounds": args.rounds,
+    doc = {"tool": "scripts/probe-mapped-load.py", "bytes": nbytes, "tensors": args.tensors, "rounds": args.rounds,
            "machine": {"kernel": platform.release(), "cpus": os.cpu_count(), "thp": thp_mode(), "torch": torch.__version__,
                        "queue": queue_settings(sysfs, ["read_ahead_kb", "max_sectors_kb", "nr_requests",
                                                        "max_segments", "rotational"]),
