@@ -45,9 +45,10 @@ HostCopies::HostCopies(PathEnv& env, Gpu& gpu, Dram& dram, RankThread& thread)
       staged_d2h_(staged_route(thread.cpu(), dram, gpu.staged_d2h_bandwidth, "staged copy (d2h)")),
       staged_h2d_(staged_route(thread.cpu(), dram, gpu.staged_h2d_bandwidth, "staged copy (h2d)")) {}
 
-void HostCopies::copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_pages, Done done) {
+void HostCopies::copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_pages, Done done, CopySource* source) {
   st_ = Staged{};
   st_.done = done;
+  st_.source = to_gpu ? source : nullptr;
   if (kind == HostMemoryKind::pinned) {
     thread_.spend(gpu_.copy_call_cost, [this, to_gpu, bytes] {
       env_.mover.send(to_gpu ? h2d_ : d2h_, bytes, [this] { st_.done(); }, to_gpu ? DmaKind::read : DmaKind::write);
@@ -89,6 +90,7 @@ void HostCopies::pump() {
 
 void HostCopies::cpu_step(i64 k) {
   const Bytes bytes = chunk_bytes(k);
+  if (st_.source) return st_.source->ready(st_.chunk * k, bytes, [this, bytes] { cpu_copy(bytes); });
   if (!st_.fresh) return cpu_copy(bytes);
   // New pages: each faults and is zeroed before the driver copies into it.
   thread_.spend(first_touch_time(thread_.cpu(), bytes, st_.huge), [this, bytes] { cpu_copy(bytes); });

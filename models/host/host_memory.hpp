@@ -48,6 +48,16 @@ private:
   Time busy_{};
 };
 
+// Where a copy to the GPU takes pages that may not be there yet (a mapped file): before the
+// thread copies bytes [offset, offset + size) of the copy into the staging buffer, ready()
+// brings them in (read, faulted in) and then calls done.
+class CopySource {
+public:
+  using Done = InlineFunction<void()>;
+  virtual ~CopySource() = default;
+  virtual void ready(Bytes offset, Bytes size, Done done) = 0;
+};
+
 // One thread's copies between a GPU and host memory, one copy at a time.
 class HostCopies {
 public:
@@ -57,8 +67,9 @@ public:
   HostCopies& operator=(const HostCopies&) = delete;
 
   // One cudaMemcpy of `bytes` into host memory of `kind` (to_gpu false) or out of it;
-  // `done` when it returns (from pageable memory: when its last byte is on the GPU).
-  void copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_pages, Done done);
+  // `done` when it returns (from pageable memory: when its last byte is on the GPU). Out of
+  // pageable memory, `source` (if any) brings each staging chunk's pages in first.
+  void copy(Bytes bytes, bool to_gpu, HostMemoryKind kind, bool huge_pages, Done done, CopySource* source = nullptr);
   // A pass of the thread over `bytes` at `rate` (a checksum, a serializer).
   void cpu_pass(Bytes bytes, Bandwidth rate, Done done);
 
@@ -88,6 +99,7 @@ private:
     int free_buffers = 2, ready = 0;
     bool first_busy = false, second_busy = false;
     bool to_gpu = false, fresh = false, huge = false;
+    CopySource* source = nullptr;
     Done done;
   } st_;
 };

@@ -10,10 +10,12 @@
 // crossings, DMA out). With "user_buffer": "pinned" the read lands in page-locked memory
 // (gdsio's CPU_CACHED_GPU) and the copy engine takes it from there: no driver staging
 // copy. With a host-memory target there is no GPU leg: the read ends in the user buffer
-// (fio's buffered reads, iowall measure -x cpu_cached); a mapped file's range
-// (IoRequest::Into::page_cache, a loader's tensor view) is brought in whole, outside the
-// readahead stream, its pages allocated by the thread (view_page_cost) before its requests
-// go out, and ends when they are cached: no copy. Writes run the other way and
+// (fio's buffered reads, iowall measure -x cpu_cached); a view of a mapped file's range
+// (IoRequest::Into::page_cache, a loader's tensor) brings in its first 2 x read_ahead at
+// once, outside the readahead stream, its pages allocated by the thread (view_page_cost)
+// before its requests go out, and ends when they are cached: no copy; a range touched in
+// order through a mapping (page_cache_stream) is read by readahead as read() would be, and
+// ends when cached, no copy either. Writes run the other way and
 // return once the data is copied into the page cache (the writer also pays write_page_cost
 // for each page it fills: allocating, inserting and dirtying it) and balance_dirty_pages
 // lets the writer go on: the host memory's dirty pages (models/host/dirty_pages.hpp,
@@ -173,10 +175,13 @@ public:
     copy_of_[id] = copy.get();
     if (r.write) {
       write_from_gpu(id);
-    } else if (r.into == IoRequest::Into::page_cache) {
+    } else if (r.into != IoRequest::Into::user_buffer) {
       // A mapped file's range: no read() call. (Never completed inside submit: a cached
       // range would call `done` before its caller is through.)
-      env_.ctx.in(Time{}, [this, id] { view_range(id); });
+      env_.ctx.in(Time{}, [this, id] {
+        if (io(id).io.into == IoRequest::Into::page_cache) return view_range(id);
+        read_into_cache(id);
+      });
     } else {
       thread_spend(id, config_.syscall_cost, [this, id] { read_into_cache(id); });
     }
@@ -209,27 +214,31 @@ private:
     if (hit && !s.marked(r.offset, r.offset + r.size)) return copy_to_user(id, r.offset + r.size);
     read_step(id);
   }
-  // A mapped file's range (IoRequest::Into::page_cache: a loader's tensor view, measured to
-  // bring its whole range in at once, one major fault each): the thread allocates the pages
-  // not cached (view_page_cost each), sends them in requests of at most max_sectors, and
-  // waits until every one is cached. No readahead window moves: nothing else of the file is
-  // touched, so the disk drains between ranges.
+  // A view of a mapped file's range (IoRequest::Into::page_cache, a loader's tensor: one
+  // major fault each, measured to bring in the range's first 2 x read_ahead, all of a
+  // smaller tensor, at once): the thread allocates the pages not cached (view_page_cost
+  // each), sends them in requests of at most max_sectors, and waits until every one is
+  // cached. No readahead window moves and nothing else of the file is touched, so the disk
+  // drains between views; what lies past the window waits for the range to be touched.
+  Bytes view_end(const IoRequest& r) const {
+    return r.offset + std::min(r.size, config_.read_ahead * 2);
+  }
   void view_range(std::uint32_t id) {
     const IoRequest& r = io(id).io;
     cursor_[id] = r.offset;
     cache_.lookup(r.storage, r.offset, r.size);  // counts the range a hit or a miss
-    const i64 pages = reads_.missing_pages(*r.storage, r.offset, r.offset + r.size);
+    const i64 pages = reads_.missing_pages(*r.storage, r.offset, view_end(r));
     if (pages == 0) return view_step(id);
     thread_spend(id, config_.view_page_cost * pages, [this, id] {
       const IoRequest& q = io(id).io;
-      reads_.fill(*q.storage, q.offset, q.offset + q.size, config_.readahead_limits(q.storage->limits()).io_pages,
+      reads_.fill(*q.storage, q.offset, view_end(q), config_.readahead_limits(q.storage->limits()).io_pages,
                   [this, id](Bytes offset, Bytes size) { read_piece(id, offset, size); });
       view_step(id);
     });
   }
   void view_step(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    const Bytes end = r.offset + r.size;
+    const Bytes end = view_end(r);
     while (cursor_[id] < end) {
       const CachedReads::Step step = reads_.wait(id, *r.storage, cursor_[id], end);
       if (step.wait) return;  // read_piece's completion comes back through read_step
@@ -240,7 +249,7 @@ private:
   // The read's next pages: copied once cached, waited for while being read.
   void read_step(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    if (r.into == IoRequest::Into::page_cache) return view_step(id);
+    if (r.into == IoRequest::Into::page_cache) return view_step(id);  // a stream read goes on below
     const Bytes cur = cursor_[id], end = r.offset + r.size;
     CachedReads::Stream& s = *stream_[id];
     if (cur >= end) {
@@ -269,6 +278,10 @@ private:
   // way (read() copies into it in the caller).
   void copy_to_user(std::uint32_t id, Bytes limit) {
     const IoRequest& r = io(id).io;
+    if (r.into == IoRequest::Into::page_cache_stream) {  // touched through a mapping: the pages are the data
+      cursor_[id] = limit;
+      return read_step(id);
+    }
     const Time touch = scale(r.user_pages_cost, (limit - cursor_[id]).n, r.size.n);
     if (touch.is_positive()) return thread_spend(id, touch, [this, id, limit] { copy_mapped(id, limit); });
     copy_mapped(id, limit);
@@ -281,8 +294,8 @@ private:
   }
   // The whole read is in the user buffer: to the GPU if that is where it goes.
   void user_copied(std::uint32_t id) {
-    // A host-memory target: the data is there.
-    if (!io(id).second) return finish(id);
+    // A host-memory target, or pages touched through a mapping: the data is there.
+    if (!io(id).second || io(id).io.into == IoRequest::Into::page_cache_stream) return finish(id);
     thread_spend(id, config_.copy_launch_cost, [this, id] {
       if (config_.pinned_user_buffer) return to_gpu(id);
       // The driver stages pageable memory through its pinned buffer: a second copy.

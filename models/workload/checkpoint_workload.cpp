@@ -36,6 +36,35 @@ struct CheckpointWorkload::Rank {
   Bytes freed;  // overlapped: bytes whose buffers are free again
   Bytes pass_pending;  // load: bytes read, waiting for the thread's pass
   Bytes passed;        // save: the piece under the serializer's pass
+  // mapped load: the tensor being copied to the GPU starts here in the file, and the chunk
+  // being brought in goes on with `chunk_ready`.
+  Bytes copy_base;
+  CopySource::Done chunk_ready;
+};
+
+// A mapped load's copy to the GPU reads the mapping chunk by chunk, as the driver's staging
+// memcpy does: a chunk's pages not cached yet are read by the kernel's readahead running
+// ahead of the touches (a stream, IoRequest::Into::page_cache_stream), then the thread
+// faults the chunk in, fault_around at a time (cpu_socket mapped_fault_cost).
+class CheckpointWorkload::MappedSource final : public CopySource {
+public:
+  MappedSource(CheckpointWorkload& w, int rank) : w_(w), rank_(rank) {}
+  void ready(Bytes offset, Bytes size, Done done) override {
+    Rank& r = *w_.ranks_[rank_];
+    r.chunk_ready = std::move(done);
+    IoRequest touch = w_.request(r, r.copy_base + offset, size, false);
+    touch.into = IoRequest::Into::page_cache_stream;
+    w_.env_.path.submit(touch, [this, size] {
+      Rank& rr = *w_.ranks_[rank_];
+      const CpuSocket& cpu = rr.thread.cpu();
+      rr.thread.spend(cpu.mapped_fault_cost * ceil_div(size, std::max(Bytes(1), cpu.fault_around)),
+                      [this] { w_.ranks_[rank_]->chunk_ready(); });
+    });
+  }
+
+private:
+  CheckpointWorkload& w_;
+  int rank_;
 };
 
 CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadEnv& env)
@@ -52,6 +81,8 @@ CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadE
     auto& dram = static_cast<Dram&>(env.paths.nearest(gpu, "dram"));
     auto& cpu = static_cast<CpuSocket&>(env.paths.nearest(dram, "cpu_socket"));
     ranks_.push_back(std::make_unique<Rank>(static_cast<int>(i), gpu, dram, cpu, env.paths));
+    if (config.reader == CheckpointConfig::Reader::mapped)
+      sources_.push_back(std::make_unique<MappedSource>(*this, static_cast<int>(i)));
     ranks_.back()->storage = storage[i];
     ranks_.back()->base = region * static_cast<i64>(i);
     results_.push_back(JobResult{gpu.name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
@@ -339,18 +370,15 @@ void CheckpointWorkload::h2d_next_tensor(int rank) {
     end_phase(r);
     return load_done(rank);
   }
-  const Bytes bytes = tensor_bytes(r.tensor++);
-  auto copy = [this, rank, bytes] {
-    // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one.
-    const HostMemoryKind kind =
-        config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
-    ranks_[rank]->copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); });
-  };
-  if (config_.reader == CheckpointConfig::Reader::read) return copy();
-  // A mapped file: the thread faults the mapping in, fault_around at a time, as the
-  // driver's staging copy reads it (the faults first: one thread does both).
-  const CpuSocket& cpu = r.thread.cpu();
-  r.thread.spend(cpu.mapped_fault_cost * ceil_div(bytes, std::max(Bytes(1), cpu.fault_around)), copy);
+  const i64 t = r.tensor++;
+  const Bytes bytes = tensor_bytes(t);
+  // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one; a
+  // mapped file's pages are brought in chunk by chunk as the copy reaches them.
+  const HostMemoryKind kind =
+      config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
+  r.copy_base = config_.size / config_.tensors * t;
+  CopySource* source = sources_.empty() ? nullptr : sources_[rank].get();
+  r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); }, source);
 }
 
 void CheckpointWorkload::load_done(int rank) {

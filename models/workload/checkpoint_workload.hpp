@@ -67,6 +67,7 @@ public:
 
 private:
   struct Rank;
+  class MappedSource;
   // Phases.
   void begin_phase(Rank& r, const char* name);
   void end_phase(Rank& r);
@@ -97,6 +98,7 @@ private:
   WorkloadEnv& env_;
   bool gpu_buffers_;  // the path takes GPU memory itself (cuFile): no host copy
   std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<std::unique_ptr<MappedSource>> sources_;  // mapped load: one per rank
   // A piece of I/O in flight: whose, how large, since when, on which drive.
   struct Piece {
     int rank;

@@ -54,9 +54,11 @@ struct IoRequest {
   // drop it (the cache's pages are fresh).
   Bytes buffer_footprint{};
   // Where a read's data ends: in the user's buffer (read(), O_DIRECT), or in the page
-  // cache only, for a program that maps the file and reads it through the mapping
-  // (paths with a page cache only: DataPath::maps_files).
-  enum class Into : std::uint8_t { user_buffer, page_cache };
+  // cache only, for a program that maps the file (paths with a page cache only:
+  // DataPath::maps_files): page_cache, a view made of the range (its first page touched:
+  // the kernel brings in its start at once), or page_cache_stream, the range touched page
+  // by page in order (the kernel's readahead running ahead of the touches).
+  enum class Into : std::uint8_t { user_buffer, page_cache, page_cache_stream };
   Into into = Into::user_buffer;
   // A write's file blocks: allocated (an overwrite of a laid-out file, as fio's and iowall
   // measure's write sweeps make) or new_file (a file the writes create and extend, as a
