@@ -42,14 +42,15 @@ struct CpuCachedConfig : ParamSet {
                "writeback requests (page lookup, block mapping, bio building; one thread per device)",
                "assumed (about 0.4 us per 4 KiB page); `iowall calibrate` fits it from buffered writes until "
                "durable");
-  IOWALL_PARAM(Time, new_block_cost, "0.30 us",
+  IOWALL_PARAM(Time, new_block_cost, "0.22 us",
                "writeback time per 4 KiB page of a new file beyond an overwrite's (a write with new_file blocks: "
                "the file system allocating them, ext4's delayed allocation; on a virtual disk also the image's "
                "first write of them), on the flusher's pass",
-               "scripts/probe-writeback.py on an H200 VM: fsync of 1, 2 and 8 GiB written to a new file against "
-               "the same file overwritten, 0.136, 0.194 and 0.61 s more (3 rounds each, the disk 99% busy both "
-               "ways; reports/calibration/gpu-machine/fifteenth-h200-vm/writeback): 0.30 us a page, least "
-               "squares through the origin; `iowall calibrate` fits flusher_bandwidth from overwrites");
+               "scripts/probe-writeback.py on two H200 VMs: fsync of 1, 2 and 8 GiB written to a new file against "
+               "the same file overwritten, 0.136, 0.194 and 0.61 s more on one and 0.118, 0.222 and 0.227 s on the "
+               "other (3 rounds each, the disk 99% busy both ways; reports/calibration/gpu-machine/"
+               "{fifteenth,seventeenth}-h200-vm/writeback): 0.22 us a page, least squares through the origin on the "
+               "six medians; `iowall calibrate` fits flusher_bandwidth from overwrites");
   IOWALL_PARAM(Bytes, read_ahead, "128 KiB",
                "the block queue's read_ahead_kb: the largest readahead window (0: readahead off, each read() reads "
                "what it asks for, a page at a time)",
