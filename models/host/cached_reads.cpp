@@ -11,10 +11,11 @@ bool CachedReads::Stream::marked(Bytes offset, Bytes end) const {
   return m != marks.end() && *m < ceil_div(end, kPage);
 }
 
-CachedReads::Stream& CachedReads::stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits) {
+CachedReads::Stream& CachedReads::stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits,
+                                         Bytes file_end) {
   const auto key = std::make_pair(&storage, thread);
   auto it = streams_.find(key);
-  if (it == streams_.end()) it = streams_.emplace(key, Stream{FileReadahead(limits), {}}).first;
+  if (it == streams_.end()) it = streams_.emplace(key, Stream{FileReadahead(limits), {}, file_end}).first;
   return it->second;
 }
 
@@ -98,7 +99,9 @@ i64 CachedReads::prev_miss(const BlockStorage* storage, i64 from, i64 max) const
 void CachedReads::read_window(const BlockStorage& storage, Stream& s, const ReadaheadWindow& w, const Issue& issue) {
   const ReadaheadLimits& l = s.ra.limits();
   const i64 request = w.mark < 0 && l.random ? std::min<i64>(l.io_pages, FileReadahead::kForcedChunk) : l.io_pages;
-  issue_missing(storage, w.start, w.start + w.count, request, w.mark, &s.marks, issue);
+  i64 end = w.start + w.count;
+  if (s.file_end.is_positive()) end = std::min(end, ceil_div(s.file_end, kPage));  // nothing past the file's end
+  issue_missing(storage, w.start, end, request, w.mark, &s.marks, issue);
 }
 
 void CachedReads::issue_missing(const BlockStorage& storage, i64 start, i64 end, i64 request, i64 mark,

@@ -32,6 +32,7 @@ public:
   struct Stream {
     FileReadahead ra;
     std::set<i64> marks;
+    Bytes file_end;  // readahead stops here (0: at the store's end)
     // A mark among the pages of [offset, end).
     bool marked(Bytes offset, Bytes end) const;
   };
@@ -44,8 +45,9 @@ public:
 
   explicit CachedReads(PageCache& cache) : cache_(cache) {}
 
-  // The file `thread` reads on `storage`, made on its first read.
-  Stream& stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits);
+  // The file `thread` reads on `storage`, ending at `file_end` (0: the store's end), made on
+  // its first read.
+  Stream& stream(const BlockStorage& storage, int thread, const ReadaheadLimits& limits, Bytes file_end = Bytes(0));
   // Read `id` of [cur, end) on `storage` through `s`: readahead first (requests through
   // `issue`), then its next step.
   Step next(Id id, const BlockStorage& storage, Stream& s, Bytes cur, Bytes end, const Issue& issue);

@@ -104,7 +104,8 @@ private:
   // -> staging -> GPU.
   void read_into_cache(std::uint32_t id) {
     const IoRequest& r = io(id).io;
-    CachedReads::Stream& s = reads_.stream(*r.storage, r.thread, config_.readahead_limits(r.storage->limits()));
+    CachedReads::Stream& s =
+        reads_.stream(*r.storage, r.thread, config_.readahead_limits(r.storage->limits()), r.file_end);
     stream_[id] = &s;
     cursor_[id] = r.offset;
     // Every page cached and no mark on the way: one copy (the common warm read).

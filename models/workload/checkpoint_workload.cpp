@@ -141,6 +141,7 @@ IoRequest CheckpointWorkload::request(Rank& r, Bytes offset, Bytes bytes, bool w
   const Bytes size = round_up(bytes, std::max(Bytes(1), s->limits().lba_size));
   IoRequest io{size, r.base + offset, write, s, gpu_buffers_ ? static_cast<Device*>(r.gpu) : r.dram, r.index};
   if (write && config_.new_file) io.blocks = IoRequest::Blocks::new_file;
+  io.file_end = r.base + round_up(config_.size, std::max(Bytes(1), s->limits().lba_size));
   ++r.pieces;
   return io;
 }

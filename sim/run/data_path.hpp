@@ -66,6 +66,9 @@ struct IoRequest {
   // blocks when writeback sends the pages; paths with a page cache charge it there).
   enum class Blocks : std::uint8_t { allocated, new_file };
   Blocks blocks = Blocks::allocated;
+  // Reads through a page cache: where the file the read is in ends on its store (the
+  // kernel's readahead never reads past i_size); 0: the file runs to the store's end.
+  Bytes file_end{};
 };
 
 // What a path needs from the simulation it runs in.
