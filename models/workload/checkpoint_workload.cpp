@@ -58,7 +58,10 @@ public:
       Rank& rr = *w_.ranks_[rank_];
       const CpuSocket& cpu = rr.thread.cpu();
       rr.thread.spend(cpu.mapped_fault_cost * ceil_div(size, std::max(Bytes(1), cpu.fault_around)),
-                      [this] { w_.ranks_[rank_]->chunk_ready(); });
+                      [this] {
+                        CopySource::Done go = std::move(w_.ranks_[rank_]->chunk_ready);
+                        go();
+                      });
     });
   }
 
