@@ -4,71 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "models/workload/checkpoint_rank.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/slot_pool.hpp"
 #include "sim/run/workload_targets.hpp"
 
 namespace iowall {
-
-// One rank: its GPU, host memory and thread, its file's drives, and its progress.
-struct CheckpointWorkload::Rank {
-  Rank(int i, Gpu& g, Dram& d, CpuSocket& cpu, PathEnv& paths)
-      : index(i), gpu(&g), dram(&d), thread(cpu, fmt::format("{}/thread{}", cpu.name(), i)), copies(paths, g, d, thread) {}
-  int index;
-  Gpu* gpu;
-  Dram* dram;
-  RankThread thread;
-  HostCopies copies;
-  std::vector<BlockStorage*> storage;
-  Bytes base;  // the rank's file starts here on its drives
-  std::vector<PhaseSpan> phases;
-  Time busy_at_start{};
-  // Progress.
-  i64 tensor = 0;
-  Bytes ready, issued, done;  // on the host ready to write (save); handed out; completed (and passed over)
-  std::uint64_t pieces = 0;
-  int inflight = 0;
-  bool passing = false, syncing = false, copying = false;
-  i64 unsynced = 0;
-  i64 buffer_next = 0;  // overlapped: the next buffer to copy
-  int free_buffers = 0;
-  Bytes freed;  // overlapped: bytes whose buffers are free again
-  Bytes pass_pending;  // load: bytes read, waiting for the thread's pass
-  Bytes passed;        // save: the piece under the serializer's pass
-  // mapped load: the tensor being copied to the GPU starts here in the file, and the chunk
-  // being brought in goes on with `chunk_ready`.
-  Bytes copy_base;
-  CopySource::Done chunk_ready;
-};
-
-// A mapped load's copy to the GPU reads the mapping chunk by chunk, as the driver's staging
-// memcpy does: a chunk's pages not cached yet are read by the kernel's readahead running
-// ahead of the touches (a stream, IoRequest::Into::page_cache_stream), then the thread
-// faults the chunk in, fault_around at a time (cpu_socket mapped_fault_cost).
-class CheckpointWorkload::MappedSource final : public CopySource {
-public:
-  MappedSource(CheckpointWorkload& w, int rank) : w_(w), rank_(rank) {}
-  void ready(Bytes offset, Bytes size, Done done) override {
-    Rank& r = *w_.ranks_[rank_];
-    r.chunk_ready = std::move(done);
-    IoRequest touch = w_.request(r, r.copy_base + offset, size, false);
-    touch.into = IoRequest::Into::page_cache_stream;
-    w_.env_.path.submit(touch, [this, size] {
-      Rank& rr = *w_.ranks_[rank_];
-      const CpuSocket& cpu = rr.thread.cpu();
-      rr.thread.spend(cpu.mapped_fault_cost * ceil_div(size, std::max(Bytes(1), cpu.fault_around)),
-                      [this] {
-                        CopySource::Done go = std::move(w_.ranks_[rank_]->chunk_ready);
-                        go();
-                      });
-    });
-  }
-
-private:
-  CheckpointWorkload& w_;
-  int rank_;
-};
 
 CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadEnv& env)
     : config_(config), env_(env), gpu_buffers_(env.path.takes_gpu_buffers()) {
@@ -293,99 +235,6 @@ void CheckpointWorkload::sync_all(int rank, std::uint32_t device, bool last) {
 }
 
 void CheckpointWorkload::save_done(int rank) {
-  JobResult& res = results_[rank];
-  res.first_done = res.last_done = env_.ctx.now();
-  --left_;
-}
-
-// --- loading ---
-
-void CheckpointWorkload::load_start(int rank) {
-  begin_phase(*ranks_[rank], "read");
-  ranks_[rank]->ready = config_.size;
-  read_pump(rank);
-}
-
-void CheckpointWorkload::read_pump(int rank) {
-  Rank& r = *ranks_[rank];
-  const bool mapped = config_.reader == CheckpointConfig::Reader::mapped;
-  while (r.inflight < config_.qd && r.issued < config_.size) {
-    // A mapped load makes one view per tensor, each bringing its tensor's range in.
-    const Bytes bytes = mapped ? tensor_end(r.issued) - r.issued : std::min(config_.io_size, config_.size - r.issued);
-    IoRequest io = request(r, r.issued, bytes, false);
-    if (mapped)
-      io.into = IoRequest::Into::page_cache;  // the mapping's pages: nothing copied
-    // New host memory faults in as the data is copied into it.
-    else if (!gpu_buffers_ && config_.host_memory == HostMemoryKind::pageable_fresh)
-      io.user_pages_cost = first_touch_time(r.thread.cpu(), bytes, config_.huge_pages);
-    r.issued += bytes;
-    ++r.inflight;
-    const std::uint32_t id = pieces_.acquire({rank, bytes, env_.ctx.now(), io.storage});
-    env_.path.submit(io, [this, id] { piece_read(id); });
-  }
-}
-
-void CheckpointWorkload::piece_read(std::uint32_t id) {
-  const Piece p = pieces_[id];
-  pieces_.release(id);
-  Rank& r = *ranks_[p.rank];
-  JobResult& res = results_[p.rank];
-  --r.inflight;
-  res.bytes += p.bytes;
-  ++res.ios;
-  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).whole_ns()));
-  r.pass_pending += p.bytes;
-  read_pump(p.rank);
-  pass_read(p.rank);
-}
-
-// The deserializer's pass over what was read, one piece at a time on the rank's thread;
-// the read phase ends when every byte is read and passed over.
-void CheckpointWorkload::pass_read(int rank) {
-  Rank& r = *ranks_[rank];
-  if (r.passing) return;
-  if (config_.pass_rate.is_positive() && r.pass_pending.is_positive()) {
-    const Bytes bytes = r.pass_pending;
-    r.pass_pending = Bytes(0);
-    r.passing = true;
-    return r.copies.cpu_pass(bytes, config_.pass_rate, [this, rank, bytes] {
-      ranks_[rank]->passing = false;
-      ranks_[rank]->done += bytes;
-      pass_read(rank);
-    });
-  }
-  if (config_.pass_rate.is_zero()) {
-    r.done += r.pass_pending;
-    r.pass_pending = Bytes(0);
-  }
-  if (r.done < config_.size || r.inflight > 0) return;
-  end_phase(r);
-  begin_phase(r, "h2d");
-  if (gpu_buffers_) {  // cuFile read into GPU memory: nothing to copy
-    end_phase(r);
-    return load_done(rank);
-  }
-  h2d_next_tensor(rank);
-}
-
-void CheckpointWorkload::h2d_next_tensor(int rank) {
-  Rank& r = *ranks_[rank];
-  if (r.tensor == config_.tensors) {
-    end_phase(r);
-    return load_done(rank);
-  }
-  const i64 t = r.tensor++;
-  const Bytes bytes = tensor_bytes(t);
-  // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one; a
-  // mapped file's pages are brought in chunk by chunk as the copy reaches them.
-  const HostMemoryKind kind =
-      config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
-  r.copy_base = config_.size / config_.tensors * t;
-  CopySource* source = sources_.empty() ? nullptr : sources_[rank].get();
-  r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); }, source);
-}
-
-void CheckpointWorkload::load_done(int rank) {
   JobResult& res = results_[rank];
   res.first_done = res.last_done = env_.ctx.now();
   --left_;
