@@ -35,14 +35,8 @@ void CheckpointWorkload::read_pump(int rank) {
 }
 
 void CheckpointWorkload::piece_read(std::uint32_t id) {
-  const Piece p = pieces_[id];
-  pieces_.release(id);
+  const Piece p = piece_back(id);
   Rank& r = *ranks_[p.rank];
-  JobResult& res = results_[p.rank];
-  --r.inflight;
-  res.bytes += p.bytes;
-  ++res.ios;
-  res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).whole_ns()));
   r.pass_pending += p.bytes;
   read_pump(p.rank);
   pass_read(p.rank);

@@ -180,16 +180,22 @@ void CheckpointWorkload::write_piece(int rank, Bytes offset, Bytes bytes) {
   env_.path.submit(io, [this, id] { piece_written(id); });
 }
 
-void CheckpointWorkload::piece_written(std::uint32_t id) {
+CheckpointWorkload::Piece CheckpointWorkload::piece_back(std::uint32_t id) {
   const Piece p = pieces_[id];
   pieces_.release(id);
-  Rank& r = *ranks_[p.rank];
+  --ranks_[p.rank]->inflight;
   JobResult& res = results_[p.rank];
-  --r.inflight;
-  r.done += p.bytes;
   res.bytes += p.bytes;
   ++res.ios;
   res.latency_ns.add(static_cast<std::uint64_t>((env_.ctx.now() - p.started).whole_ns()));
+  return p;
+}
+
+void CheckpointWorkload::piece_written(std::uint32_t id) {
+  const Piece p = piece_back(id);
+  Rank& r = *ranks_[p.rank];
+  JobResult& res = results_[p.rank];
+  r.done += p.bytes;
   if (config_.overlapped && !gpu_buffers_) {
     // A buffer is free once every byte copied into it is written (cuFile writes from GPU
     // memory: no host buffers to free, and no copies to start).

@@ -107,6 +107,9 @@ private:
     BlockStorage* storage;
   };
   SlotPool<Piece> pieces_;
+  // A piece is back from the path: released, and counted in its rank's result (bytes, I/Os,
+  // latency); its rank has one fewer in flight.
+  Piece piece_back(std::uint32_t id);
   std::vector<JobResult> results_;
   int left_ = 0;
 };
