@@ -18,7 +18,8 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   c.save = save;
   c.size = p.get_bytes("size", "1 GiB", "bytes of training state each rank (target GPU) saves or restores", "");
   c.tensors = p.get_int("tensors", 128, 1, i64{1} << 30, "tensors the state is held in: one copy call each",
-                        "scripts/checkpoint-frameworks.py default (--tensors 128)");
+                        "scripts/checkpoint-frameworks.py's --tensors 128 (layers: its state holds 4 tensors a layer, 512, as the "
+                        "validation scenarios set)");
   c.io_size = p.get_bytes("io_size", "1 MiB", "one write (read) the file is written (read) in",
                           "assumed: a framework hands the kernel whole tensors, which the page cache takes a "
                           "page batch at a time");
@@ -72,11 +73,13 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   const std::string reader = p.get_choice(
       "reader", "read", {"read", "mapped"},
       "load: read (read() into the rank's host memory: torch.load) or mapped (the file mapped privately, one view "
-      "per tensor in file order, each bringing its tensor's range into the page cache before the next; the copy to "
-      "the GPU faulting them in: safetensors' load_file)",
+      "per tensor in file order, each bringing up to 2 x the path's read_ahead of its tensor into the page cache "
+      "before the next; the copy to the GPU reading the rest as it touches it and faulting it in: safetensors' "
+      "load_file)",
       "safetensors 0.8 load_file backend \"mmap\" (torch.UntypedStorage.from_file, shared=False); "
-      "scripts/probe-mapped-load.py: no read() calls, one major fault per tensor reading its whole range (16 MiB "
-      "tensors, 8 MiB read_ahead_kb), the disk idle between tensors, fault-around faults in the copy");
+      "scripts/probe-mapped-load.py: no read() calls, one major fault per tensor reading its whole range (8 and 16 "
+      "MiB tensors, 8 MiB read_ahead_kb) or 16 MiB of it (128 MiB tensors), the disk idle between tensors, "
+      "fault-around faults in the copy");
   const std::string targets = p.get_text("targets", "all_gpus", "the ranks' GPUs, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "each rank's drives (its file striped over them): SSD ids, local, all or paired",
