@@ -137,6 +137,36 @@ def frameworks(session):
     return doc, rel(path)
 
 
+def session_probe_costs(session):
+    """cpu_cached costs the session's own probes give, where it ran them: {param: (value, source,
+    scenario keys' ending)}. A tensor view's cost per page from the mapped-load probe's touch_heads
+    (the process's CPU over the pages its read-arounds read); a new file's writeback cost per page
+    from the writeback probe (new against overwrite fsync medians, least squares through the
+    origin). Without them the scenarios keep cpu_cached's defaults (other VMs' probes)."""
+    out = {}
+    ml_path = os.path.join(session, "mappedload", "mapped-load.json")
+    if os.path.exists(ml_path):
+        th = json.load(open(ml_path))["summary"].get("touch_heads")
+        if th and th.get("cpu_s") and th.get("pgpgin"):
+            pages = th["pgpgin"] / 4  # pgpgin counts KiB
+            us = th["cpu_s"] / pages * 1e6
+            out["view_page_cost"] = (f"{us:.3g} us", f"cpu_cached view_page_cost {us:.3g} us: touch_heads' CPU "
+                                     f"{th['cpu_s']:.3f} s over {pages:,.0f} pages read ({rel(ml_path)})", "safetensors-load")
+    wb_path = os.path.join(session, "writeback", "writeback.json")
+    if os.path.exists(wb_path):
+        summary = json.load(open(wb_path))["summary"]
+        xs, ys = [], []
+        for name, s in summary.items():
+            if name.startswith("new_") and f"overwrite_{name[4:]}" in summary:
+                xs.append(int(name[4:-1]) << 30 >> 12)
+                ys.append(s["fsync_median_s"] - summary[f"overwrite_{name[4:]}"]["fsync_median_s"])
+        if xs:
+            us = max(0.0, sum(x * y for x, y in zip(xs, ys)) / sum(x * x for x in xs) * 1e6)
+            out["new_block_cost"] = (f"{us:.3g} us", f"cpu_cached new_block_cost {us:.3g} us: new-file fsync "
+                                     f"against overwrite, least squares through the origin ({rel(wb_path)})", "save")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -176,6 +206,8 @@ def main():
         page_src = (f"cpu_cached write_page_cost {page_cost}: write() of {json.load(open(pc_path))['bytes'] >> 30} GiB from a cold "
                     f"source ({pc['write_cold_s']['median_s']:.3f} s) less a memcpy of the same bytes "
                     f"({pc['memcpy_cold_s']['median_s']:.3f} s), per 4 KiB page, medians ({rel(pc_path)})")
+
+    probe_costs = session_probe_costs(session)
 
     topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
     topo["name"] = f"gpu-machine-h200-{args.name}"
@@ -227,6 +259,10 @@ def main():
         if page_cost and key.endswith("save"):
             s["paths"][0]["write_page_cost"] = page_cost
             s["description"] += f"; {page_src}"
+        for param, (value, src, keys) in probe_costs.items():
+            if key.endswith(keys):
+                s["paths"][0][param] = value
+                s["description"] += f"; {src}"
         if key.endswith("save"):
             s["paths"][0]["flusher_bandwidth"] = wb["flusher_bandwidth"]
             s["paths"][0]["writeback_request"] = wb["writeback_request"]
