@@ -27,7 +27,8 @@ void StorageWriteback::write_back(Bytes bytes, Done done) {
   // first allocated, then the store takes it; the flusher goes on with the next meanwhile.
   const Bytes fresh = std::min(bytes, new_pending_);
   new_pending_ -= fresh;
-  const Time pass = transfer_time(bytes, rate_) + new_block_cost_ * ceil_div(fresh, Bytes(4096));
+  constexpr Bytes kPage(4096);
+  const Time pass = transfer_time(bytes, rate_) + new_block_cost_ * ceil_div(fresh, kPage);
   flusher_->submit(pass, Time(0), {}, [this, id] { submit(id); });
 }
 

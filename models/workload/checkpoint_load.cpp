@@ -83,8 +83,8 @@ void CheckpointWorkload::h2d_next_tensor(int rank) {
   // mapped file's pages are brought in chunk by chunk as the copy reaches them.
   const HostMemoryKind kind =
       config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
-  r.copy_base = config_.size / config_.tensors * t;
-  CopySource* source = sources_.empty() ? nullptr : sources_[rank].get();
+  MappedSource* source = sources_.empty() ? nullptr : sources_[rank].get();
+  if (source) source->tensor_at(tensor_start(t));
   r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); }, source);
 }
 

@@ -37,10 +37,6 @@ struct CheckpointWorkload::Rank {
   Bytes freed;  // overlapped: bytes whose buffers are free again
   Bytes pass_pending;  // load: bytes read, waiting for the thread's pass
   Bytes passed;        // save: the piece under the serializer's pass
-  // mapped load: the tensor being copied to the GPU starts here in the file, and the chunk
-  // being brought in goes on with `chunk_ready`.
-  Bytes copy_base;
-  CopySource::Done chunk_ready;
 };
 
 // A mapped load's copy to the GPU reads the mapping chunk by chunk, as the driver's staging
@@ -50,25 +46,28 @@ struct CheckpointWorkload::Rank {
 class CheckpointWorkload::MappedSource final : public CopySource {
 public:
   MappedSource(CheckpointWorkload& w, int rank) : w_(w), rank_(rank) {}
+  // The tensor the next copy takes starts here in the file.
+  void tensor_at(Bytes base) { base_ = base; }
   void ready(Bytes offset, Bytes size, Done done) override {
     Rank& r = *w_.ranks_[rank_];
-    r.chunk_ready = std::move(done);
-    IoRequest touch = w_.request(r, r.copy_base + offset, size, false);
+    pending_ = std::move(done);
+    IoRequest touch = w_.request(r, base_ + offset, size, false);
     touch.into = IoRequest::Into::page_cache_stream;
     w_.env_.path.submit(touch, [this, size] {
-      Rank& rr = *w_.ranks_[rank_];
-      const CpuSocket& cpu = rr.thread.cpu();
-      rr.thread.spend(cpu.mapped_fault_cost * ceil_div(size, std::max(Bytes(1), cpu.fault_around)),
-                      [this] {
-                        CopySource::Done go = std::move(w_.ranks_[rank_]->chunk_ready);
-                        go();
-                      });
+      RankThread& thread = w_.ranks_[rank_]->thread;
+      const CpuSocket& cpu = thread.cpu();
+      thread.spend(cpu.mapped_fault_cost * ceil_div(size, std::max(Bytes(1), cpu.fault_around)), [this] {
+        Done go = std::move(pending_);  // the next chunk's ready() may set it again
+        go();
+      });
     });
   }
 
 private:
   CheckpointWorkload& w_;
   int rank_;
+  Bytes base_;    // the tensor being copied starts here in the file
+  Done pending_;  // what the chunk being brought in goes on with
 };
 
 }  // namespace iowall

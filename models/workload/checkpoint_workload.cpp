@@ -54,16 +54,16 @@ std::vector<std::vector<PhaseSpan>> CheckpointWorkload::phases() const {
   return out;
 }
 
+Bytes CheckpointWorkload::tensor_start(i64 t) const { return config_.size / config_.tensors * t; }
+
 Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
-  const Bytes each = config_.size / config_.tensors;
-  return t + 1 < config_.tensors ? each : config_.size - each * (config_.tensors - 1);
+  return (t + 1 < config_.tensors ? tensor_start(t + 1) : config_.size) - tensor_start(t);
 }
 
 Bytes CheckpointWorkload::tensor_end(Bytes offset) const {
-  const Bytes each = config_.size / config_.tensors;
-  if (each.is_zero()) return config_.size;
-  const i64 t = std::min(offset.n / each.n + 1, config_.tensors);
-  return t < config_.tensors ? each * t : config_.size;
+  // read_checkpoint holds at least a byte per tensor.
+  const i64 t = std::min(offset.n / tensor_start(1).n + 1, config_.tensors);
+  return t < config_.tensors ? tensor_start(t) : config_.size;
 }
 
 void CheckpointWorkload::begin_phase(Rank& r, const char* name) {

@@ -89,6 +89,7 @@ private:
   void h2d_next_tensor(int rank);
   void load_done(int rank);
 
+  Bytes tensor_start(i64 t) const;  // where tensor t starts in the rank's file
   Bytes tensor_bytes(i64 t) const;
   // Where the tensor holding byte `offset` ends (the tensors lie in order, tensor_bytes each).
   Bytes tensor_end(Bytes offset) const;
