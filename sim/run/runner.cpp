@@ -36,7 +36,8 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end) 
 }
 
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
-                                           const std::vector<double>& at_end, Time start, Time end) {
+                                           const std::vector<double>& at_end, Time start, Time end,
+                                           const std::string& skip) {
   const StatEntry* best = nullptr;
   double best_util = -1;
   const double span = (end - start).ps_value();
@@ -44,6 +45,7 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std:
   for (std::size_t i = 0; i < stats.entries().size() && i < at_end.size(); ++i) {
     const StatEntry& e = stats.entries()[i];
     if (e.kind != StatKind::gauge || e.path.size() < 5 || e.path.compare(e.path.size() - 5, 5, "/busy") != 0) continue;
+    if (!skip.empty() && e.path.size() == skip.size() + 5 && e.path.compare(0, skip.size(), skip) == 0) continue;
     const double from = i < at_start.size() ? at_start[i] : 0.0;
     const double util = (at_end[i] - from) / span / static_cast<double>(e.capacity);
     if (util > best_util + 1e-12) {
@@ -57,9 +59,18 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std:
 
 namespace {
 
+// A phase's thread and the busiest other resource that are each busy less than this
+// share of it, but together at least kSeriesTogether, take turns: the thread works, then
+// waits on the resource (a mapped load's thread allocates a view's pages, then the disk
+// reads them while the thread waits), and the phase is bound by the two in series: making
+// either faster shortens it, and neither is saturated.
+constexpr double kSeriesEach = 0.85;
+constexpr double kSeriesTogether = 0.9;
+
 // Each phase over the jobs: the longest job's time in it, its span, and what bound it:
 // the busiest resource over the span of the job that took longest, or that job's own
-// thread when it was busier still (one thread is one core's worth of work).
+// thread when it was busier still (one thread is one core's worth of work), or the two
+// in series (kSeriesEach).
 std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>>& jobs, const StatRegistry& stats) {
   std::vector<PhaseMetrics> out;
   if (jobs.empty()) return out;
@@ -79,9 +90,15 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
     p.start_s = round_to(start.seconds(), 9);
     p.end_s = round_to(end.seconds(), 9);
     if (longest->end > longest->start) {
-      p.limited_by = limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end);
+      p.limited_by = limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end,
+                                       longest->thread);
       const double thread = longest->thread_busy.seconds() / (longest->end - longest->start).seconds();
-      if (!longest->thread.empty() && (!p.limited_by || thread > p.limited_by->utilization))
+      const double other = p.limited_by ? p.limited_by->utilization : 0.0;
+      if (!longest->thread.empty() && p.limited_by && thread < kSeriesEach && other < kSeriesEach &&
+          thread + other >= kSeriesTogether)
+        p.limited_by = LimitedBy{fmt::format("{} in series with {}", longest->thread, p.limited_by->resource),
+                                 round_to(std::min(1.0, thread + other), 4)};
+      else if (!longest->thread.empty() && (!p.limited_by || thread > other))
         p.limited_by = LimitedBy{longest->thread, round_to(std::min(1.0, thread), 4)};
     }
     out.push_back(std::move(p));

@@ -25,8 +25,9 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {})
 // utilization (rounded to 4 decimals); none when there is no such gauge.
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end);
 // The same over [start, end] (a phase of the workload), from busy snapshots taken then
-// (sim/run/workload.hpp).
+// (sim/run/workload.hpp); a resource named `skip` (a phase's own thread) is passed over.
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
-                                           const std::vector<double>& at_end, Time start, Time end);
+                                           const std::vector<double>& at_end, Time start, Time end,
+                                           const std::string& skip = {});
 
 }  // namespace iowall

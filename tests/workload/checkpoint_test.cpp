@@ -322,3 +322,24 @@ TEST_CASE("local storage on a VM is its virtual disk: the drive under it is reac
   all["storage"] = "all";
   CHECK(vda_ios(run(all, {"cpu_cached"})) > 0);
 }
+
+TEST_CASE("a phase whose thread and disk take turns is limited by the two in series", "[workload][checkpoint][limit]") {
+  // The mapped load above: the thread allocates each view's 4,096 pages (0.66 us each,
+  // 2.7 ms), then waits while the disk reads the 16 MiB (~6 ms: the whole GiB takes the
+  // disk's controller 0.38 s): the thread is busy ~31% of the read phase and the disk
+  // ~69%, neither over 85%, together the whole phase, so the phase names both, at the sum
+  // of their shares (>= 90%). With the allocation free the disk works alone, busy nearly
+  // all the phase, and is named alone.
+  const Json load = {{"kind", "checkpoint_load"}, {"size", "1 GiB"}, {"tensors", 64}, {"qd", 1},
+                     {"targets", "gpu0"}, {"storage", "disk0"}, {"reader", "mapped"}};
+  const Json path = {{"name", "cpu_cached"}, {"read_ahead", "8 MiB"}, {"max_sectors", "4 MiB"}};
+  Json free_path = path;
+  free_path["view_page_cost"] = "0 us";
+  const Json r = run(load, Json::array({path})), f = run(load, Json::array({free_path}));
+  const Json& series = phase(r["metrics"]["cpu_cached"], "read")["limited_by"];
+  CHECK(series["resource"] == "cpu0/thread0 in series with disk0/controller");
+  CHECK(series["utilization"].get<double>() >= 0.9);
+  const Json& alone = phase(f["metrics"]["cpu_cached"], "read")["limited_by"];
+  CHECK(alone["resource"] == "disk0/controller");
+  CHECK(alone["utilization"].get<double>() >= 0.85);
+}
