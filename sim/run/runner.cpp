@@ -90,15 +90,17 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
     p.start_s = round_to(start.seconds(), 9);
     p.end_s = round_to(end.seconds(), 9);
     if (longest->end > longest->start) {
-      p.limited_by = limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end,
-                                       longest->thread);
+      const auto busiest = [&](const std::string& skip) {
+        return limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end, skip);
+      };
+      p.limited_by = busiest({});
       const double thread = longest->thread_busy.seconds() / (longest->end - longest->start).seconds();
-      const double other = p.limited_by ? p.limited_by->utilization : 0.0;
-      if (!longest->thread.empty() && p.limited_by && thread < kSeriesEach && other < kSeriesEach &&
-          thread + other >= kSeriesTogether)
-        p.limited_by = LimitedBy{fmt::format("{} in series with {}", longest->thread, p.limited_by->resource),
-                                 round_to(std::min(1.0, thread + other), 4)};
-      else if (!longest->thread.empty() && (!p.limited_by || thread > other))
+      const auto other = longest->thread.empty() ? std::nullopt : busiest(longest->thread);
+      if (other && thread < kSeriesEach && other->utilization < kSeriesEach &&
+          thread + other->utilization >= kSeriesTogether)
+        p.limited_by = LimitedBy{fmt::format("{} in series with {}", longest->thread, other->resource),
+                                 round_to(std::min(1.0, thread + other->utilization), 4)};
+      else if (!longest->thread.empty() && (!p.limited_by || thread > p.limited_by->utilization))
         p.limited_by = LimitedBy{longest->thread, round_to(std::min(1.0, thread), 4)};
     }
     out.push_back(std::move(p));
