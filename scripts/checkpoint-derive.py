@@ -27,6 +27,8 @@ This script
      this session's parameters) and the corpus source validation/checkpoint-h200-NAME.json (each
      writer's save until durable and cold load, the measured median of the rounds with their range,
      in the host memory the rounds found: new, or already mapped, by their page faults).
+With --check it then runs iowall check on the new source and prints each case phase by phase (the rounds'
+median against the model's phase, the model's limit, and the phase that holds most of the miss).
 usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--assume TEXT]... [--check]
 Environment: IOWALL (default build/release/iowall).
 """
@@ -173,7 +175,8 @@ def main():
     ap.add_argument("session")
     ap.add_argument("name", help="short name: topologies/gpu-machine-h200-NAME.json, validation/checkpoint-h200-NAME.json")
     ap.add_argument("--crc-bandwidth", help="torch.save's CRC-32 rate when the session has no --crc-probe")
-    ap.add_argument("--check", action="store_true", help="then run iowall check --source checkpoint-NAME")
+    ap.add_argument("--check", action="store_true",
+                    help="then run iowall check --source checkpoint-NAME and set each case's phases beside the model's")
     ap.add_argument("--assume", action="append", default=[], metavar="TEXT",
                     help="a condition of the session the corpus source must state (repeatable)")
     args = ap.parse_args()
@@ -343,6 +346,39 @@ def main():
     print(f"wrote {topo_path}, {', '.join(scen_paths.values())}, {corpus_path} ({len(cases)} cases)")
     if args.check:
         subprocess.run([iowall, "check", "--source", f"checkpoint-h200-{args.name}", "-q"], cwd=ROOT, check=False)
+        phase_table(iowall, cases, rows)
+
+
+# A save's phases are named alike in the measurement and the model; a cold load's are
+# load_cold_read and load_cold_h2d against the model's read and h2d.
+MEASURED_PHASE = {"read": "load_cold_read", "h2d": "load_cold_h2d"}
+
+
+def phase_table(iowall, cases, rows):
+    """Each checked case phase by phase: the rounds' median against the model's phase, with what
+    bounds the model's phase, and the phase that holds most of the case's miss."""
+    print("\nphases, measured median / model seconds (the model's limit); most of the miss")
+    for c in cases:
+        writer, size = c["id"].split("-")[0], float(c["set"]["/workload/size"].split()[0]) * 1e9
+        cmd = [iowall, "run", "-q", c["scenario"], "--output-format", "json"]
+        for pointer, value in c["set"].items():
+            cmd += ["--set", f"{pointer}={json.dumps(value)}"]
+        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"  {c['id']}: iowall run failed: {out.stderr.strip()}")
+            continue
+        phases = json.loads(out.stdout)["metrics"][c["path"]]["phases"]
+        cells, worst = [], None
+        for ph in phases:
+            r = rows.get((writer, int(size), MEASURED_PHASE.get(ph["name"], ph["name"])))
+            if not r:
+                continue
+            diff = ph["seconds"] - r["median_s"]
+            cells.append(f"{ph['name']} {r['median_s']:.3f}/{ph['seconds']:.3f} ({ph['limited_by']['resource']})")
+            if worst is None or abs(diff) > abs(worst[1]):
+                worst = (ph["name"], diff)
+        tail = f"; most of the miss: {worst[0]} {worst[1]:+.3f} s" if worst else ""
+        print(f"  {c['id']:28s} " + ", ".join(cells) + tail)
 
 
 if __name__ == "__main__":
