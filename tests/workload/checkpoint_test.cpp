@@ -342,4 +342,15 @@ TEST_CASE("a phase whose thread and disk take turns is limited by the two in ser
   const Json& alone = phase(f["metrics"]["cpu_cached"], "read")["limited_by"];
   CHECK(alone["resource"] == "disk0/controller");
   CHECK(alone["utilization"].get<double>() >= 0.85);
+  // read() into memory the rank already has: the kernel's readahead keeps a window in
+  // flight while the thread copies the last one out, so the disk never waits for the
+  // thread (busy the whole phase) and the two overlap rather than take turns: the disk
+  // alone bounds the phase, though the thread works much of it too.
+  Json into_memory = load;
+  into_memory.erase("reader");
+  into_memory["host_memory"] = "pageable";
+  const Json o = run(into_memory, Json::array({path}));
+  const Json& overlapped = phase(o["metrics"]["cpu_cached"], "read")["limited_by"];
+  CHECK(overlapped["resource"] == "disk0/controller");
+  CHECK(overlapped["utilization"].get<double>() >= 0.95);
 }
