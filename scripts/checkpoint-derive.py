@@ -291,6 +291,7 @@ def main():
         return kind, f"{phase} minor faults per round {', '.join(str(f) for f in faults)}: {kind}"
 
     cases = []
+    measured = []  # by case: the (writer, size) of its rows, for the phase table
     rows = {(r["writer"], r["size_bytes"], r["phase"]): r for r in fw["summary"]}
     sizes = sorted({r["size_bytes"] for r in fw["summary"]})
     for writer, stem in (("torch_save", "torch"), ("safetensors", "safetensors")):
@@ -300,6 +301,7 @@ def main():
                 r = rows.get((writer, size, phase))
                 if not r:
                     continue
+                measured.append((writer, size))
                 cases.append({
                     "id": f"{writer}-{size / 1e9:g}gb-{what}",
                     "figure": (f"{writer} {gb} {'d2h + serialize_write + fsync until durable' if key == 'save' else 'page cache cold: read, then to the GPU (load_cold_total)'}"
@@ -346,7 +348,7 @@ def main():
     print(f"wrote {topo_path}, {', '.join(scen_paths.values())}, {corpus_path} ({len(cases)} cases)")
     if args.check:
         subprocess.run([iowall, "check", "--source", f"checkpoint-h200-{args.name}", "-q"], cwd=ROOT, check=False)
-        phase_table(iowall, cases, rows)
+        phase_table(iowall, cases, measured, rows)
 
 
 # A save's phases are named alike in the measurement and the model; a cold load's are
@@ -354,12 +356,12 @@ def main():
 MEASURED_PHASE = {"read": "load_cold_read", "h2d": "load_cold_h2d"}
 
 
-def phase_table(iowall, cases, rows):
+def phase_table(iowall, cases, measured, rows):
     """Each checked case phase by phase: the rounds' median against the model's phase, with what
-    bounds the model's phase, and the phase that holds most of the case's miss."""
+    bounds the model's phase, and the phase that holds most of the case's miss. `measured` holds
+    each case's (writer, size), the keys of its rows."""
     print("\nphases, measured median / model seconds (the model's limit); most of the miss")
-    for c in cases:
-        writer, size = c["id"].split("-")[0], float(c["set"]["/workload/size"].split()[0]) * 1e9
+    for c, (writer, size) in zip(cases, measured):
         cmd = [iowall, "run", "-q", c["scenario"], "--output-format", "json"]
         for pointer, value in c["set"].items():
             cmd += ["--set", f"{pointer}={json.dumps(value)}"]
@@ -370,11 +372,12 @@ def phase_table(iowall, cases, rows):
         phases = json.loads(out.stdout)["metrics"][c["path"]]["phases"]
         cells, worst = [], None
         for ph in phases:
-            r = rows.get((writer, int(size), MEASURED_PHASE.get(ph["name"], ph["name"])))
+            r = rows.get((writer, size, MEASURED_PHASE.get(ph["name"], ph["name"])))
             if not r:
                 continue
             diff = ph["seconds"] - r["median_s"]
-            cells.append(f"{ph['name']} {r['median_s']:.3f}/{ph['seconds']:.3f} ({ph['limited_by']['resource']})")
+            limit = (ph.get("limited_by") or {}).get("resource", "-")
+            cells.append(f"{ph['name']} {r['median_s']:.3f}/{ph['seconds']:.3f} ({limit})")
             if worst is None or abs(diff) > abs(worst[1]):
                 worst = (ph["name"], diff)
         tail = f"; most of the miss: {worst[0]} {worst[1]:+.3f} s" if worst else ""
