@@ -332,13 +332,18 @@ def main():
                                    "each torch.save case copies into the host memory its rounds found, by their page "
                                    "faults: new (pageable_fresh) or already mapped (pageable), a condition the runs "
                                    "recorded; a safetensors load maps its file (reader mapped: each tensor's view brings "
-                                   "its range in, cpu_cached's view_page_cost per page allocated first, the default from "
-                                   "scripts/probe-mapped-load.py touch_heads on fourteenth-h200-vm; the copy to the GPU "
+                                   "its range in, cpu_cached's view_page_cost per page allocated first, "
+                                   + (f"this session's own probe ({probe_costs['view_page_cost'][1]})"
+                                      if "view_page_cost" in probe_costs else
+                                      "the default from scripts/probe-mapped-load.py touch_heads on fourteenth-h200-vm")
+                                   + "; the copy to the GPU "
                                    "faults the mapping in, cpu0's mapped_fault_cost per fault_around, the default from the "
                                    "same probe on twelfth-h200-vm)",
                                    (f"a buffered write's cost per page: this session's probe ({page_cost})" if page_cost
                                     else "a buffered write's cost per page: cpu_cached's default write_page_cost (0.6 "
                                          "us, probes of other machines), this session having no page-cache probe")]
+                                  + ([f"a new file's writeback cost per page: this session's own probe "
+                                      f"({probe_costs['new_block_cost'][1]})"] if "new_block_cost" in probe_costs else [])
                                   + args.assume},
         "cases": cases}
     corpus_path = f"validation/checkpoint-h200-{args.name}.json"
