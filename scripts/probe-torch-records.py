@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """What torch.load costs per record, and what the order it reads its records in costs a cold read.
 
-torch.save names each storage by the order its pickler meets it ("0", "1", "2", ...) and writes
-the records sorted by those names as text ("0", "1", "10", "100", ..., "2", "20", ...);
-torch.load reads a record (one readinto of its size) when its unpickler meets the storage, in
-numeric order, so most reads start away from where the last one ended. For files of the same
+torch.save names each storage by the order its pickler meets it ("0", "1", "2", ...); the torch
+sources of 2.5 and before write the records sorted by those names as text ("0", "1", "10", "100",
+..., "2", "20", ...), while torch.load reads a record (one readinto of its size) when its unpickler
+meets the storage, in numeric order: there most reads would start away from where the last one
+ended. Where the installed torch puts them is recorded (torch_order_jumps: reads in torch's order
+that do not start where the last one ended). For files of the same
 --size-gib GiB held in N tensors (--tensors, a list), each case run --rounds times, interleaved:
   warm_load         torch.load(map_location="cpu", weights_only=True), the file in the page cache
   warm_read         the same records read by pread into new host tensors in torch's order, the
