@@ -43,6 +43,10 @@
 #   mappedload: scripts/probe-mapped-load.py: a cold safetensors load_file of MAPPEDLOAD_GIB (default 4)
 #            GiB and its copy to the GPU out of the mapping, against a buffered read and page faults
 #            on a mapping of the same file (cold and warm): how a mapped load reads.
+#   guestmem: scripts/probe-guest-memory.py: what guest memory costs the first time it is written after
+#            the guest reported it free (virtio-balloon free page reporting): a populate of
+#            GUESTMEM_POPULATE_GIB (default 8) GiB settled and at once, and a cold fill of a GUESTMEM_GIB
+#            (default 4) GiB file at once and GUESTMEM_SETTLE (default 8) s after its pages were dropped.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -313,6 +317,13 @@ mappedload() {
     --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}" > summary.txt 2> mappedload.log
 }
 
+guestmem() {
+  mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
+  PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
+    --rounds "${ROUNDS:-3}" --size-gib "${GUESTMEM_GIB:-4}" --populate-gib "${GUESTMEM_POPULATE_GIB:-8}" \
+    --settle "${GUESTMEM_SETTLE:-8}" > summary.txt 2> guestmem.log
+}
+
 writeback() {
   mkdir -p "$work/writeback" && cd "$work/writeback" || return
   PYTHONUNBUFFERED=1 timeout "${WRITEBACK_LIMIT:-400}" python3 "$here/probe-writeback.py" --dir "$work/writeback" --output "$work/writeback/writeback.json" \
@@ -342,6 +353,7 @@ for phase in "${phases[@]}"; do
     depth) depth ;;
     readpath) readpath ;;
     mappedload) mappedload ;;
+    guestmem) guestmem ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
