@@ -4,7 +4,9 @@ into a node model and a corpus source for `iowall check`, with nothing fitted to
 
 A session folder holds what scripts/calibrate-gpu-machine.sh packed, unpacked: disk/sweep/*.json
 (reads), writes/*.json (O_DIRECT and buffered writes made durable), copies/*.json (host<->GPU copies,
-CPU passes) and frameworks/checkpoints.json (scripts/checkpoint-frameworks.py, with --crc-probe).
+CPU passes) and frameworks/checkpoints.json (scripts/checkpoint-frameworks.py, with --crc-probe). A
+phase may stay as the run packed it (PHASE.tar.gz beside the folder it would make: fewer files to keep):
+the script unpacks it in place, under the same names, when its folder is missing.
 This script
   1. runs `iowall calibrate` on the reads and writes (profile.json and calibrated-topology.json in
      the session folder): the drive (read and write service, latencies, ceilings, mdts, flush), the
@@ -57,6 +59,26 @@ def die(msg):
 
 def rel(path):
     return os.path.relpath(path, ROOT)
+
+
+def unpack_phases(session):
+    """Unpacks each PHASE.tar.gz of the session whose PHASE folder is missing, in place (the names the
+    run packed), refusing an archive with a member outside its PHASE folder."""
+    import tarfile
+    for archive in sorted(glob.glob(os.path.join(session, "*.tar.gz"))):
+        phase = os.path.basename(archive)[:-len(".tar.gz")]
+        if os.path.isdir(os.path.join(session, phase)):
+            continue
+        try:
+            with tarfile.open(archive) as tar:
+                members = tar.getmembers()
+                bad = [m.name for m in members if not (m.isfile() or m.isdir())
+                       or os.path.normpath(m.name).split(os.sep)[0] != phase or ".." in m.name.split("/")]
+                if bad:
+                    die(f"{rel(archive)}: member {bad[0]!r} is not a file under {phase}/")
+                tar.extractall(session, members=members)
+        except (OSError, tarfile.TarError) as e:
+            die(f"{rel(archive)}: {e}")
 
 
 def copy_runs(session, name):
@@ -186,6 +208,7 @@ def main():
     session = os.path.abspath(args.session)
     if not os.path.isdir(session):
         die(f"{args.session}: not a folder")
+    unpack_phases(session)
     profile, calibrated = calibrate(session, iowall)
     host, host_src = host_costs(session)
     fw, fw_path = frameworks(session)
