@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Whether a cold read costs something per record: one file read cold as N records, each one pread()
+of its bytes in file order into one reused buffer, laid out as torch.save lays a checkpoint out (each
+record's data 64-byte aligned after a small header, so record boundaries fall inside pages) and
+packed on page boundaries, against the same bytes in 4 MiB reads.
+
+A torch.load reads a checkpoint record by record, one read of each record's bytes; cold, such a load
+takes longer the more records the same bytes are cut into (scripts/probe-torch-records.py: 2 GiB in
+16, 128, 640 records, 1.24, 1.41, 1.59 s cold, flat warm), which the model's loader, a stream of
+reads through Linux's readahead, does not. Each round, for each --records N (order reversed every
+other round), each layout read cold (POSIX_FADV_DONTNEED on the file first) and then warm:
+  torch_N    record k's data at k x (S + 128) + 128, S = size / N rounded down to 64 bytes
+  packed_N   record k at k x P, P = size / N rounded down to 4 KiB
+  stream     the file's first size bytes in 4 MiB reads (no records)
+For each: wall seconds, the thread's CPU seconds, the disk's counters (requests, bytes, busy time).
+Nothing is changed on the machine: only a folder made under --dir is written, and removed at the end.
+usage: scripts/probe-read-records.py --dir /var/tmp --output rr.json [--size-gib 2]
+       [--records 16,64,256,640,2048] [--rounds 3]
+"""
+import mmap
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments  # noqa: E402
+
+MIB = 1 << 20
+HEADER = 128
+
+
+def layout(kind, size, n):
+    """(offset, length) of each record."""
+    if kind == "torch":
+        s = size // n // 64 * 64
+        return [(k * (s + HEADER) + HEADER, s) for k in range(n)]
+    p = size // n // 4096 * 4096
+    return [(k * p, p) for k in range(n)]
+
+
+def main():
+    def extra(ap):
+        ap.add_argument("--records", default="16,64,256,640,2048")
+    args, size = probe_arguments(__doc__, extra)
+    try:
+        counts = [int(x) for x in args.records.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1 or max(counts) > size // 4096:
+        print(f"probe-read-records: --records {args.records}: whole numbers from 1 to {size // 4096}",
+              file=sys.stderr)
+        return 2
+    sysfs = block_sysfs(args.dir)
+    largest = max(size // n for n in counts)
+    buf = mmap.mmap(-1, max(largest, 4 * MIB))
+    buf[:] = b"\1" * len(buf)
+    view = memoryview(buf)
+    work = tempfile.mkdtemp(prefix="iowall-read-records-", dir=args.dir)
+    path = os.path.join(work, "file.bin")
+    records = []
+    try:
+        block = os.urandom(MIB)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        for _ in range(size // MIB + 1):  # room for the torch layout's headers
+            os.write(fd, block)
+        os.fsync(fd)
+        os.close(fd)
+
+        def read(pieces):
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                for off, n in pieces:
+                    os.preadv(fd, [view[:n]], off)
+            finally:
+                os.close(fd)
+
+        def measure(pieces, cold):
+            if cold:
+                drop_cached(path)
+            d0 = disk_read_stat(sysfs)
+            c0, t0 = time.thread_time(), time.perf_counter()
+            read(pieces)
+            rec = {"wall_s": time.perf_counter() - t0, "thread_cpu_s": time.thread_time() - c0,
+                   "bytes": sum(n for _, n in pieces)}
+            d1 = disk_read_stat(sysfs)
+            if d0 and d1:
+                rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+            return rec
+
+        stream = [(off, min(4 * MIB, size - off)) for off in range(0, size, 4 * MIB)]
+        for r in range(1, args.rounds + 1):
+            rec = {"round": r}
+            for n in (counts if r % 2 else list(reversed(counts))):
+                for kind in ("torch", "packed"):
+                    pieces = layout(kind, size, n)
+                    rec[f"{kind}_{n}_cold"] = measure(pieces, True)
+                    rec[f"{kind}_{n}_warm"] = measure(pieces, False)
+            rec["stream_cold"] = measure(stream, True)
+            rec["stream_warm"] = measure(stream, False)
+            records.append(rec)
+            print(f"# round {r}: " + ", ".join(f"{k} {v['wall_s']:.3f}" for k, v in rec.items() if k.endswith("cold")),
+                  file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    summary = {}
+    for name in [k for k in records[0] if k != "round"]:
+        runs = [rec[name] for rec in records]
+        wall = statistics.median(x["wall_s"] for x in runs)
+        s = {"median_s": wall, "min_s": min(x["wall_s"] for x in runs), "max_s": max(x["wall_s"] for x in runs),
+             "cpu_s": statistics.median(x["thread_cpu_s"] for x in runs)}
+        if all("disk" in x for x in runs):
+            s["disk_busy_share"] = statistics.median(x["disk"]["busy_ms"] / 1e3 / x["wall_s"] for x in runs)
+            s["disk_reads"] = statistics.median(x["disk"]["reads"] for x in runs)
+        summary[name] = s
+    doc = {"tool": "probe-read-records", "kernel": platform.release(), "size": size, "records": counts,
+           "header_bytes": HEADER, "rounds": args.rounds, "runs": records}
+    finish_probe(args.output, doc, summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
