@@ -327,6 +327,28 @@ def fsync_path(path):
             os.close(fd)
 
 
+def write_new_file(path, size, block=None):
+    """Creates `path` (never an existing file: O_EXCL), writes `size` bytes of it in 1 MiB write()s of
+    `block` (1 MiB of random bytes unless given) and fsyncs it."""
+    block = block or os.urandom(1 << 20)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        for _ in range(size // len(block)):
+            os.write(fd, block)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def touched_buffer(nbytes):
+    """An anonymous mapping of `nbytes`, every page written once (mapped before any timed copy into
+    it), and a memoryview of it."""
+    import mmap
+    m = mmap.mmap(-1, nbytes)
+    m[:] = b"\1" * nbytes
+    return m, memoryview(m)
+
+
 def disk_bytes(path):
     return sum(os.path.getsize(n) for n in files_under(path))
 

@@ -44,7 +44,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments,  # noqa: E402
-                             read_meminfo, read_proc_fields, thp_mode)
+                             read_meminfo, read_proc_fields, thp_mode, touched_buffer, write_new_file)
 
 MIB = 1 << 20
 MADV_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux 5.14
@@ -131,23 +131,13 @@ def main():
               f"nothing to measure ({avail >> 20} MiB available)", file=sys.stderr)
         return 2
     sysfs = block_sysfs(args.dir)
-    dst = mmap.mmap(-1, 4 * MIB)
-    dst[:] = b"\1" * (4 * MIB)
-    dst_mv = memoryview(dst)
-    direct_bufs = [[mmap.mmap(-1, 4 * MIB) for _ in range(2)] for _ in range(4)]
-    for pair in direct_bufs:
-        for b in pair:
-            b[:] = b"\1" * (4 * MIB)
+    dst, dst_mv = touched_buffer(4 * MIB)
+    direct_bufs = [[touched_buffer(4 * MIB)[0] for _ in range(2)] for _ in range(4)]
     work = tempfile.mkdtemp(prefix="iowall-guest-memory-", dir=args.dir)
     path = os.path.join(work, "file.bin")
     records = []
     try:
-        block = os.urandom(MIB)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        for _ in range(size // MIB):
-            os.write(fd, block)
-        os.fsync(fd)
-        os.close(fd)
+        write_new_file(path, size)
 
         def populate():
             m = mmap.mmap(-1, pop_bytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)

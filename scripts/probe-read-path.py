@@ -41,7 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, finish_probe, probe_arguments,  # noqa: E402
-                             queue_settings, thp_mode)
+                             queue_settings, thp_mode, write_new_file)
 
 MIB = 1 << 20
 HUGE = 2 * MIB
@@ -106,12 +106,7 @@ def main():
     path = os.path.join(work, "file.bin")
     records = []
     try:
-        block = os.urandom(MIB)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        for _ in range(size // MIB):
-            os.write(fd, block)
-        os.fsync(fd)
-        os.close(fd)
+        write_new_file(path, size)
 
         def drop():
             fd = os.open(path, os.O_RDONLY)

@@ -17,7 +17,6 @@ Nothing is changed on the machine: only a folder made under --dir is written, an
 usage: scripts/probe-read-records.py --dir /var/tmp --output rr.json [--size-gib 2]
        [--records 16,64,256,640,2048] [--rounds 3]
 """
-import mmap
 import os
 import platform
 import shutil
@@ -27,7 +26,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments  # noqa: E402
+from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments,  # noqa: E402
+                             touched_buffer, write_new_file)
 
 MIB = 1 << 20
 HEADER = 128
@@ -56,19 +56,12 @@ def main():
         return 2
     sysfs = block_sysfs(args.dir)
     largest = max(size // n for n in counts)
-    buf = mmap.mmap(-1, max(largest, 4 * MIB))
-    buf[:] = b"\1" * len(buf)
-    view = memoryview(buf)
+    buf, view = touched_buffer(max(largest, 4 * MIB))
     work = tempfile.mkdtemp(prefix="iowall-read-records-", dir=args.dir)
     path = os.path.join(work, "file.bin")
     records = []
     try:
-        block = os.urandom(MIB)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        for _ in range(size // MIB + 1):  # room for the torch layout's headers
-            os.write(fd, block)
-        os.fsync(fd)
-        os.close(fd)
+        write_new_file(path, size + MIB)  # room for the torch layout's headers
 
         def read(pieces):
             fd = os.open(path, os.O_RDONLY)

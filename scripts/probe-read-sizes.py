@@ -20,7 +20,6 @@ usage: scripts/probe-read-sizes.py --dir /var/tmp --output rs.json [--sizes-mib 
        [--rounds 3]
 """
 import argparse
-import mmap
 import os
 import platform
 import shutil
@@ -31,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             queue_settings)
+                             queue_settings, touched_buffer, write_new_file)
 
 MIB = 1 << 20
 
@@ -55,16 +54,6 @@ def arguments():
     if shutil.disk_usage(args.dir).free < 2 * max(sizes) + (256 << 20):
         ap.error(f"--dir has less free space than twice the largest size ({max(sizes) >> 20} MiB)")
     return args, sizes
-
-
-def write_file(path, size, block):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        for _ in range(size // MIB):
-            os.write(fd, block)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def idle_facts(series, t0, wall):
@@ -113,21 +102,19 @@ def fit(points):
 def main():
     args, sizes = arguments()
     sysfs = block_sysfs(args.dir)
-    dst = mmap.mmap(-1, 4 * MIB)
-    dst[:] = b"\1" * (4 * MIB)
-    dst_mv = memoryview(dst)
+    dst, dst_mv = touched_buffer(4 * MIB)
     work = tempfile.mkdtemp(prefix="iowall-read-sizes-", dir=args.dir)
     old = os.path.join(work, "old.bin")
     block = os.urandom(MIB)
     records = []
     try:
-        write_file(old, max(sizes), block)
+        write_new_file(old, max(sizes), block)
         for r in range(1, args.rounds + 1):
             order = sizes if r % 2 else list(reversed(sizes))
             for size in order:
                 fresh = os.path.join(work, f"fresh-{r}-{size >> 20}.bin")
                 t = time.perf_counter()
-                write_file(fresh, size, block)
+                write_new_file(fresh, size, block)
                 written_s = time.perf_counter() - t
                 rec = read_cold(fresh, size, dst_mv, sysfs)
                 rec.update({"round": r, "kind": "fresh", "write_fsync_s": written_s})
