@@ -34,6 +34,7 @@ TEST_CASE("bad nfs_rdma input is one line naming the file and pointer, exit code
       {nfs_with("nconnect", 17), "/paths/0/nconnect", "out of range"},
       {nfs_with("max_slots", 0), "/paths/0/max_slots", "out of range"},
       {nfs_with("transport", "carrier-pigeon"), "/paths/0/transport", "carrier-pigeon"},
+      {nfs_with("transport", "tcp"), "/paths/0/transport", "NFS over TCP is not modelled"},
       {nfs_with("server_cache_hit_ratio", 1.5), "/paths/0/server_cache_hit_ratio", "out of range (expected 0 to 1)"},
       {nfs_with("target_cost", "5 us"), "/paths/0/target_cost", "server_rpc_cost"},
       {nfs_with("drives", "gpu0"), "/paths/0/drives", "not block storage"},
