@@ -51,17 +51,21 @@ MADV_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux 5.14
 VMSTAT = ("pgfault", "thp_fault_alloc", "pgalloc_normal", "pgfree", "nr_free_pages")
 
 
+def read_text(path):
+    """A sysfs or proc file's text, stripped; None where unreadable."""
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def virtio_devices():
     """Each virtio device: its id (5: balloon, 2: block), driver and offered feature bits."""
     out = []
     for d in sorted(glob.glob("/sys/bus/virtio/devices/*")):
         rec = {"name": os.path.basename(d)}
-        for key in ("device", "features"):
-            try:
-                with open(f"{d}/{key}") as f:
-                    rec[key] = f.read().strip()
-            except OSError:
-                pass
+        rec.update({key: text for key in ("device", "features") if (text := read_text(f"{d}/{key}")) is not None})
         try:
             rec["driver"] = os.path.basename(os.readlink(f"{d}/driver"))
         except OSError:
@@ -74,18 +78,9 @@ def virtio_devices():
 
 def reporting_facts(devices):
     balloon = [d for d in devices if d.get("device") == "0x0005"]
-    params = {}
-    for name in sorted(os.listdir(REPORTING)) if os.path.isdir(REPORTING) else []:
-        try:
-            with open(f"{REPORTING}/{name}") as f:
-                params[name] = f.read().strip()
-        except OSError:
-            pass
-    try:
-        with open("/proc/cmdline") as f:
-            cmdline = [w for w in f.read().split() if "report" in w or "balloon" in w]
-    except OSError:
-        cmdline = []
+    names = sorted(os.listdir(REPORTING)) if os.path.isdir(REPORTING) else []
+    params = {name: text for name in names if (text := read_text(f"{REPORTING}/{name}")) is not None}
+    cmdline = [w for w in (read_text("/proc/cmdline") or "").split() if "report" in w or "balloon" in w]
     return {"balloon": bool(balloon), "parameters": params, "cmdline": cmdline,
             "free_page_reporting": any(5 in d["feature_bits"] for d in balloon)}
 
@@ -96,14 +91,8 @@ REPORTING = "/sys/module/page_reporting/parameters"
 def reporting_counters():
     """The guest kernel's page-reporting counters where it exposes them (reported_kib, passes: a
     platform's own parameters, absent from mainline Linux); {} otherwise."""
-    out = {}
-    for name in ("reported_kib", "passes", "walked"):
-        try:
-            with open(f"{REPORTING}/{name}") as f:
-                out[name] = int(f.read().strip())
-        except (OSError, ValueError):
-            pass
-    return out
+    texts = {name: read_text(f"{REPORTING}/{name}") for name in ("reported_kib", "passes", "walked")}
+    return {name: int(t) for name, t in texts.items() if t is not None and t.isdigit()}
 
 
 def measure(fn, sysfs):
