@@ -327,6 +327,21 @@ def fsync_path(path):
             os.close(fd)
 
 
+class scratch_folder:
+    """A folder made under `parent` for a probe's files (mkdtemp: never an existing one), removed with
+    everything in it when the with-block ends, however it ends."""
+
+    def __init__(self, parent, prefix):
+        self.parent, self.prefix = parent, prefix
+
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix=self.prefix, dir=self.parent)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
 def write_new_file(path, size, block=None):
     """Creates `path` (never an existing file: O_EXCL), writes `size` bytes of it in 1 MiB write()s of
     `block` (1 MiB of random bytes unless given) and fsyncs it."""
@@ -336,6 +351,17 @@ def write_new_file(path, size, block=None):
         for _ in range(size // len(block)):
             os.write(fd, block)
         os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def map_file(path, size):
+    """A read-only shared mapping of the file's first `size` bytes (the descriptor closed at once:
+    the mapping keeps the file)."""
+    import mmap
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return mmap.mmap(fd, size, prot=mmap.PROT_READ)
     finally:
         os.close(fd)
 

@@ -35,16 +35,15 @@ import glob
 import mmap
 import os
 import platform
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments,  # noqa: E402
-                             read_meminfo, read_proc_fields, thp_mode, touched_buffer, write_new_file)
+from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
+                             map_file, probe_arguments, read_meminfo, read_proc_fields, scratch_folder,
+                             thp_mode, touched_buffer, write_new_file)
 
 MIB = 1 << 20
 MADV_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux 5.14
@@ -122,10 +121,9 @@ def main():
     sysfs = block_sysfs(args.dir)
     dst, dst_mv = touched_buffer(4 * MIB)
     direct_bufs = [[touched_buffer(4 * MIB)[0] for _ in range(2)] for _ in range(4)]
-    work = tempfile.mkdtemp(prefix="iowall-guest-memory-", dir=args.dir)
-    path = os.path.join(work, "file.bin")
     records = []
-    try:
+    with scratch_folder(args.dir, "iowall-guest-memory-") as work:
+        path = os.path.join(work, "file.bin")
         write_new_file(path, size)
 
         def populate():
@@ -142,11 +140,7 @@ def main():
                     pass
 
         def mapped():
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                m = mmap.mmap(fd, size, prot=mmap.PROT_READ)
-            finally:
-                os.close(fd)
+            m = map_file(path, size)
             s = 0
             for off in range(0, size, 4096):
                 s += m[off]
@@ -187,8 +181,6 @@ def main():
             records.append(rec)
             print(f"# round {r}: " + ", ".join(f"{n} {rec[n]['wall_s']:.3f}" for n, _, _, _ in cases),
                   file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
     summary = {}
     for name, *_ in cases:

@@ -32,16 +32,15 @@ import ctypes
 import mmap
 import os
 import platform
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, finish_probe, probe_arguments,  # noqa: E402
-                             queue_settings, thp_mode, write_new_file)
+from checkpoint_host import (block_sysfs, disk_read_stat, finish_probe, InflightSampler,  # noqa: E402
+                             map_file, probe_arguments, queue_settings, scratch_folder, thp_mode,
+                             write_new_file)
 
 MIB = 1 << 20
 HUGE = 2 * MIB
@@ -102,10 +101,9 @@ def main():
     huge_before = anon_huge_kib()
     huge_buf, huge_view = huge_page_buffer(16 * MIB)
     huge_kib = None if huge_before is None else anon_huge_kib() - huge_before  # of the 16 MiB asked
-    work = tempfile.mkdtemp(prefix="iowall-read-path-", dir=args.dir)
-    path = os.path.join(work, "file.bin")
     records = []
-    try:
+    with scratch_folder(args.dir, "iowall-read-path-") as work:
+        path = os.path.join(work, "file.bin")
         write_new_file(path, size)
 
         def drop():
@@ -124,11 +122,7 @@ def main():
             return run
 
         def mapped():
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                m = mmap.mmap(fd, size, prot=mmap.PROT_READ)
-            finally:
-                os.close(fd)
+            m = map_file(path, size)
             mv = memoryview(m)
             for off in range(0, size, 4 * MIB):
                 dst_mv[off:off + 4 * MIB] = mv[off:off + 4 * MIB]
@@ -192,8 +186,6 @@ def main():
             records.append(rec)
             print(f"# round {r}: " + ", ".join(f"{n} {rec[n]['wall_s']:.3f}" for n, _, _ in cases),
                   file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     summary = {}
     for name, _, _ in cases:
         walls = [rec[name]["wall_s"] for rec in records]

@@ -28,15 +28,13 @@ import mmap
 import os
 import platform
 import resource
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe, probe_arguments,  # noqa: E402
-                             touched_buffer, write_new_file)
+from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
+                             probe_arguments, scratch_folder, touched_buffer, write_new_file)
 
 MIB = 1 << 20
 HEADER = 128
@@ -74,10 +72,9 @@ def main():
     region = touched_buffer(size + MIB) if "mapped" in intos else None
     largest = max(size // n for n in counts)
     buf, view = touched_buffer(max(largest, 4 * MIB))
-    work = tempfile.mkdtemp(prefix="iowall-read-records-", dir=args.dir)
-    path = os.path.join(work, "file.bin")
     records = []
-    try:
+    with scratch_folder(args.dir, "iowall-read-records-") as work:
+        path = os.path.join(work, "file.bin")
         write_new_file(path, size + MIB)  # room for the torch layout's headers
 
         def read(pieces, into):
@@ -131,8 +128,6 @@ def main():
             records.append(rec)
             print(f"# round {r}: " + ", ".join(f"{k} {v['wall_s']:.3f}" for k, v in rec.items() if k.endswith("cold")),
                   file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
     summary = {}
     for name in [k for k in records[0] if k != "round"]:

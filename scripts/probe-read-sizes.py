@@ -25,12 +25,12 @@ import platform
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             queue_settings, touched_buffer, write_new_file)
+from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
+                             InflightSampler, queue_settings, scratch_folder, touched_buffer,
+                             write_new_file)
 
 MIB = 1 << 20
 
@@ -103,11 +103,10 @@ def main():
     args, sizes = arguments()
     sysfs = block_sysfs(args.dir)
     dst, dst_mv = touched_buffer(4 * MIB)
-    work = tempfile.mkdtemp(prefix="iowall-read-sizes-", dir=args.dir)
-    old = os.path.join(work, "old.bin")
     block = os.urandom(MIB)
     records = []
-    try:
+    with scratch_folder(args.dir, "iowall-read-sizes-") as work:
+        old = os.path.join(work, "old.bin")
         write_new_file(old, max(sizes), block)
         for r in range(1, args.rounds + 1):
             order = sizes if r % 2 else list(reversed(sizes))
@@ -125,8 +124,6 @@ def main():
                 records.append(rec)
                 print(f"# round {r} {size >> 20} MiB: fresh {records[-2]['wall_s']:.3f} s, old {rec['wall_s']:.3f} s",
                       file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
     summary = {}
     for kind in ("fresh", "old"):
