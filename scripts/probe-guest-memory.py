@@ -41,9 +41,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             map_file, probe_arguments, read_meminfo, read_proc_fields, scratch_folder,
-                             thp_mode, touched_buffer, write_new_file)
+from checkpoint_host import (drop_cached, finish_probe, map_file, probe_arguments, read_meminfo,  # noqa: E402
+                             read_proc_fields, scratch_folder, thp_mode, touched_buffer,
+                             write_new_file)
+from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
 
 MIB = 1 << 20
 MADV_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux 5.14

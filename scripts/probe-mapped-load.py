@@ -49,9 +49,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (InflightSampler, block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             probe_arguments, queue_settings, read_proc_fields, resident_fraction, resident_runs,
-                             thp_mode)
+from checkpoint_host import (drop_cached, finish_probe, probe_arguments, read_proc_fields,  # noqa: E402
+                             resident_fraction, resident_runs, thp_mode)
+from disk_counters import (block_sysfs, disk_read_stat, InflightSampler, queue_settings)  # noqa: E402
 
 TENSORS = 512  # the frameworks' 128-layer training state: 4 tensors a layer
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")

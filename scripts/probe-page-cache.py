@@ -34,7 +34,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import block_sysfs, probe_arguments, queue_settings, timed, write_atomically  # noqa: E402
+from checkpoint_host import (probe_arguments, timed, write_atomically)  # noqa: E402
+from disk_counters import (block_sysfs, queue_settings)  # noqa: E402
 
 MIB = 1 << 20
 

@@ -38,9 +38,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, finish_probe, InflightSampler,  # noqa: E402
-                             map_file, probe_arguments, queue_settings, scratch_folder, thp_mode,
+from checkpoint_host import (finish_probe, map_file, probe_arguments, scratch_folder, thp_mode,  # noqa: E402
                              write_new_file)
+from disk_counters import (block_sysfs, disk_read_stat, InflightSampler, queue_settings)  # noqa: E402
 
 MIB = 1 << 20
 HUGE = 2 * MIB

@@ -33,8 +33,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             probe_arguments, scratch_folder, touched_buffer, write_new_file)
+from checkpoint_host import (drop_cached, finish_probe, probe_arguments, scratch_folder,  # noqa: E402
+                             touched_buffer, write_new_file)
+from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
 
 MIB = 1 << 20
 HEADER = 128

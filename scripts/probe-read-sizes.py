@@ -28,9 +28,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe,  # noqa: E402
-                             InflightSampler, queue_settings, scratch_folder, touched_buffer,
+from checkpoint_host import (drop_cached, finish_probe, scratch_folder, touched_buffer,  # noqa: E402
                              write_new_file)
+from disk_counters import (block_sysfs, disk_read_stat, InflightSampler, queue_settings)  # noqa: E402
 
 MIB = 1 << 20
 
@@ -139,8 +139,9 @@ def main():
             if firsts:
                 s["first_request_s"] = statistics.median(firsts)
             summary[f"{kind}_{size >> 20}m"] = s
-        a, rate = fit([(x["bytes"], x["wall_s"]) for x in records if x["kind"] == kind])
-        summary[f"{kind}_fit"] = {"intercept_s": a, "rate_gb_per_s": rate}
+        if len(sizes) > 1:  # a line needs two sizes
+            a, rate = fit([(x["bytes"], x["wall_s"]) for x in records if x["kind"] == kind])
+            summary[f"{kind}_fit"] = {"intercept_s": a, "rate_gb_per_s": rate}
     doc = {"tool": "probe-read-sizes", "kernel": platform.release(), "sizes": sizes, "rounds": args.rounds,
            "queue": queue_settings(sysfs, ["read_ahead_kb", "max_sectors_kb", "max_segments", "nr_requests",
                                            "scheduler"]),

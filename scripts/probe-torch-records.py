@@ -36,8 +36,9 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (block_sysfs, disk_read_stat, drop_cached, finish_probe, fsync_path,  # noqa: E402
-                             probe_arguments, read_proc_fields, resident_fraction, thp_mode)
+from checkpoint_host import (drop_cached, finish_probe, fsync_path, probe_arguments,  # noqa: E402
+                             read_proc_fields, resident_fraction, thp_mode)
+from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.pread.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long]

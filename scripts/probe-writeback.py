@@ -29,8 +29,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (InflightSampler, block_sysfs, disk_write_stat, dirty_now, file_system_of,  # noqa: E402
-                             finish_probe, probe_arguments, queue_settings, vm_dirty_settings)
+from checkpoint_host import (dirty_now, file_system_of, finish_probe, probe_arguments,  # noqa: E402
+                             vm_dirty_settings)
+from disk_counters import (block_sysfs, disk_write_stat, InflightSampler, queue_settings)  # noqa: E402
 
 MIB = 1 << 20
 CASES = ("new", "overwrite", "fallocated")
