@@ -9,6 +9,15 @@
 //      moves it into GPU memory: TCP cannot place data in the GPU.
 // Segments pay Ethernet, IPv4 and TCP (with timestamps) headers per MTU; each PDU
 // pays its 24 B header once. Seed 003: "about one core per 10 Gb/s".
+// A segment is the unit each stage hands on: the target's stack builds a whole segment
+// before the NIC sends it, and the client's stack processes a segment once it has all
+// arrived, so a segment's send work, wire time and receive work follow one another;
+// segments behind it pipeline through the stages. The data goes as its first segment
+// stored and forwarded at both stack boundaries, then the rest cut through behind it:
+// one segment's fill, then the narrowest stage's rate (a 4 KiB read is one segment,
+// all three stages in series).
+#include <algorithm>
+
 #include "models/nvmeof/nvmeof_path.hpp"
 #include "models/paths/host_copy.hpp"
 #include "sim/config/registry.hpp"
@@ -58,7 +67,7 @@ private:
   struct Connection {
     const Endpoints* e;
     Route wire_to_target, wire_to_client, send_cores, receive_copy;
-    Route command, data, response;
+    Route command, first_segment, data, response;
   };
   static constexpr i64 kIpTcpHeaders = 20 + 32;
   static constexpr Bytes kCommandPdu{72}, kResponsePdu{24};
@@ -94,6 +103,11 @@ private:
     // Segments land in socket buffers near the client NIC; a core then copies them out.
     const Route segments = across(env_, *e.target_data, *e.target_nic, c->wire_to_client, *e.client_nic, *e.client_queues);
     c->data = join_routes({{&c->send_cores}, {&segments}, {&c->receive_copy}});
+    // The same with whole segments handed from the send stack to the NIC and from the
+    // wire to the receive stack.
+    Route handed = segments, received = c->receive_copy;
+    handed.hops.front().store_and_forward = received.hops.front().store_and_forward = true;
+    c->first_segment = join_routes({{&c->send_cores}, {&handed}, {&received}});
     c->response = across(env_, *e.target_queues, *e.target_nic, c->wire_to_client, *e.client_nic, *e.client_queues);
     return conns_.add(e, std::move(c));
   }
@@ -111,8 +125,12 @@ private:
 
   void send_data(std::uint32_t id) {
     const Connection& c = conns_[id];
-    arrivals_[id] = 2;
-    env_.mover.send(c.data, io(id).io.size, [this, id] { arrived(id); });
+    // The first segment carries the PDU's header beside its share of the data.
+    const Bytes first = std::min(io(id).io.size, Bytes(segments_.max_payload - segments_.fixed_overhead));
+    const Bytes rest = io(id).io.size - first;
+    arrivals_[id] = rest.is_positive() ? 3 : 2;
+    env_.mover.send(c.first_segment, first, [this, id] { arrived(id); });
+    if (rest.is_positive()) env_.mover.send(c.data, rest, [this, id] { arrived(id); });
     env_.mover.send(c.response, kResponsePdu, [this, id] { arrived(id); });
   }
 
