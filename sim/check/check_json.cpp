@@ -16,7 +16,16 @@ double rounded(double v, int digits) {
   return std::round(v * f) / f;
 }
 
-Json quantity_json(const Quantity& q) { return {{"value", rounded(q.si, 6)}, {"dimension", name(q.dim)}}; }
+// `digits` significant digits: a figure in SI units spans bytes per second to nanoseconds,
+// so a fixed count of decimals would round a 12 us latency to 12.0 and 500 ns to nothing.
+double significant(double v, int digits) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  const double f = std::pow(10.0, digits - 1 - exponent);
+  return std::round(v * f) / f;
+}
+
+Json quantity_json(const Quantity& q) { return {{"value", significant(q.si, 6)}, {"dimension", name(q.dim)}}; }
 
 Dimension dimension_named(const std::string& s, const std::string& file, const std::string& ptr) {
   for (Dimension d : {Dimension::bandwidth, Dimension::rate, Dimension::time, Dimension::bytes, Dimension::count})

@@ -126,6 +126,14 @@ TEST_CASE("cases sharing a scenario share one run, and the error is simulated ov
   CHECK(back.points[1].error == Approx(r.points[1].error).margin(1e-4));
   CHECK(back.median_abs_error == Approx(r.median_abs_error).margin(1e-4));
   CHECK(back.sources[0].points == 2);
+  // Values keep six significant digits whatever their magnitude: a microsecond latency and
+  // a nanosecond one read back within a millionth, not rounded to whole microseconds.
+  CheckResult tiny = r;
+  tiny.points[1].published.si = 12.1e-6;
+  tiny.points[1].simulated.si = 546.2e-9;
+  const CheckResult tiny_back = check_from_json(check_json(tiny), "r.json");
+  CHECK(tiny_back.points[1].published.si == Approx(12.1e-6).epsilon(1e-6));
+  CHECK(tiny_back.points[1].simulated.si == Approx(546.2e-9).epsilon(1e-6));
 }
 
 TEST_CASE("the ratchet names what got worse than the baseline by more than the slack", "[check]") {
