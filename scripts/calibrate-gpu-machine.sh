@@ -47,6 +47,9 @@
 #            the guest reported it free (virtio-balloon free page reporting): a populate of
 #            GUESTMEM_POPULATE_GIB (default 8) GiB settled and at once, and a cold fill of a GUESTMEM_GIB
 #            (default 4) GiB file at once and GUESTMEM_SETTLE (default 8) s after its pages were dropped.
+#   gpualloc: scripts/probe-gpu-alloc.py: the GPU memory a restore allocates, from cudaMalloc (the caching
+#            allocator emptied) against from the allocator's cache, alone and inside .to(GPU) of a host state of
+#            GPUALLOC_SIZES (default 2,8) GB in 640 tensors.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -317,6 +320,12 @@ mappedload() {
     --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}" > summary.txt 2> mappedload.log
 }
 
+gpualloc() {
+  mkdir -p "$work/gpualloc" && cd "$work/gpualloc" || return
+  PYTHONUNBUFFERED=1 timeout "${GPUALLOC_LIMIT:-300}" python3 "$here/probe-gpu-alloc.py" --output "$work/gpualloc/gpu-alloc.json" \
+    --rounds "${ROUNDS:-3}" --sizes-gb "${GPUALLOC_SIZES:-2,8}" > summary.txt 2> gpualloc.log
+}
+
 guestmem() {
   mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
   PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
@@ -354,6 +363,7 @@ for phase in "${phases[@]}"; do
     readpath) readpath ;;
     mappedload) mappedload ;;
     guestmem) guestmem ;;
+    gpualloc) gpualloc ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
