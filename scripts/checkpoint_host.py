@@ -268,6 +268,32 @@ def touched_buffer(nbytes):
     return m, memoryview(m)
 
 
+def process_counters(sysfs, vmstat_keys=()):
+    """This process's page faults and CPU seconds (getrusage), its read() calls and bytes (/proc/self/io),
+    the machine's `vmstat_keys` and the disk's read counters (disk_*)."""
+    import resource
+    from disk_counters import disk_read_stat
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, "cpu_s": ru.ru_utime + ru.ru_stime,
+            **read_proc_fields("/proc/self/io", ("rchar", "syscr", "read_bytes")),
+            **read_proc_fields("/proc/vmstat", vmstat_keys),
+            **{f"disk_{k}": v for k, v in (disk_read_stat(sysfs) or {}).items()}}
+
+
+def measure_counted(fn, sysfs, vmstat_keys=(), sync=None):
+    """Runs fn() (sync() before and after, where given: a GPU's) and returns its result and a record of
+    wall seconds and process_counters' deltas."""
+    from disk_counters import counter_delta
+    if sync:
+        sync()
+    c0, t0 = process_counters(sysfs, vmstat_keys), time.perf_counter()
+    out = fn()
+    if sync:
+        sync()
+    wall = time.perf_counter() - t0
+    return out, {"wall_s": wall, **counter_delta(c0, process_counters(sysfs, vmstat_keys))}
+
+
 def disk_bytes(path):
     return sum(os.path.getsize(n) for n in files_under(path))
 

@@ -35,6 +35,11 @@ def queue_settings(sysfs, names=None):
     return out
 
 
+def counter_delta(before, after):
+    """after - before for each counter both readings hold ({} where either is unreadable: None or {})."""
+    return {k: after[k] - before[k] for k in (before or {}) if k in (after or {})}
+
+
 def disk_read_stat(sysfs):
     """The disk's read counters from its sysfs stat (reads, merges, bytes read, summed read time
     in ms, busy time in ms); None where unreadable."""

@@ -44,7 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, map_file, probe_arguments, read_meminfo,  # noqa: E402
                              read_proc_fields, scratch_folder, thp_mode, touched_buffer,
                              write_new_file)
-from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
+from disk_counters import (block_sysfs, counter_delta, disk_read_stat)  # noqa: E402
 
 MIB = 1 << 20
 MADV_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux 5.14
@@ -101,10 +101,10 @@ def measure(fn, sysfs):
     fn()
     wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
     d1, v1, p1 = disk_read_stat(sysfs), read_proc_fields("/proc/vmstat", VMSTAT), reporting_counters()
-    rec = {"wall_s": wall, "thread_cpu_s": cpu, "vmstat": {k: v1[k] - v0[k] for k in v0 if k in v1},
-           "reporting": {k: p1[k] - p0[k] for k in p0 if k in p1}}
-    if d0 and d1:
-        rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+    rec = {"wall_s": wall, "thread_cpu_s": cpu, "vmstat": counter_delta(v0, v1),
+           "reporting": counter_delta(p0, p1)}
+    if disk := counter_delta(d0, d1):
+        rec["disk"] = disk
     return rec
 
 
@@ -178,7 +178,7 @@ def main():
                 time.sleep(wait)
                 p1 = reporting_counters()
                 rec[name] = measure(fn, sysfs)
-                rec[name]["reporting_before"] = {k: p1[k] - p0[k] for k in p0 if k in p1}
+                rec[name]["reporting_before"] = counter_delta(p0, p1)
             records.append(rec)
             print(f"# round {r}: " + ", ".join(f"{n} {rec[n]['wall_s']:.3f}" for n, _, _, _ in cases),
                   file=sys.stderr, flush=True)

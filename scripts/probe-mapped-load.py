@@ -49,30 +49,16 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, probe_arguments, read_proc_fields,  # noqa: E402
+from checkpoint_host import (drop_cached, finish_probe, measure_counted, probe_arguments,  # noqa: E402
                              resident_fraction, resident_runs, thp_mode)
-from disk_counters import (block_sysfs, disk_read_stat, InflightSampler, queue_settings)  # noqa: E402
+from disk_counters import (block_sysfs, InflightSampler, queue_settings)  # noqa: E402
 
 TENSORS = 512  # the frameworks' 128-layer training state: 4 tensors a layer
 VMSTAT_KEYS = ("pgmajfault", "pgfault", "pgpgin", "thp_file_mapped", "thp_file_alloc")
 
 
-def counters(sysfs):
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, "cpu_s": ru.ru_utime + ru.ru_stime,
-            **read_proc_fields("/proc/self/io", ("rchar", "syscr", "read_bytes")),
-            **read_proc_fields("/proc/vmstat", VMSTAT_KEYS),
-            **{f"disk_{k}": v for k, v in (disk_read_stat(sysfs) or {}).items()}}
-
-
 def measure(fn, sysfs, torch):
-    torch.cuda.synchronize()
-    c0, t0 = counters(sysfs), time.perf_counter()
-    out = fn()
-    torch.cuda.synchronize()
-    wall = time.perf_counter() - t0
-    c1 = counters(sysfs)
-    return out, {"wall_s": wall, **{k: c1[k] - c0[k] for k in c0 if k in c1}}
+    return measure_counted(fn, sysfs, VMSTAT_KEYS, torch.cuda.synchronize)
 
 
 def tensor_offsets(path):

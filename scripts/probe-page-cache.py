@@ -35,7 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (probe_arguments, timed, write_atomically)  # noqa: E402
-from disk_counters import (block_sysfs, queue_settings)  # noqa: E402
+from disk_counters import (block_sysfs, counter_delta, queue_settings)  # noqa: E402
 
 MIB = 1 << 20
 
@@ -49,10 +49,6 @@ def disk_stat(path):
         return {"reads": v[0], "read_sectors": v[2], "writes": v[4], "write_sectors": v[6]}
     except (OSError, ValueError, IndexError):
         return None
-
-
-def delta(a, b):
-    return {k: b[k] - a[k] for k in a} if a and b else None
 
 
 def filled(nbytes, block):
@@ -120,14 +116,14 @@ def main():
                         f.readinto(dst_mv[off:off + 4 * MIB])
             d0 = disk_stat(work)
             rec["read_cold_s"] = timed(read_buffered)
-            rec["read_cold_disk"] = delta(d0, disk_stat(work))  # requests and sectors: the request sizes
+            rec["read_cold_disk"] = counter_delta(d0, disk_stat(work)) or None  # requests and sectors: the request sizes
             rec["read_warm_s"] = timed(read_buffered)
             os.close(fd)
             try:
                 dfd = os.open(path, os.O_RDONLY | os.O_DIRECT)
                 d0 = disk_stat(work)
                 rec["read_direct_s"] = timed(lambda: [os.preadv(dfd, [direct_buf], off) for off in range(0, size, MIB)])
-                rec["read_direct_disk"] = delta(d0, disk_stat(work))
+                rec["read_direct_disk"] = counter_delta(d0, disk_stat(work)) or None
                 os.close(dfd)
             except OSError as e:
                 rec["read_direct_error"] = str(e)

@@ -40,7 +40,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (finish_probe, map_file, probe_arguments, scratch_folder, thp_mode,  # noqa: E402
                              write_new_file)
-from disk_counters import (block_sysfs, disk_read_stat, InflightSampler, queue_settings)  # noqa: E402
+from disk_counters import (block_sysfs, counter_delta,  # noqa: E402
+                           disk_read_stat, InflightSampler, queue_settings)
 
 MIB = 1 << 20
 HUGE = 2 * MIB
@@ -56,8 +57,8 @@ def measure(fn, sysfs):
         wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
     d1 = disk_read_stat(sysfs)
     rec = {"wall_s": wall, "thread_cpu_s": cpu}
-    if d0 and d1:
-        rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+    if disk := counter_delta(d0, d1):
+        rec["disk"] = disk
     rec["inflight_hist"] = {str(k): v for k, v in sorted(sampler.hist.items())}
     return rec
 

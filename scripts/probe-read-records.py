@@ -35,7 +35,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, probe_arguments, scratch_folder,  # noqa: E402
                              touched_buffer, write_new_file)
-from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
+from disk_counters import (block_sysfs, counter_delta, disk_read_stat)  # noqa: E402
 
 MIB = 1 << 20
 HEADER = 128
@@ -110,8 +110,8 @@ def main():
             for m in held:
                 m.close()
             d1 = disk_read_stat(sysfs)
-            if d0 and d1:
-                rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+            if disk := counter_delta(d0, d1):
+                rec["disk"] = disk
             return rec
 
         stream = [(off, min(4 * MIB, size - off)) for off in range(0, size, 4 * MIB)]

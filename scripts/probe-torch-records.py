@@ -26,38 +26,25 @@ import ctypes
 import gc
 import os
 import platform
-import resource
 import shutil
 import statistics
 import struct
 import sys
 import tempfile
-import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, fsync_path, probe_arguments,  # noqa: E402
-                             read_proc_fields, resident_fraction, thp_mode)
-from disk_counters import (block_sysfs, disk_read_stat)  # noqa: E402
+from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted,  # noqa: E402
+                             probe_arguments, resident_fraction, thp_mode)
+from disk_counters import block_sysfs  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.pread.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long]
 LIBC.pread.restype = ctypes.c_ssize_t
 
 
-def counters(sysfs):
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return {"minor_faults": ru.ru_minflt, "major_faults": ru.ru_majflt, "cpu_s": ru.ru_utime + ru.ru_stime,
-            **read_proc_fields("/proc/self/io", ("rchar", "syscr")),
-            **{f"disk_{k}": v for k, v in (disk_read_stat(sysfs) or {}).items()}}
-
-
 def measure(fn, sysfs):
-    c0, t0 = counters(sysfs), time.perf_counter()
-    out = fn()
-    wall = time.perf_counter() - t0
-    c1 = counters(sysfs)
-    return out, {"wall_s": wall, **{k: c1[k] - c0[k] for k in c0 if k in c1}}
+    return measure_counted(fn, sysfs)
 
 
 def records(path):

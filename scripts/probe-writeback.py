@@ -31,7 +31,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (dirty_now, file_system_of, finish_probe, probe_arguments,  # noqa: E402
                              vm_dirty_settings)
-from disk_counters import (block_sysfs, disk_write_stat, InflightSampler, queue_settings)  # noqa: E402
+from disk_counters import (block_sysfs, counter_delta,  # noqa: E402
+                           disk_write_stat, InflightSampler, queue_settings)
 
 MIB = 1 << 20
 CASES = ("new", "overwrite", "fallocated")
@@ -83,8 +84,8 @@ def fsync_record(fd, sysfs):
     d1 = disk_write_stat(sysfs)
     rec = {"seconds": seconds, "cpu_s": cpu, "machine_busy_s": busy, "dirty_before": before, "dirty_after": dirty_now(),
            "inflight_hist": {str(k): v for k, v in sorted(sampler.hist.items())}}
-    if d0 and d1:
-        rec["disk"] = {k: d1[k] - d0[k] for k in d0}
+    if disk := counter_delta(d0, d1):
+        rec["disk"] = disk
     return rec
 
 
