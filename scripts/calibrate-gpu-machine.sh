@@ -50,6 +50,9 @@
 #   gpualloc: scripts/probe-gpu-alloc.py: the GPU memory a restore allocates, from cudaMalloc (the caching
 #            allocator emptied) against from the allocator's cache, alone and inside .to(GPU) of a host state of
 #            GPUALLOC_SIZES (default 2,8) GB in 640 tensors.
+#   h2dsource: scripts/probe-h2d-source.py: a copy to the GPU of the same host tensors filled by the CPU,
+#            by a cached read, by a cold read, and by a cold read followed by H2DSOURCE_WAIT (default 3) s
+#            idle, for a file of each of H2DSOURCE_GIB (default "8 2") GiB in 512 tensors.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -326,6 +329,15 @@ gpualloc() {
     --rounds "${ROUNDS:-3}" --sizes-gb "${GPUALLOC_SIZES:-2,8}" > summary.txt 2> gpualloc.log
 }
 
+h2dsource() {
+  mkdir -p "$work/h2dsource" && cd "$work/h2dsource" || return
+  for gib in ${H2DSOURCE_GIB:-8 2}; do
+    PYTHONUNBUFFERED=1 timeout "${H2DSOURCE_LIMIT:-300}" python3 "$here/probe-h2d-source.py" --dir "$work/h2dsource" \
+      --output "$work/h2dsource/h2d-source-${gib}g.json" --size-gib "$gib" --rounds "${ROUNDS:-3}" \
+      --wait "${H2DSOURCE_WAIT:-3}" >> summary.txt 2>> h2dsource.log
+  done
+}
+
 guestmem() {
   mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
   PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
@@ -364,6 +376,7 @@ for phase in "${phases[@]}"; do
     mappedload) mappedload ;;
     guestmem) guestmem ;;
     gpualloc) gpualloc ;;
+    h2dsource) h2dsource ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
