@@ -39,9 +39,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
                              resident_fraction, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
+from checkpoint_summary import print_summary, summarize  # noqa: E402
+from training_state import BYTES_PER_PARAM, build_state, flatten, state_bytes, tree_map  # noqa: E402
 
 WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp")
-BYTES_PER_PARAM = 2 + 4 + 4 + 4  # bf16 weight, fp32 master, exp_avg, exp_avg_sq
 
 
 # ---------------------------------------------------------------- machine facts
@@ -64,67 +65,6 @@ def machine_facts(torch, args, device):
     except (ImportError, AttributeError):
         facts["torch_save_compute_crc32"] = None
     return facts
-
-
-# ---------------------------------------------------------------- state
-def build_state(torch, total_bytes, n_tensors, device, seed):
-    params = max(n_tensors, total_bytes // BYTES_PER_PARAM)
-    gen = torch.Generator(device=device)
-    gen.manual_seed(seed)
-    model, opt_state = {}, {}
-    for i in range(n_tensors):
-        n = params // n_tensors + (1 if i < params % n_tensors else 0)
-        master = torch.empty(n, dtype=torch.float32, device=device).normal_(generator=gen)
-        model[f"layers.{i}.weight"] = master.to(torch.bfloat16)
-        opt_state[i] = {"step": torch.tensor(float(1)),  # Adam keeps it on the CPU
-                        "exp_avg": torch.empty_like(master).normal_(0, 1e-3, generator=gen),
-                        "exp_avg_sq": torch.empty_like(master).uniform_(0, 1e-6, generator=gen),
-                        "master_weight": master}
-    groups = [{"lr": 1e-4, "betas": (0.9, 0.95), "eps": 1e-8, "weight_decay": 0.1, "params": list(range(n_tensors))}]
-    return {"model": model, "optimizer": {"state": opt_state, "param_groups": groups}, "iteration": 1}
-
-
-def tree_map(fn, obj):
-    if isinstance(obj, dict):
-        return {k: tree_map(fn, v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [tree_map(fn, v) for v in obj]
-    if isinstance(obj, tuple):
-        return tuple(tree_map(fn, v) for v in obj)
-    return fn(obj)
-
-
-def tensors_of(obj, out=None):
-    out = [] if out is None else out
-    if isinstance(obj, dict):
-        for v in obj.values():
-            tensors_of(v, out)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            tensors_of(v, out)
-    elif hasattr(obj, "nbytes") and hasattr(obj, "device"):
-        out.append(obj)
-    return out
-
-
-def state_bytes(state):
-    return sum(t.nbytes for t in tensors_of(state))
-
-
-def flatten(obj, prefix=""):
-    """Tensors by dotted name (safetensors' flat dict); other values as JSON metadata."""
-    tensors, meta = {}, {}
-    for k, v in obj.items():
-        name = f"{prefix}{k}"
-        if isinstance(v, dict):
-            t, m = flatten(v, name + ".")
-            tensors.update(t)
-            meta.update(m)
-        elif hasattr(v, "nbytes") and hasattr(v, "device"):
-            tensors[name] = v
-        else:
-            meta[name] = json.dumps(v)
-    return tensors, meta
 
 
 # ---------------------------------------------------------------- timing
@@ -314,39 +254,6 @@ def probe_crc(torch, rounds=3, nbytes=1 << 30):
     print(f"# crc probe: torch.save 1 GiB to /dev/shm with CRC {statistics.median(result['with_crc_s']):.3f} s, "
           f"without {statistics.median(result['without_crc_s']):.3f} s", file=sys.stderr, flush=True)
     return result
-
-
-# ---------------------------------------------------------------- summary
-def summarize(records):
-    rows, groups = [], {}
-    for r in records:
-        if r.get("error"):
-            continue
-        for name, p in r["phases"].items():
-            groups.setdefault((r["writer"], r["size_bytes"], name), []).append(p)
-        groups.setdefault((r["writer"], r["size_bytes"], "save_durable"), []).append(
-            {"seconds": r["save_durable_s"], "bytes": r["state_bytes"]})
-    for (writer, size, name), ps in groups.items():
-        secs = [p["seconds"] for p in ps]
-        med = statistics.median(secs)
-        nbytes = ps[0]["bytes"]
-        rows.append({"writer": writer, "size_bytes": size, "phase": name, "rounds": len(secs), "median_s": med,
-                     "min_s": min(secs), "max_s": max(secs),
-                     "spread": (max(secs) - min(secs)) / med if med > 0 else None,
-                     "median_bw_bytes": nbytes / med if med > 0 and nbytes else None,
-                     "minor_faults": [p.get("minor_faults") for p in ps]})
-    return rows
-
-
-def print_summary(rows, out=sys.stdout):
-    print(f"{'writer':<15}{'size GB':>8}  {'phase':<18}{'n':>2}{'median s':>10}{'min s':>9}{'max s':>9}"
-          f"{'spread':>8}{'GB/s':>8}  minor faults per round", file=out)
-    for r in rows:
-        bw = f"{r['median_bw_bytes'] / 1e9:8.2f}" if r["median_bw_bytes"] else f"{'-':>8}"
-        spread = f"{100 * r['spread']:7.1f}%" if r["spread"] is not None else f"{'-':>8}"
-        print(f"{r['writer']:<15}{r['size_bytes'] / 1e9:8.2f}  {r['phase']:<18}{r['rounds']:>2}{r['median_s']:10.4f}"
-              f"{r['min_s']:9.4f}{r['max_s']:9.4f}{spread}{bw}  "
-              f"{','.join('-' if f is None else str(f) for f in r['minor_faults'])}", file=out)
 
 
 # ---------------------------------------------------------------- main
