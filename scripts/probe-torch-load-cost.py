@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""What torch.load costs besides moving its bytes: the framework checkpoints' own state loaded from the page
+cache, against a plain read of the same file, and the same state's structure with almost no bytes.
+
+Every checkpoint session's warm torch loads (the file cached) take about 0.3 s more than their bytes explain
+(time = a + bytes/rate over the 2 and 8 GB loads: a = 0.29-0.38 s on most sessions), and the cold loads'
+read phase about 0.2 s (reports/checkpoint-validation.md). This probe sets the load's fixed and per-tensor
+work apart from its copies. For each --sizes-gb total (and a tiny state of the same structure: 128 parameter
+tensors, as scripts/training_state.py builds it for scripts/checkpoint-frameworks.py, i.e. 512 tensors and
+128 optimizer steps), saved once with torch.save (then in the page cache), each round, interleaved:
+  load_weights_only  torch.load(map_location="cpu", weights_only=True), as the checkpoint runs load
+  load_full          the same with weights_only=False (the plain unpickler)
+  read_stream        the file read in 4 MiB readinto()s into one reused buffer: its bytes' copy alone
+For each: wall seconds, the process's CPU seconds and minor faults. Nothing is changed on the machine: only
+a folder made under --dir is written, and removed at the end.
+usage: scripts/probe-torch-load-cost.py --dir /var/tmp --output tl.json [--sizes-gb 0,2,8] [--rounds 3]
+Needs PyTorch (no GPU).
+"""
+import gc
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import finish_probe, probe_arguments, scratch_folder  # noqa: E402
+from training_state import build_state  # noqa: E402
+
+CASES = ("load_weights_only", "load_full", "read_stream")
+TINY_BYTES = 1 << 20  # the "0 GB" state: the structure, 14 bytes a parameter of 1 MiB in all
+
+
+def options(ap):
+    ap.add_argument("--sizes-gb", default="0,2,8")
+    ap.add_argument("--tensors", type=int, default=128)
+
+
+def usage():
+    return resource.getrusage(resource.RUSAGE_SELF)
+
+
+def measured(fn):
+    r0, t = usage(), time.perf_counter()
+    out = fn()
+    wall = time.perf_counter() - t
+    r1 = usage()
+    return out, {"wall_s": wall, "cpu_s": (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime),
+                 "minor_faults": r1.ru_minflt - r0.ru_minflt}
+
+
+def main():
+    args, _ = probe_arguments(__doc__, options)
+    try:
+        sizes = [float(x) for x in args.sizes_gb.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 0 or args.tensors < 1:
+        print("probe-torch-load-cost: --sizes-gb needs sizes of 0 or more, --tensors at least 1", file=sys.stderr)
+        return 2
+    try:
+        import torch
+    except ImportError:
+        print("probe-torch-load-cost: needs PyTorch (import torch failed)", file=sys.stderr)
+        return 2
+    cpu = torch.device("cpu")
+    buf = bytearray(4 << 20)
+    records = []
+    with scratch_folder(args.dir, "torch-load-cost-") as folder:
+        for size_gb in sizes:
+            nbytes = int(size_gb * 1e9) if size_gb > 0 else TINY_BYTES
+            path = os.path.join(folder, f"state-{size_gb:g}.pt")
+            state = build_state(torch, nbytes, args.tensors, cpu, 1)
+            torch.save(state, path)
+            del state
+            gc.collect()
+            file_bytes = os.path.getsize(path)
+
+            def read_stream():
+                with open(path, "rb", buffering=0) as f:
+                    while f.readinto(buf):
+                        pass
+
+            read_stream()  # the file cached before any timed case
+            for r in range(args.rounds):
+                order = CASES[r % len(CASES):] + CASES[:r % len(CASES)]
+                for case in order:
+                    if case == "read_stream":
+                        _, m = measured(read_stream)
+                    else:
+                        loaded, m = measured(lambda: torch.load(path, map_location="cpu",
+                                                                weights_only=(case == "load_weights_only")))
+                        del loaded
+                        gc.collect()
+                    rec = {"size_gb": size_gb, "file_bytes": file_bytes, "round": r + 1, "case": case, **m}
+                    records.append(rec)
+                    print(f"# {size_gb:g} GB round {r + 1} {case}: {m['wall_s']:.3f} s wall, {m['cpu_s']:.3f} s CPU, "
+                          f"{m['minor_faults']} faults", file=sys.stderr, flush=True)
+            os.unlink(path)
+
+    summary = {}
+    for size_gb in sizes:
+        row = {}
+        for case in CASES:
+            runs = [x for x in records if x["size_gb"] == size_gb and x["case"] == case]
+            row[f"{case}_s"] = statistics.median(x["wall_s"] for x in runs)
+            row[f"{case}_spread_s"] = max(x["wall_s"] for x in runs) - min(x["wall_s"] for x in runs)
+        row["weights_only_less_stream_s"] = row["load_weights_only_s"] - row["read_stream_s"]
+        summary[f"{size_gb:g}gb"] = row
+    doc = {"tool": "probe-torch-load-cost", "machine": {"kernel": platform.release(), "torch": torch.__version__,
+                                                        "cpus": os.cpu_count()},
+           "tensors": args.tensors, "rounds": args.rounds, "records": records}
+    finish_probe(args.output, doc, summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
