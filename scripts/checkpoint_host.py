@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 
@@ -301,6 +302,20 @@ def disk_bytes(path):
 def dirty_now():
     m = read_meminfo()
     return {"dirty_bytes": m.get("Dirty"), "writeback_bytes": m.get("Writeback")}
+
+
+def torch_or_exit(tool, gpu=False):
+    """PyTorch for a probe named `tool`, or one line on stderr and exit code 2 where it cannot import, or where
+    `gpu` is asked and PyTorch sees none."""
+    try:
+        import torch
+    except ImportError:
+        print(f"{tool}: needs PyTorch (import torch failed)", file=sys.stderr)
+        sys.exit(2)
+    if gpu and not torch.cuda.is_available():
+        print(f"{tool}: no GPU visible to PyTorch", file=sys.stderr)
+        sys.exit(2)
+    return torch
 
 
 def finish_probe(output, doc, summary):

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe  # noqa: E402
+from checkpoint_host import finish_probe, torch_or_exit  # noqa: E402
 
 
 def arguments():
@@ -47,14 +47,7 @@ def arguments():
 
 def main():
     args, sizes = arguments()
-    try:
-        import torch
-    except ImportError:
-        print("probe-gpu-alloc: needs PyTorch (import torch failed)", file=sys.stderr)
-        return 2
-    if not torch.cuda.is_available():
-        print("probe-gpu-alloc: no GPU visible to PyTorch", file=sys.stderr)
-        return 2
+    torch = torch_or_exit("probe-gpu-alloc", gpu=True)
     dev = torch.device("cuda")
 
     def timed(fn):

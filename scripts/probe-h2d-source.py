@@ -29,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, probe_arguments, scratch_folder,  # noqa: E402
-                             write_new_file)
+                             torch_or_exit, write_new_file)
 
 KINDS = ("cpu", "warm", "cold", "cold_wait")
 
@@ -48,14 +48,7 @@ def main():
     if args.tensors < 1 or args.wait < 0:
         print("probe-h2d-source: --tensors must be at least 1 and --wait not negative", file=sys.stderr)
         return 2
-    try:
-        import torch
-    except ImportError:
-        print("probe-h2d-source: needs PyTorch (import torch failed)", file=sys.stderr)
-        return 2
-    if not torch.cuda.is_available():
-        print("probe-h2d-source: no GPU visible to PyTorch", file=sys.stderr)
-        return 2
+    torch = torch_or_exit("probe-h2d-source", gpu=True)
     dev = torch.device("cuda")
     per = size // args.tensors
     host = [torch.empty(per, dtype=torch.uint8).fill_(1) for _ in range(args.tensors)]

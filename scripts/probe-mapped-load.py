@@ -50,7 +50,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, measure_counted, probe_arguments,  # noqa: E402
-                             resident_fraction, resident_runs, thp_mode)
+                             resident_fraction, resident_runs, thp_mode, torch_or_exit)
 from disk_counters import (block_sysfs, InflightSampler, queue_settings)  # noqa: E402
 
 TENSORS = 512  # the frameworks' 128-layer training state: 4 tensors a layer
@@ -111,10 +111,8 @@ def main():
     if not 1 <= args.tensors <= size // 4096:
         print(f"probe-mapped-load: --tensors {args.tensors}: between 1 and one per 4 KiB of --size-gib", file=sys.stderr)
         sys.exit(2)
-    import torch
+    torch = torch_or_exit("probe-mapped-load", gpu=True)
     from safetensors.torch import load_file, save_file
-    if not torch.cuda.is_available():
-        sys.exit("probe-mapped-load: needs a GPU (torch.cuda)")
     dev = torch.device("cuda:0")
     sysfs = block_sysfs(args.dir)
     work = tempfile.mkdtemp(prefix="iowall-mapped-load-", dir=args.dir)

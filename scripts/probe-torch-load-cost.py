@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, probe_arguments, scratch_folder  # noqa: E402
+from checkpoint_host import finish_probe, probe_arguments, scratch_folder, torch_or_exit  # noqa: E402
 from training_state import build_state  # noqa: E402
 
 CASES = ("load_weights_only", "load_full", "read_stream")
@@ -59,11 +59,7 @@ def main():
     if not sizes or min(sizes) < 0 or args.tensors < 1:
         print("probe-torch-load-cost: --sizes-gb needs sizes of 0 or more, --tensors at least 1", file=sys.stderr)
         return 2
-    try:
-        import torch
-    except ImportError:
-        print("probe-torch-load-cost: needs PyTorch (import torch failed)", file=sys.stderr)
-        return 2
+    torch = torch_or_exit("probe-torch-load-cost")
     cpu = torch.device("cpu")
     buf = bytearray(4 << 20)
     records = []

@@ -35,7 +35,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted,  # noqa: E402
-                             probe_arguments, resident_fraction, thp_mode)
+                             probe_arguments, resident_fraction, thp_mode, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -92,7 +92,7 @@ def main():
         print(f"probe-torch-records: --tensors {args.tensors}: counts between 1 and one per 4 KiB of --size-gib",
               file=sys.stderr)
         sys.exit(2)
-    import torch
+    torch = torch_or_exit("probe-torch-records")
     sysfs = block_sysfs(args.dir)
     work = tempfile.mkdtemp(prefix="iowall-torch-records-", dir=args.dir)
     path = os.path.join(work, "state.pt")
