@@ -14,12 +14,14 @@ tensors, as scripts/training_state.py builds it for scripts/checkpoint-framework
 For each: wall seconds, the process's CPU seconds and minor faults. Nothing is changed on the machine: only
 a folder made under --dir is written, and removed at the end.
 usage: scripts/probe-torch-load-cost.py --dir /var/tmp --output tl.json [--sizes-gb 0,2,8] [--rounds 3]
+(--size-gib, common to the probes, is not used here: --sizes-gb sets the files.)
 Needs PyTorch (no GPU).
 """
 import gc
 import os
 import platform
 import resource
+import shutil
 import statistics
 import sys
 import time
@@ -58,6 +60,9 @@ def main():
         sizes = []
     if not sizes or min(sizes) < 0 or args.tensors < 1:
         print("probe-torch-load-cost: --sizes-gb needs sizes of 0 or more, --tensors at least 1", file=sys.stderr)
+        return 2
+    if shutil.disk_usage(args.dir).free < max(sizes) * 1e9 + (256 << 20):  # one file at a time, the largest
+        print(f"probe-torch-load-cost: --dir has less free space than {max(sizes):g} GB", file=sys.stderr)
         return 2
     torch = torch_or_exit("probe-torch-load-cost")
     cpu = torch.device("cpu")
