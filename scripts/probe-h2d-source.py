@@ -13,8 +13,8 @@ same memory every time, no page faults after the first fill), each round runs, o
   warm       the file read (readinto, one call per tensor) into them from the page cache, then copied
   cold       the file's pages dropped (POSIX_FADV_DONTNEED), read the same way from the disk, then copied
   cold_wait  as cold, then --wait seconds idle before the copy: a transient after the disk reads ends by then
-For each: the fill's and the copy's wall seconds (the GPU synchronized around the copy) and the process's
-minor faults. Nothing is changed on the machine: only a folder made under --dir is written, removed at the end.
+For each: the fill's and the copy's wall seconds (the GPU synchronized around the copy) with the deltas of
+the process's counters and the disk's (checkpoint_host.measure_counted). Nothing is changed on the machine: only a folder made under --dir is written, removed at the end.
 usage: scripts/probe-h2d-source.py --dir /var/tmp --output hs.json [--size-gib 8] [--tensors 512]
        [--rounds 3] [--wait 3]
 Needs PyTorch with a GPU.
@@ -22,14 +22,14 @@ Needs PyTorch with a GPU.
 import ctypes
 import os
 import platform
-import resource
 import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, probe_arguments, scratch_folder,  # noqa: E402
-                             torch_or_exit, write_new_file)
+from checkpoint_host import (drop_cached, finish_probe, measure_counted, probe_arguments,  # noqa: E402
+                             scratch_folder, torch_or_exit, write_new_file)
+from disk_counters import block_sysfs  # noqa: E402
 
 KINDS = ("cpu", "warm", "cold", "cold_wait")
 
@@ -39,10 +39,6 @@ def options(ap):
     ap.add_argument("--wait", type=float, default=3.0)
 
 
-def minor_faults():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-
-
 def main():
     args, size = probe_arguments(__doc__, options)
     if args.tensors < 1 or args.wait < 0:
@@ -50,18 +46,15 @@ def main():
         return 2
     torch = torch_or_exit("probe-h2d-source", gpu=True)
     dev = torch.device("cuda")
+    sysfs = block_sysfs(args.dir)
     per = size // args.tensors
     host = [torch.empty(per, dtype=torch.uint8).fill_(1) for _ in range(args.tensors)]
     gpu = [torch.empty(per, dtype=torch.uint8, device=dev) for _ in range(args.tensors)]
     torch.cuda.synchronize()
 
     def copy():
-        torch.cuda.synchronize()
-        t = time.perf_counter()
         for d, h in zip(gpu, host):
             d.copy_(h)
-        torch.cuda.synchronize()
-        return time.perf_counter() - t
 
     records = []
     with scratch_folder(args.dir, "h2d-source-") as folder:
@@ -80,21 +73,17 @@ def main():
                     drop_cached(path)
                 elif kind == "warm":
                     read_file()  # the file cached before the timed read
-                faults = minor_faults()
-                t = time.perf_counter()
-                if kind == "cpu":
-                    for h in host:
-                        h.fill_(r + 2)
-                else:
-                    read_file()
-                fill = time.perf_counter() - t
+                fill_with = read_file if kind != "cpu" else (lambda: [h.fill_(r + 2) for h in host])
+                _, fill = measure_counted(fill_with, sysfs)
                 if kind == "cold_wait":
                     time.sleep(args.wait)
-                h2d = copy()
-                rec = {"round": r + 1, "kind": kind, "fill_s": fill, "h2d_s": h2d,
-                       "minor_faults": minor_faults() - faults}
+                _, h2d = measure_counted(copy, sysfs, sync=torch.cuda.synchronize)
+                rec = {"round": r + 1, "kind": kind, "fill_s": fill["wall_s"], "h2d_s": h2d["wall_s"],
+                       "minor_faults": fill.get("minor_faults", 0) + h2d.get("minor_faults", 0),
+                       "fill": fill, "h2d": h2d}
                 records.append(rec)
-                print(f"# round {r + 1} {kind}: fill {fill:.3f} s, h2d {h2d:.3f} s ({size / h2d / 1e9:.2f} GB/s), "
+                print(f"# round {r + 1} {kind}: fill {rec['fill_s']:.3f} s, h2d {rec['h2d_s']:.3f} s "
+                      f"({size / rec['h2d_s'] / 1e9:.2f} GB/s), "
                       f"faults {rec['minor_faults']}", file=sys.stderr, flush=True)
 
     summary = {}

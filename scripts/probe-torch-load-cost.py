@@ -11,7 +11,8 @@ tensors, as scripts/training_state.py builds it for scripts/checkpoint-framework
   load_weights_only  torch.load(map_location="cpu", weights_only=True), as the checkpoint runs load
   load_full          the same with weights_only=False (the plain unpickler)
   read_stream        the file read in 4 MiB readinto()s into one reused buffer: its bytes' copy alone
-For each: wall seconds, the process's CPU seconds and minor faults. Nothing is changed on the machine: only
+For each: wall seconds and the deltas of the process's CPU seconds, page faults and read() bytes and of
+the disk's read counters (checkpoint_host.measure_counted). Nothing is changed on the machine: only
 a folder made under --dir is written, and removed at the end.
 usage: scripts/probe-torch-load-cost.py --dir /var/tmp --output tl.json [--sizes-gb 0,2,8] [--rounds 3]
 (--size-gib, common to the probes, is not used here: --sizes-gb sets the files.)
@@ -20,14 +21,14 @@ Needs PyTorch (no GPU).
 import gc
 import os
 import platform
-import resource
 import shutil
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, probe_arguments, scratch_folder, torch_or_exit  # noqa: E402
+from checkpoint_host import (finish_probe, measure_counted, probe_arguments, scratch_folder,  # noqa: E402
+                             torch_or_exit)
+from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state  # noqa: E402
 
 CASES = ("load_weights_only", "load_full", "read_stream")
@@ -37,19 +38,6 @@ TINY_BYTES = 1 << 20  # the "0 GB" state: the structure, 14 bytes a parameter of
 def options(ap):
     ap.add_argument("--sizes-gb", default="0,2,8")
     ap.add_argument("--tensors", type=int, default=128)
-
-
-def usage():
-    return resource.getrusage(resource.RUSAGE_SELF)
-
-
-def measured(fn):
-    r0, t = usage(), time.perf_counter()
-    out = fn()
-    wall = time.perf_counter() - t
-    r1 = usage()
-    return out, {"wall_s": wall, "cpu_s": (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime),
-                 "minor_faults": r1.ru_minflt - r0.ru_minflt}
 
 
 def main():
@@ -66,6 +54,7 @@ def main():
         return 2
     torch = torch_or_exit("probe-torch-load-cost")
     cpu = torch.device("cpu")
+    sysfs = block_sysfs(args.dir)
     buf = bytearray(4 << 20)
     records = []
     with scratch_folder(args.dir, "torch-load-cost-") as folder:
@@ -88,10 +77,11 @@ def main():
                 order = CASES[r % len(CASES):] + CASES[:r % len(CASES)]
                 for case in order:
                     if case == "read_stream":
-                        _, m = measured(read_stream)
+                        _, m = measure_counted(read_stream, sysfs)
                     else:
-                        loaded, m = measured(lambda: torch.load(path, map_location="cpu",
-                                                                weights_only=(case == "load_weights_only")))
+                        loaded, m = measure_counted(lambda: torch.load(path, map_location="cpu",
+                                                                       weights_only=(case == "load_weights_only")),
+                                                    sysfs)
                         del loaded
                         gc.collect()
                     rec = {"size_gb": size_gb, "file_bytes": file_bytes, "round": r + 1, "case": case, **m}
