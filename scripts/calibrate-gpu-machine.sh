@@ -53,6 +53,10 @@
 #   h2dsource: scripts/probe-h2d-source.py: a copy to the GPU of the same host tensors filled by the CPU,
 #            by a cached read, by a cold read, and by a cold read followed by H2DSOURCE_WAIT (default 3) s
 #            idle, for a file of each of H2DSOURCE_GIB (default "8 2") GiB in 512 tensors.
+#   coldloads: scripts/probe-cold-loads.py: one training state of each of COLDLOADS_SIZES (default 2,8) GB
+#            saved by torch.save and safetensors, each file read cold by a child process that never imports
+#            torch, by this process's plain reads, by torch.load / load_file, and torch.load of a file just
+#            saved: whether the frameworks' cold loads read slower than a plain reader, and why.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -338,6 +342,13 @@ h2dsource() {
   done
 }
 
+coldloads() {
+  mkdir -p "$work/coldloads" && cd "$work/coldloads" || return
+  PYTHONUNBUFFERED=1 timeout "${COLDLOADS_LIMIT:-300}" python3 "$here/probe-cold-loads.py" --dir "$work/coldloads" \
+    --output "$work/coldloads/cold-loads.json" --rounds "${ROUNDS:-3}" --sizes-gb "${COLDLOADS_SIZES:-2,8}" \
+    > summary.txt 2> coldloads.log
+}
+
 guestmem() {
   mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
   PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
@@ -377,6 +388,7 @@ for phase in "${phases[@]}"; do
     guestmem) guestmem ;;
     gpualloc) gpualloc ;;
     h2dsource) h2dsource ;;
+    coldloads) coldloads ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
