@@ -4,7 +4,9 @@ sessions (scripts/probe-page-cache.py, phase pagecache of scripts/calibrate-gpu-
 cold buffered read (4 MiB readinto()s of a file whose pages were dropped, into memory already mapped, the
 VM's readahead), the median of the rounds with their range, each simulated on that session's topology
 (topologies/gpu-machine-h200-NAME.json, from its calibration sweep by scripts/checkpoint-derive.py; the
-probe's reads are used by neither) by validation/scenarios/page-cache-reads-NAME.json.
+probe's reads are used by neither) by validation/scenarios/page-cache-reads-NAME.json. A session that ran
+scripts/probe-cold-loads.py (phase coldloads) instead gives its plain cold reads of the checkpoint files
+(stream_here: 4 MiB readinto()s into one reused buffer, in the process that loads them) at each size.
 usage: scripts/page-cache-source.py SESSION_DIR:NAME...
 """
 import json
@@ -15,24 +17,55 @@ import sys
 from corpus_files import ROOT, write_json
 
 
-def scenario(name, sess, queue, size):
+def scenario(name, sess, queue, size, what=None, queue_src="as the probe read them off /sys/block/vda/queue"):
     path = f"validation/scenarios/page-cache-reads-{name}.json"
+    what = what or f"scripts/probe-page-cache.py's reads of one {size >> 30} GiB file"
     doc = {
         "name": f"page-cache-reads-{name}",
-        "description": (f"scripts/probe-page-cache.py's reads of one {size >> 30} GiB file on session {sess}: "
+        "description": (f"{what} on session {sess}: "
                         f"buffered 4 MiB reads by one blocking reader with the VM's readahead (read_ahead "
-                        f"{queue['read_ahead_kb'] >> 10} MiB, max_sectors {queue['max_sectors_kb'] >> 10} MiB, as the "
-                        f"probe read them off /sys/block/vda/queue), into memory already mapped, through the virtual "
-                        f"disk (vda)"),
+                        f"{queue['read_ahead_kb'] >> 10} MiB, max_sectors {queue['max_sectors_kb'] >> 10} MiB, "
+                        f"{queue_src}), into memory already mapped, through the virtual disk (vda)"),
         "topology": f"topologies/gpu-machine-h200-{name}.json",
-        "workload": {"kind": "sequential_read", "size": f"{size >> 30} GiB", "io_size": "4 MiB", "threads": 1,
-                     "qd": 1, "targets": "dram0", "storage": "vda"},
+        "workload": {"kind": "sequential_read", "size": f"{size >> 30} GiB" if size % (1 << 30) == 0 else f"{size} B",
+                     "io_size": "4 MiB", "threads": 1, "qd": 1, "targets": "dram0", "storage": "vda"},
         "paths": [{"name": "cpu_cached", "read_ahead": f"{queue['read_ahead_kb'] >> 10} MiB",
                    "max_sectors": f"{queue['max_sectors_kb'] >> 10} MiB"}],
         "fidelity": "chunk",
         "seed": 1,
     }
     return write_json(path, doc)
+
+
+def cold_load_streams(name, sess, cl, assumed):
+    """probe-cold-loads' plain cold reads of the torch checkpoint file, one case per size (the median of the
+    rounds). The probe records no queue settings: the VM kind's, as every page-cache probe recorded them."""
+    queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
+    assumed.append(f"session {name}'s cold-load probe recorded no queue settings: read_ahead_kb 8192 and "
+                   f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
+    runs = {}
+    for r in cl["records"]:
+        if r["case"] == "stream_here":
+            runs.setdefault(r["size_gb"], []).append(r)
+    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()),
+                    "scripts/probe-cold-loads.py's plain reads of torch.save's checkpoint files (the size set per case)",
+                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
+    cases = []
+    for size_gb, rs in sorted(runs.items()):
+        size = rs[0]["file_bytes"]
+        gbs = [size / r["seconds"] / 1e9 for r in rs]
+        cases.append({
+            "id": f"{name}-stream-{size_gb:g}gb",
+            "figure": (f"session {name}: buffered 4 MiB readinto() of torch.save's {size_gb:g} GB checkpoint file "
+                       f"({size} bytes), page cache cold, in the process that loads it, median of {len(rs)} rounds "
+                       f"({min(gbs):.3f}-{max(gbs):.3f} GB/s)"),
+            "published": f"{statistics.median(gbs):.4g} GB/s",
+            "metric": "throughput",
+            "scenario": scen,
+            "set": {"/workload/io_size": "4 MiB", "/workload/size": f"{size} B"},
+            "path": "cpu_cached",
+        })
+    return cases
 
 
 def main():
@@ -42,6 +75,11 @@ def main():
     for arg in sys.argv[1:]:
         folder, name = arg.rsplit(":", 1)
         sess = os.path.relpath(os.path.abspath(folder), ROOT)
+        cl_path = os.path.join(ROOT, sess, "coldloads", "cold-loads.json")
+        if os.path.exists(cl_path):
+            sessions.append(sess + "/coldloads/")
+            cases += cold_load_streams(name, sess, json.load(open(cl_path)), assumed)
+            continue
         pc = json.load(open(os.path.join(ROOT, sess, "pagecache", "page-cache.json")))
         size = pc["bytes"]
         queue = pc["machine"].get("queue")
@@ -50,7 +88,7 @@ def main():
             assumed.append(f"session {name}'s probe recorded no queue settings: read_ahead_kb 8192 and "
                            f"max_sectors_kb 4096, as every later session of the same VM kind recorded")
         scen = scenario(name, sess, queue, size)
-        sessions.append(sess)
+        sessions.append(sess + "/pagecache/")
         for key, path, io, what in (("read_cold_s", "cpu_cached", "4 MiB", "buffered 4 MiB readinto(), page cache cold"),):
             runs = [r[key] for r in pc["records"] if key in r]
             if not runs:
@@ -72,9 +110,9 @@ def main():
                       "session's calibration sweep"),
             "publisher": "iowall measurement",
             "year": 2026,
-            "url": ", ".join(f"{s}/pagecache/" for s in sessions),
-            "where": "page-cache.json records (read_cold_s) of scripts/probe-page-cache.py; "
-                     "scripts/page-cache-source.py",
+            "url": ", ".join(sessions),
+            "where": "page-cache.json records (read_cold_s) of scripts/probe-page-cache.py and cold-loads.json records "
+                     "(stream_here) of scripts/probe-cold-loads.py; scripts/page-cache-source.py",
         },
         "conditions": {
             "hardware": "16-vCPU Firecracker VMs, NVIDIA H200, ext4 on /dev/vda (virtio-blk)",
