@@ -107,6 +107,18 @@ def probe_arguments(doc, extra=None):
     return args, size
 
 
+def sizes_gb(text, zero_ok=False):
+    """A --sizes-gb value: comma-separated sizes in GB, each above 0 (or 0 and above with zero_ok); None
+    where any is not a number or is out of range, or there is none."""
+    try:
+        sizes = [float(x) for x in text.split(",")]
+    except ValueError:
+        return None
+    if not sizes or min(sizes) < 0 or (min(sizes) == 0 and not zero_ok):
+        return None
+    return sizes
+
+
 # ---------------------------------------------------------------- page cache
 _libc = None
 

@@ -41,7 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted, probe_arguments,  # noqa: E402
-                             scratch_folder, torch_or_exit)
+                             scratch_folder, sizes_gb, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state, flatten, tree_map  # noqa: E402
 
@@ -80,11 +80,8 @@ def stream(path, buf):
 
 def main():
     args, _ = probe_arguments(__doc__, options)
-    try:
-        sizes = [float(x) for x in args.sizes_gb.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) <= 0 or args.tensors < 1:
+    sizes = sizes_gb(args.sizes_gb)
+    if not sizes or args.tensors < 1:
         print("probe-cold-loads: --sizes-gb needs sizes above 0, --tensors at least 1", file=sys.stderr)
         return 2
     # Three files of the largest state at once: the two saved and one fresh save.

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, torch_or_exit  # noqa: E402
+from checkpoint_host import finish_probe, sizes_gb, torch_or_exit  # noqa: E402
 
 
 def arguments():
@@ -36,11 +36,8 @@ def arguments():
     ap.add_argument("--tensors", type=int, default=640)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    try:
-        sizes = [float(x) for x in args.sizes_gb.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) <= 0 or args.tensors < 1 or args.rounds < 1:
+    sizes = sizes_gb(args.sizes_gb)
+    if not sizes or args.tensors < 1 or args.rounds < 1:
         ap.error("--sizes-gb needs positive sizes, --tensors and --rounds at least 1")
     return args, sizes
 
@@ -66,26 +63,26 @@ def main():
             torch.cuda.empty_cache()
             gpu, rec["alloc_fresh"] = timed(lambda: [torch.empty(per, dtype=torch.uint8, device=dev)
                                                      for _ in range(args.tensors)])
-            del gpu
+            gpu = None
             gpu, rec["alloc_cached"] = timed(lambda: [torch.empty(per, dtype=torch.uint8, device=dev)
                                                       for _ in range(args.tensors)])
-            del gpu
+            gpu = None
             torch.cuda.empty_cache()
             gpu, rec["h2d_fresh"] = timed(lambda: [h.to(dev) for h in host])
-            del gpu
+            gpu = None
             gpu, rec["h2d_cached"] = timed(lambda: [h.to(dev) for h in host])
 
             def into():
                 for d, h in zip(gpu, host):
                     d.copy_(h)
             _, rec["h2d_into"] = timed(into)
-            del gpu
+            gpu = None
             torch.cuda.empty_cache()
             records.append(rec)
             print(f"# {size_gb:g} GB round {r}: " + ", ".join(f"{k} {v:.3f}" for k, v in rec.items()
                                                               if isinstance(v, float) and k != "size_gb"),
                   file=sys.stderr, flush=True)
-        del host
+        host = None
 
     summary = {}
     for size_gb in sizes:

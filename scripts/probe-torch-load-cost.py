@@ -27,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (finish_probe, measure_counted, probe_arguments, scratch_folder,  # noqa: E402
-                             torch_or_exit)
+                             sizes_gb, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state  # noqa: E402
 
@@ -42,11 +42,8 @@ def options(ap):
 
 def main():
     args, _ = probe_arguments(__doc__, options)
-    try:
-        sizes = [float(x) for x in args.sizes_gb.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) < 0 or args.tensors < 1:
+    sizes = sizes_gb(args.sizes_gb, zero_ok=True)
+    if not sizes or args.tensors < 1:
         print("probe-torch-load-cost: --sizes-gb needs sizes of 0 or more, --tensors at least 1", file=sys.stderr)
         return 2
     if shutil.disk_usage(args.dir).free < max(sizes) * 1e9 + (256 << 20):  # one file at a time, the largest
