@@ -57,6 +57,9 @@
 #            saved by torch.save and safetensors, each file read cold by a child process that never imports
 #            torch, by this process's plain reads, by torch.load / load_file, and torch.load of a file just
 #            saved: whether the frameworks' cold loads read slower than a plain reader, and why.
+#   crccost: scripts/probe-crc-cost.py: torch.save of CRCCOST_GIB (default 1) GiB as one tensor and as a training
+#            state, to /dev/shm and to the disk's page cache, with and without compute_crc32, CRCCOST_ROUNDS
+#            (default 5) rounds: what the CRC costs where checkpoints are written, against the /dev/shm probe.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -349,6 +352,13 @@ coldloads() {
     > summary.txt 2> coldloads.log
 }
 
+crccost() {
+  mkdir -p "$work/crccost" && cd "$work/crccost" || return
+  PYTHONUNBUFFERED=1 timeout "${CRCCOST_LIMIT:-200}" python3 "$here/probe-crc-cost.py" --dir "$work/crccost" \
+    --output "$work/crccost/crc-cost.json" --rounds "${CRCCOST_ROUNDS:-5}" --size-gib "${CRCCOST_GIB:-1}" \
+    > summary.txt 2> crccost.log
+}
+
 guestmem() {
   mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
   PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
@@ -389,6 +399,7 @@ for phase in "${phases[@]}"; do
     gpualloc) gpualloc ;;
     h2dsource) h2dsource ;;
     coldloads) coldloads ;;
+    crccost) crccost ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
