@@ -34,6 +34,18 @@ public:
                "the driver's CPU copy from pageable memory into its pinned staging buffer (host-to-device)",
                "h2d from reused pageable memory in 256 MiB calls, median of 3 (9.71 GB/s, H200 VM: "
                "copies/h2d-pageable-none-256M-r*.json)");
+  // A new block of GPU memory (PyTorch's caching allocator asking cudaMalloc when it holds no
+  // free block of the size): what a copy to the GPU into it costs beyond one into a cached
+  // block, per block and per byte (the allocation and the block's first use).
+  IOWALL_PARAM(Time, fresh_block_cost, "18.5 us", "a new GPU memory block a copy to the GPU lands in: cudaMalloc "
+               "and the block's first use, beyond a copy into a block the caching allocator held",
+               "scripts/probe-gpu-alloc.py on an H200 VM (reports/calibration/gpu-machine/twenty-first-h200-vm/gpualloc/"
+               "gpu-alloc.json): .to(GPU) of 640 host tensors with fresh blocks less with cached ones, medians of 3: "
+               "0.0245 s at 3.125 MB a tensor, 0.0625 s at 12.5 MB: 38.3 and 97.7 us a block, a line of 18.5 us "
+               "plus 158 GB/s");
+  IOWALL_PARAM(Bandwidth, fresh_block_bandwidth, "158 GB/s",
+               "a new GPU memory block's cost per byte (its pages mapped), beyond fresh_block_cost",
+               "the same probe and line as fresh_block_cost");
   IOWALL_PARAM(Bytes, staging_chunk, "2 MiB", "one of the driver's two pinned staging buffers: a pageable copy moves "
                "this much per step, the CPU copying one while the copy engine moves the other",
                "assumed (the driver does not document it; the rate of a long copy does not depend on it)");

@@ -80,6 +80,13 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
       "scripts/probe-mapped-load.py: no read() calls, one major fault per tensor reading its whole range (8 and 16 "
       "MiB tensors, 8 MiB read_ahead_kb) or 16 MiB of it (128 MiB tensors), the disk idle between tensors, "
       "fault-around faults in the copy");
+  const std::string gpu_memory = p.get_choice(
+      "gpu_memory", "fresh", {"fresh", "cached"},
+      "load: the GPU memory the tensors are copied into: fresh (each a new block from cudaMalloc, the gpu's "
+      "fresh_block_cost and fresh_block_bandwidth before its copy: a restore in a new process, or the first of "
+      "its sizes) or cached (blocks PyTorch's caching allocator holds free, e.g. a second restore in one process)",
+      "PyTorch CUDA caching allocator (c10/cuda/CUDACachingAllocator.cpp): cudaMalloc only when no cached block "
+      "fits; scripts/checkpoint-frameworks.py's cold loads are a round's first of their sizes on the GPU");
   const std::string targets = p.get_text("targets", "all_gpus", "the ranks' GPUs, comma-separated ids, or all_gpus", "");
   const std::string storage = p.get_text("storage", "local",
                                          "each rank's drives (its file striped over them): SSD ids, local, all or paired",
@@ -90,7 +97,7 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   if (c.tensors > c.size.count()) p.fail("tensors", fmt::format("{} tensors hold more than {} bytes", c.tensors, c.size.count()));
   if (!c.buffer.is_positive()) p.fail("buffer", "the buffer must be positive");
   // Keys of the other kind: a restore writes nothing, so it has no durability.
-  for (const char* k : save ? std::vector<const char*>{"deserialize", "reader"}
+  for (const char* k : save ? std::vector<const char*>{"deserialize", "reader", "gpu_memory"}
                             : std::vector<const char*>{"serialize", "pipeline", "buffer", "buffers", "durability",
                                                        "fsync_every", "file"})
     if (given(p, k))
@@ -100,6 +107,7 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   c.reader = reader == "mapped" ? CheckpointConfig::Reader::mapped : CheckpointConfig::Reader::read;
   if (c.reader == CheckpointConfig::Reader::mapped && given(p, "host_memory"))
     p.fail("host_memory", "applies to \"reader\": \"read\" only (a mapped file's data stays in the page cache)");
+  c.gpu_memory = gpu_memory == "cached" ? CheckpointConfig::GpuMemory::cached : CheckpointConfig::GpuMemory::fresh;
   c.overlapped = pipeline == "overlapped";
   c.new_file = file == "new";
   if (c.overlapped && c.buffer < c.io_size)

@@ -1,7 +1,8 @@
 // The load half of the checkpoint workload (models/workload/checkpoint_workload.hpp): the
 // rank's file read through the path (read() pieces at the workload's depth, or a mapped
 // file's tensor views), each piece passed over by the deserializer, then each tensor copied
-// to the GPU (out of a mapping, its chunks brought in and faulted in first).
+// to the GPU (out of a mapping, its chunks brought in and faulted in first), into a new GPU
+// block from cudaMalloc or one the caching allocator holds.
 #include <algorithm>
 
 #include "models/workload/checkpoint_rank.hpp"
@@ -77,15 +78,25 @@ void CheckpointWorkload::h2d_next_tensor(int rank) {
     end_phase(r);
     return load_done(rank);
   }
-  const i64 t = r.tensor++;
-  const Bytes bytes = tensor_bytes(t);
+  const Bytes bytes = tensor_bytes(r.tensor++);
+  if (config_.gpu_memory == CheckpointConfig::GpuMemory::cached) return h2d_copy_tensor(rank);
+  // The tensor's GPU block comes from cudaMalloc, synchronously on the thread, before its copy.
+  const Gpu& gpu = *r.gpu;
+  r.thread.spend(gpu.fresh_block_cost + transfer_time(bytes, gpu.fresh_block_bandwidth),
+                 [this, rank] { h2d_copy_tensor(rank); });
+}
+
+// The copy of the tensor h2d_next_tensor took (the rank's tensor - 1) into its GPU block.
+void CheckpointWorkload::h2d_copy_tensor(int rank) {
+  Rank& r = *ranks_[rank];
+  const i64 t = r.tensor - 1;
   // Memory the read filled is mapped: a copy out of it is a pageable (or pinned) one; a
   // mapped file's pages are brought in chunk by chunk as the copy reaches them.
   const HostMemoryKind kind =
       config_.host_memory == HostMemoryKind::pinned ? HostMemoryKind::pinned : HostMemoryKind::pageable;
   MappedSource* source = sources_.empty() ? nullptr : sources_[rank].get();
   if (source) source->tensor_at(tensor_start(t));
-  r.copies.copy(bytes, true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); }, source);
+  r.copies.copy(tensor_bytes(t), true, kind, config_.huge_pages, [this, rank] { h2d_next_tensor(rank); }, source);
 }
 
 void CheckpointWorkload::load_done(int rank) {

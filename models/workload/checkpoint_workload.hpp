@@ -18,7 +18,9 @@
 //                    memory) or mapped (the file mapped: one view per tensor, each bringing
 //                    its tensor's range into the page cache, nothing copied; the h2d copy
 //                    faults the mapping in, the cpu_socket's fault_around bytes per
-//                    mapped_fault_cost).
+//                    mapped_fault_cost). "gpu_memory": fresh (each tensor's GPU block new
+//                    from cudaMalloc, its cost on the thread before the tensor's copy: a
+//                    restore in a new process) or cached (the caching allocator's blocks).
 // Each rank runs on one CPU thread; every phase records that thread's busy time, so a
 // phase says whether the thread, the disk or the copy engine bound it.
 #pragma once
@@ -45,6 +47,10 @@ struct CheckpointConfig {
   // mapped (safetensors): its pages cached by readahead, the tensors viewing the mapping.
   enum class Reader { read, mapped };
   Reader reader = Reader::read;
+  // load: the GPU memory the tensors are copied into: fresh (each a new block from cudaMalloc,
+  // the gpu's fresh_block_cost) or cached (blocks the caching allocator holds).
+  enum class GpuMemory { fresh, cached };
+  GpuMemory gpu_memory = GpuMemory::fresh;
   Bandwidth pass_rate;  // serialize (save) or deserialize (load); zero: no pass
   enum class Durability { none, fsync_end, fsync_each, o_dsync };
   Durability durability = Durability::fsync_end;
@@ -87,6 +93,7 @@ private:
   void piece_read(std::uint32_t piece);
   void pass_read(int rank);
   void h2d_next_tensor(int rank);
+  void h2d_copy_tensor(int rank);  // into its GPU block
   void load_done(int rank);
 
   Bytes tensor_start(i64 t) const;  // where tensor t starts in the rank's file
