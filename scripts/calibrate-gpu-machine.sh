@@ -60,6 +60,9 @@
 #   crccost: scripts/probe-crc-cost.py: torch.save of CRCCOST_GIB (default 1) GiB as one tensor and as a training
 #            state, to /dev/shm and to the disk's page cache, with and without compute_crc32, CRCCOST_ROUNDS
 #            (default 5) rounds: what the CRC costs where checkpoints are written, against the /dev/shm probe.
+#   torchcopy: scripts/probe-torch-copy-cost.py: .cpu() and .to(GPU) of 512 tensors of 4 KiB to 1 MiB against
+#            copy_() into tensors allocated before, TORCHCOPY_ROUNDS (default 5) rounds: what PyTorch adds to
+#            each tensor's copy beyond the CUDA copy.
 #   writeback: scripts/probe-writeback.py: buffered writes of 1, 2 and WRITEBACK_GIB (default 8) GiB
 #            made durable by fsync, to a new file, the same file overwritten and a new file
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
@@ -359,6 +362,12 @@ crccost() {
     > summary.txt 2> crccost.log
 }
 
+torchcopy() {
+  mkdir -p "$work/torchcopy" && cd "$work/torchcopy" || return
+  PYTHONUNBUFFERED=1 timeout "${TORCHCOPY_LIMIT:-200}" python3 "$here/probe-torch-copy-cost.py" \
+    --output "$work/torchcopy/torch-copy-cost.json" --rounds "${TORCHCOPY_ROUNDS:-5}" > summary.txt 2> torchcopy.log
+}
+
 guestmem() {
   mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
   PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
@@ -400,6 +409,7 @@ for phase in "${phases[@]}"; do
     h2dsource) h2dsource ;;
     coldloads) coldloads ;;
     crccost) crccost ;;
+    torchcopy) torchcopy ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
     *) echo "unknown phase $phase" >&2; continue ;;
