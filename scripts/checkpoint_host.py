@@ -84,16 +84,24 @@ def file_system_of(path):
 
 
 # ---------------------------------------------------------------- probes
+def probe_parser(doc, output=True):
+    """A probe's argument parser: its module doc as the help, and (with `output`) --output, the result's
+    JSON."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0], epilog=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    if output:
+        ap.add_argument("--output", required=True)
+    return ap
+
+
 def probe_arguments(doc, extra=None):
     """The probes' common command line (--dir, --output, --size-gib, --rounds; `extra(ap)` adds a
     probe's own), checked: returns the arguments and the size in bytes; bad values end the run with
     one line and exit code 2."""
-    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0], epilog=doc,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = probe_parser(doc)
     if extra:
         extra(ap)
     ap.add_argument("--dir", required=True, help="existing folder on the disk to probe")
-    ap.add_argument("--output", required=True)
     ap.add_argument("--size-gib", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()

@@ -17,7 +17,6 @@ For each: wall seconds (the GPU synchronized before and after). Nothing is writt
 usage: scripts/probe-gpu-alloc.py --output ga.json [--sizes-gb 2,8] [--tensors 640] [--rounds 3]
 Needs PyTorch with a GPU.
 """
-import argparse
 import os
 import platform
 import statistics
@@ -25,13 +24,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, sizes_gb, torch_or_exit  # noqa: E402
+from checkpoint_host import finish_probe, probe_parser, sizes_gb, torch_or_exit  # noqa: E402
 
 
 def arguments():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--output", required=True)
+    ap = probe_parser(__doc__)
     ap.add_argument("--sizes-gb", default="2,8")
     ap.add_argument("--tensors", type=int, default=640)
     ap.add_argument("--rounds", type=int, default=3)

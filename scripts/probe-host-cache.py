@@ -18,6 +18,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import probe_parser  # noqa: E402
+
 MIB = 1 << 20
 CHUNK = 16 * MIB
 
@@ -52,9 +55,16 @@ def read_file(path, size, direct, buf):
 
 
 def main():
-    size = int(sys.argv[1] if len(sys.argv) > 1 else 6) << 30
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    top = sys.argv[3] if len(sys.argv) > 3 else "/var/tmp"
+    ap = probe_parser(__doc__, output=False)
+    ap.add_argument("size_gib", nargs="?", type=int, default=6)
+    ap.add_argument("rounds", nargs="?", type=int, default=3)
+    ap.add_argument("dir", nargs="?", default="/var/tmp")
+    args = ap.parse_args()
+    if args.size_gib < 1 or args.rounds < 1:
+        ap.error("SIZE_GIB and ROUNDS must be at least 1")
+    if not os.path.isdir(args.dir):
+        ap.error(f"DIR {args.dir}: not an existing folder")
+    size, rounds, top = args.size_gib << 30, args.rounds, args.dir
     d = tempfile.mkdtemp(prefix="iowall-hostcache.", dir=top)
     buf = mmap.mmap(-1, CHUNK)
     buf.write(os.urandom(CHUNK))

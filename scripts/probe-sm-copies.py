@@ -12,13 +12,16 @@ Touches no file; allocates SIZE of pinned host memory and 2 x SIZE of GPU memory
 usage: scripts/probe-sm-copies.py [SIZE_MIB] [ROUNDS] [REPEAT]
 """
 import json
+import os
 import statistics
 import subprocess
 import sys
 
-import torch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import probe_parser, torch_or_exit  # noqa: E402
 
 MIB = 1 << 20
+torch = None  # PyTorch, imported once the command line is checked
 
 
 class HostView:
@@ -42,9 +45,16 @@ def timed(fn, repeat):
 
 
 def main():
-    size_mib = int(sys.argv[1]) if len(sys.argv) > 1 else 512
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    global torch
+    ap = probe_parser(__doc__, output=False)
+    ap.add_argument("size_mib", nargs="?", type=int, default=512)
+    ap.add_argument("rounds", nargs="?", type=int, default=5)
+    ap.add_argument("repeat", nargs="?", type=int, default=8)
+    args = ap.parse_args()
+    if min(args.size_mib, args.rounds, args.repeat) < 1:
+        ap.error("SIZE_MIB, ROUNDS and REPEAT must be at least 1")
+    size_mib, rounds, repeat = args.size_mib, args.rounds, args.repeat
+    torch = torch_or_exit("probe-sm-copies", gpu=True)
     n = size_mib * MIB // 4
     host = torch.ones(n, dtype=torch.float32).pin_memory()
     hv = torch.as_tensor(HostView(host), device="cuda")

@@ -8,8 +8,15 @@ under DIR (default /var/tmp), removed at the end.
 usage: scripts/probe-sync-calls.py [DIR]
 """
 import os, mmap, time, statistics, sys, tempfile, shutil
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_host import probe_parser  # noqa: E402
 MIB=1<<20
-d=tempfile.mkdtemp(prefix="iowall-sync.", dir=sys.argv[1] if len(sys.argv) > 1 else "/var/tmp")
+ap=probe_parser(__doc__, output=False)
+ap.add_argument("dir", nargs="?", default="/var/tmp")
+args=ap.parse_args()
+if not os.path.isdir(args.dir):
+    ap.error(f"DIR {args.dir}: not an existing folder")
+d=tempfile.mkdtemp(prefix="iowall-sync.", dir=args.dir)
 try:
     p=os.path.join(d,"f"); span=64*MIB
     buf=mmap.mmap(-1,MIB); buf.write(os.urandom(MIB))

@@ -17,7 +17,6 @@ usage: scripts/probe-torch-copy-cost.py --output tc.json [--sizes 4096,65536,262
        [--rounds 5]
 Needs PyTorch with a GPU.
 """
-import argparse
 import os
 import platform
 import statistics
@@ -25,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, torch_or_exit  # noqa: E402
+from checkpoint_host import finish_probe, probe_parser, torch_or_exit  # noqa: E402
 
 CASES = ("d2h_new", "d2h_into", "h2d_new", "h2d_into")
 
@@ -41,9 +40,7 @@ def line(points):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--output", required=True)
+    ap = probe_parser(__doc__)
     ap.add_argument("--sizes", default="4096,65536,262144,1048576")
     ap.add_argument("--tensors", type=int, default=512)
     ap.add_argument("--rounds", type=int, default=5)
