@@ -156,6 +156,7 @@ def main():
             s["paths"][0]["writeback_request"] = wb["writeback_request"]
             if s["workload"].get("serialize") == "crc32":
                 s["workload"]["crc32_bandwidth"] = crc_bw
+                s["description"] += f"; crc32_bandwidth {crc_bw}: {crc_src}"
         path = f"validation/scenarios/ckpt-h200-{args.name}-{key}.json"
         with open(os.path.join(ROOT, path), "w") as f:
             json.dump(s, f, indent=1)

@@ -38,9 +38,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
-                             resident_fraction, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
+                             resident_fraction, rotated, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
 from checkpoint_summary import print_summary, summarize  # noqa: E402
-from training_state import BYTES_PER_PARAM, build_state, flatten, state_bytes, tree_map  # noqa: E402
+from training_state import BYTES_PER_PARAM, build_state, flatten, host_copy, state_bytes, tree_map  # noqa: E402
 
 WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp")
 
@@ -106,7 +106,7 @@ class Writers:
 
     def to_host(self, state):
         # .cpu() allocates fresh pageable memory for each tensor, as torch.save does per storage.
-        return self.time(lambda: tree_map(lambda t: t.cpu() if hasattr(t, "cpu") else t, state))
+        return self.time(lambda: host_copy(state))
 
     def to_device(self, obj):
         return self.time(lambda: tree_map(lambda t: t.to(self.device) if hasattr(t, "to") else t, obj))
@@ -333,8 +333,7 @@ def main(argv=None):
             state = build_state(torch, size, args.tensors, device, args.seed)
             sbytes = state_bytes(state)
             for rnd in range(1, args.rounds + 1):
-                k = (rnd - 1) % len(writers)
-                for writer in writers[k:] + writers[:k]:
+                for writer in rotated(writers, rnd - 1):
                     if writer in w.unavailable:
                         continue
                     rec = {"writer": writer, "size_bytes": size, "state_bytes": sbytes, "tensors": args.tensors,

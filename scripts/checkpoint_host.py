@@ -115,6 +115,19 @@ def probe_arguments(doc, extra=None):
     return args, size
 
 
+def rotated(items, r):
+    """`items` started at r modulo their count: a probe's cases in round r, so that no case is always first."""
+    k = r % len(items)
+    return items[k:] + items[:k]
+
+
+def read_through(path, buf):
+    """The file read from start to end in readinto()s of `buf` (unbuffered), the bytes dropped."""
+    with open(path, "rb", buffering=0) as f:
+        while f.readinto(buf):
+            pass
+
+
 def sizes_gb(text, zero_ok=False):
     """A --sizes-gb value: comma-separated sizes in GB, each above 0 (or 0 and above with zero_ok); None
     where any is not a number or is out of range, or there is none."""

@@ -41,9 +41,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted, probe_arguments,  # noqa: E402
-                             scratch_folder, sizes_gb, torch_or_exit)
+                             read_through, rotated, scratch_folder, sizes_gb, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
-from training_state import build_state, flatten, tree_map  # noqa: E402
+from training_state import build_state, flatten, host_copy  # noqa: E402
 
 CASES = ("stream_child", "stream_here", "torch_load", "torch_load_child", "safetensors_load", "stream_st",
          "torch_load_fresh")
@@ -70,12 +70,6 @@ print(json.dumps({"loop_s": time.perf_counter() - t}))
 def options(ap):
     ap.add_argument("--sizes-gb", default="2,8")
     ap.add_argument("--tensors", type=int, default=128)
-
-
-def stream(path, buf):
-    with open(path, "rb", buffering=0) as f:
-        while f.readinto(buf):
-            pass
 
 
 def main():
@@ -110,7 +104,7 @@ def main():
             pt, st = os.path.join(folder, "state.pt"), os.path.join(folder, "state.safetensors")
 
             def save_torch(path, state):
-                host = tree_map(lambda t: t.cpu() if hasattr(t, "cpu") else t, state)
+                host = host_copy(state)
                 torch.save(host, path)
                 del host
                 fsync_path(path)
@@ -118,15 +112,14 @@ def main():
 
             save_torch(pt, state)
             if save_file:
-                host = tree_map(lambda t: t.cpu() if hasattr(t, "cpu") else t, state)
+                host = host_copy(state)
                 tensors, meta = flatten(host)
                 save_file(tensors, st, metadata=meta)
                 del host, tensors
                 fsync_path(st)
                 gc.collect()
             for r in range(args.rounds):
-                order = cases[r % len(cases):] + cases[:r % len(cases)]
-                for case in order:
+                for case in rotated(cases, r):
                     extra = {}
                     path = st if case in SAFETENSORS_CASES else pt
                     if case == "torch_load_fresh":
@@ -140,7 +133,7 @@ def main():
                                                  sysfs)
                         extra["loop_s"] = json.loads(out.stdout)["loop_s"]
                     elif case in ("stream_here", "stream_st"):
-                        _, m = synced(lambda: stream(path, buf))
+                        _, m = synced(lambda: read_through(path, buf))
                     elif case == "safetensors_load":
                         loaded, m = synced(lambda: load_file(path, device="cpu"))
                         del loaded

@@ -25,8 +25,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (finish_probe, measure_counted, probe_arguments, scratch_folder,  # noqa: E402
-                             torch_or_exit)
+from checkpoint_host import (finish_probe, measure_counted, probe_arguments, rotated,  # noqa: E402
+                             scratch_folder, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state  # noqa: E402
 
@@ -58,8 +58,7 @@ def main():
     try:
         with scratch_folder(args.dir, "crc-cost-") as disk, scratch_folder("/dev/shm", "crc-cost-") as shm:
             for r in range(args.rounds):
-                k = r % len(CASES)
-                for where, shape, crc in CASES[k:] + CASES[:k]:
+                for where, shape, crc in rotated(CASES, r):
                     ser.config.save.compute_crc32 = crc
                     path = os.path.join(shm if where == "shm" else disk, "t.pt")
                     obj = one if shape == "one" else state

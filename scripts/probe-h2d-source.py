@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, measure_counted, probe_arguments,  # noqa: E402
-                             scratch_folder, torch_or_exit, write_new_file)
+                             rotated, scratch_folder, torch_or_exit, write_new_file)
 from disk_counters import block_sysfs  # noqa: E402
 
 KINDS = ("cpu", "warm", "cold", "cold_wait")
@@ -67,8 +67,7 @@ def main():
                     f.readinto((ctypes.c_char * per).from_address(h.data_ptr()))
 
         for r in range(args.rounds):
-            order = KINDS[r % len(KINDS):] + KINDS[:r % len(KINDS)]
-            for kind in order:
+            for kind in rotated(KINDS, r):
                 if kind.startswith("cold"):
                     drop_cached(path)
                 elif kind == "warm":

@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import finish_probe, probe_parser, torch_or_exit  # noqa: E402
+from checkpoint_host import finish_probe, probe_parser, rotated, torch_or_exit  # noqa: E402
 
 CASES = ("d2h_new", "d2h_into", "h2d_new", "h2d_into")
 
@@ -69,7 +69,7 @@ def main():
             work[case]()
         sync()
         for r in range(args.rounds):
-            for case in CASES[r % len(CASES):] + CASES[:r % len(CASES)]:
+            for case in rotated(CASES, r):
                 sync()
                 t = time.perf_counter()
                 out = work[case]()

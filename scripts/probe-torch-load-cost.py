@@ -27,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (finish_probe, measure_counted, probe_arguments, scratch_folder,  # noqa: E402
-                             sizes_gb, torch_or_exit)
+                             read_through, rotated, sizes_gb, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state  # noqa: E402
 
@@ -65,14 +65,11 @@ def main():
             file_bytes = os.path.getsize(path)
 
             def read_stream():
-                with open(path, "rb", buffering=0) as f:
-                    while f.readinto(buf):
-                        pass
+                read_through(path, buf)
 
             read_stream()  # the file cached before any timed case
             for r in range(args.rounds):
-                order = CASES[r % len(CASES):] + CASES[:r % len(CASES)]
-                for case in order:
+                for case in rotated(CASES, r):
                     if case == "read_stream":
                         _, m = measure_counted(read_stream, sysfs)
                     else:

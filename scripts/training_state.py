@@ -25,6 +25,12 @@ def build_state(torch, total_bytes, n_tensors, device, seed):
     return {"model": model, "optimizer": {"state": opt_state, "param_groups": groups}, "iteration": 1}
 
 
+def host_copy(state):
+    """The state with every tensor copied to host memory by .cpu() (a new pageable tensor each, as
+    torch.save's copies are), other values as they are."""
+    return tree_map(lambda t: t.cpu() if hasattr(t, "cpu") else t, state)
+
+
 def tree_map(fn, obj):
     if isinstance(obj, dict):
         return {k: tree_map(fn, v) for k, v in obj.items()}
