@@ -38,6 +38,19 @@ const IdleState* CpuSocket::idle_state(Time predicted, int iowaiters) const {
   return best;
 }
 
+Time IdleCore::wake(const CpuSocket& cpu, Time now, int iowaiters) {
+  if (!idle_since_.is_positive() || now <= idle_since_) {
+    idle_since_ = Time{};
+    return Time{};
+  }
+  // The governor chose the state when the core went idle, from what it predicted then.
+  const IdleState* st = cpu.idle_state(predicted_, iowaiters);
+  const Time idle = now - idle_since_;
+  predicted_ = predicted_.is_zero() ? idle : (predicted_ * 3 + idle) / 4;
+  idle_since_ = Time{};
+  return st ? st->exit_latency : Time{};
+}
+
 void CpuSocket::spend(Time cost, InlineFunction<void()> done) {
   cores_->submit(cost, Time(0), {}, done);
 }

@@ -72,4 +72,21 @@ private:
   std::unique_ptr<Server> cores_;
 };
 
+// One core's idle periods as the menu governor sees them: when the core goes idle it
+// enters the state its socket's idle_state() picks for the idle time it predicts (a
+// running mean of its last idle periods, 3:1 old to new), and work that arrives (an
+// interrupt, a wake-up) waits for that state's exit latency.
+class IdleCore {
+public:
+  // The core runs out of work at `now`.
+  void sleep(Time now) { idle_since_ = now; }
+  // Work arrives at `now` with `iowaiters` tasks sleeping on I/O on the core: the exit
+  // latency of the state it entered (zero when it has not been idle since it last woke,
+  // or the socket has no idle states). The core is awake afterwards.
+  Time wake(const CpuSocket& cpu, Time now, int iowaiters);
+
+private:
+  Time idle_since_{}, predicted_{};
+};
+
 }  // namespace iowall

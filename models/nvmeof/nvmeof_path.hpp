@@ -77,6 +77,25 @@ struct CommonConfig : ParamSet {
                    "waiting drive accesses included; 0: the target never waits for a thread",
                    "Linux nvmet and SPDK serve commands asynchronously (softirq, workqueues, pollers): 0; a file "
                    "server's threads (nfsd) block in the file system (set by nfs_rdma)");
+  // Kernel threads an I/O is handed to (a workqueue's worker woken for it), beyond the
+  // thread that submits it and the interrupt that completes it: each costs the CPU a
+  // wake-up and a context switch (handoff_cost), and its work waits for them. A side that
+  // hands completions to threads takes them by interrupt on a core that may be asleep:
+  // the first hand-off after an arrival waits for that core's exit from its idle state
+  // (models/host/cpu_socket.hpp IdleCore; none where the socket has no idle_states).
+  IOWALL_PARAM_INT(initiator_handoffs, 0, 0, 16,
+                   "client kernel threads each I/O is handed to: the first runs its submission, the others its "
+                   "completion after the response's interrupt; 0: submitted in the caller, completed in softirq",
+                   "Linux nvme-rdma and nvme-tcp submit in the caller and complete in softirq (0); set by nfs_rdma "
+                   "for sunrpc");
+  IOWALL_PARAM_INT(target_handoffs, 0, 0, 16,
+                   "target kernel threads each command is handed to after its arrival's interrupt, before it is "
+                   "received; 0: a polling target (SPDK) or one that receives in softirq",
+                   "SPDK polls; set by nfs_rdma for svcrdma");
+  IOWALL_PARAM(Time, handoff_cost, "1.31 us",
+               "one hand-off to a kernel thread on the same core: the wake-up and the context switch",
+               "scripts/probe-wakeup.c: a futex wake-up and switch between two threads pinned to one core, median "
+               "of 15 runs of 200,000 round trips on an x86 KVM guest, 1.02-1.58 us (reports/calibration/wakeup/)");
   IOWALL_PARAM(Time, copy_launch_cost, "3 us", "client CPU time to launch and synchronize one cudaMemcpyAsync",
                "as cpu_gpu's copy_launch_cost: order of magnitude of CUDA API overhead");
 };
@@ -148,6 +167,16 @@ protected:
   CpuSocket& placed_cpu(const Device& target, const Nic& nic);
   Dram& placed_memory(const Device& target, const Nic& nic);
 
+  // The cores that take a client connection's completions at its two ends (one completion
+  // queue and its interrupt vector each), by client NIC and IoRequest::connection as the
+  // receipts are: a mount's RPCs share them whichever drive serves each.
+  struct CompletionCores {
+    IdleCore client, target;
+  };
+  CompletionCores& completion_cores(const Endpoints& e, int connection) {
+    return completion_cores_[{e.client_nic, connection}];
+  }
+
   CommonConfig common_;
   std::vector<BlockStorage::Done> after_sync_;  // by I/O: what follows its server's fsync
   bool direct_to_gpu_ = true;  // GPUDirect RDMA; false: through a host bounce buffer
@@ -174,6 +203,7 @@ private:
   void take_thread(std::uint32_t id);
   bool per_connection_ = false;
   std::map<std::pair<const Nic*, int>, std::unique_ptr<Receiver>> receivers_;
+  std::map<std::pair<const Nic*, int>, CompletionCores> completion_cores_;
   struct Receipt {
     const Endpoints* e = nullptr;
     Receiver* receiver = nullptr;  // per_connection: the connection it holds

@@ -13,6 +13,10 @@
 // are fetched by the target with an RDMA READ of the client's buffer (GPU memory, or a
 // bounce buffer the client first filled with a cudaMemcpy); the target writes its SSD,
 // then SENDs the response.
+// A side that hands I/Os to kernel threads (initiator_handoffs, target_handoffs: sunrpc
+// and svcrdma for NFS) pays each hand-off's wake-up and switch on its CPU, and takes the
+// arrival's interrupt on the connection's completion core: an idle one first leaves the
+// idle state it entered (IdleCore), so a lone I/O waits for it and a busy queue does not.
 // Every post goes through models/rdma's queue pair and HCA: doorbell, WQE fetch,
 // translation lookups (a miss is a PCIe read), the engine, the data DMA and the CQE.
 // With "fabric": "packet" the messages cross the network per packet (PacketNetwork:
@@ -87,7 +91,9 @@ public:
     const bool buffer = !r.server_local;
     const Time reg = buffer && config_.registration == "per_io" ? c.registration.reg_time(r.size) : Time{};
     const Time copy = buffer && r.write && bounces(r) ? common_.copy_launch_cost : Time{};
-    e.client_cpu->spend(common_.initiator_submit + reg + copy, [this, id] {
+    // The first hand-off runs the submission in a kernel thread.
+    const Time handoff = common_.initiator_handoffs > 0 ? common_.handoff_cost : Time{};
+    e.client_cpu->spend(common_.initiator_submit + reg + copy + handoff, [this, id] {
       const IoRequest& w = io(id).io;
       if (!w.write || !bounces(w) || w.server_local) return send_command(id);
       // The data goes from the GPU into the bounce buffer the HCA will read.
@@ -208,8 +214,45 @@ private:
 
   void command_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
-    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()),
-                       [this, id] { receive_command(id, *conns_[id].e); });
+    env_.mover.call_at(c.target_hca->receive_cqe(env_.ctx.now()), [this, id] {
+      if (common_.target_handoffs == 0) return receive_command(id, *conns_[id].e);
+      arrived(id, Side::target);
+    });
+  }
+
+  // An arrival handed to kernel threads: its interrupt on the connection's completion
+  // core at that side, which may first leave an idle state, then the hand-offs' and the
+  // side's own CPU there (a client's deregistration), then the next step.
+  enum class Side : std::uint8_t { client, target };
+  void arrived(std::uint32_t id, Side side) {
+    Connection& c = conns_[id];
+    const bool client = side == Side::client;
+    CompletionCores& cores = completion_cores(*c.e, io(id).io.connection);
+    const Time exit = (client ? cores.client : cores.target)
+                          .wake(client ? *c.e->client_cpu : *c.e->target_cpu, env_.ctx.now(), 0);
+    if (exit.is_zero()) return handoffs_run(id, side);
+    env_.ctx.in(exit, [this, id, side] { handoffs_run(id, side); });
+  }
+  void handoffs_run(std::uint32_t id, Side side) {
+    Connection& c = conns_[id];
+    const bool client = side == Side::client;
+    const Time work = client ? deregistration(id) + common_.handoff_cost * (common_.initiator_handoffs - 1)
+                             : common_.handoff_cost * common_.target_handoffs;
+    (client ? c.e->client_cpu : c.e->target_cpu)->spend(work, [this, id, side] {
+      const Endpoints& e = *conns_[id].e;
+      CompletionCores& cores = completion_cores(e, io(id).io.connection);
+      if (side == Side::target) {
+        cores.target.sleep(env_.ctx.now());
+        return receive_command(id, e);
+      }
+      cores.client.sleep(env_.ctx.now());
+      client_completes(id, e);
+    });
+  }
+  // A client's deregistration of the I/O's buffer (registration per_io).
+  Time deregistration(std::uint32_t id) {
+    const bool buffer = !io(id).io.server_local;
+    return buffer && config_.registration == "per_io" ? conns_[id].registration.dereg_time(io(id).io.size) : Time{};
   }
 
   void command_received(std::uint32_t id) override {
@@ -273,11 +316,9 @@ private:
   void response_arrived(std::uint32_t id) {
     Connection& c = conns_[id];
     env_.mover.call_at(c.client_hca->receive_cqe(env_.ctx.now()), [this, id] {
-      Connection& cc = conns_[id];
-      const bool buffer = !io(id).io.server_local;
-      const Time dereg =
-          buffer && config_.registration == "per_io" ? cc.registration.dereg_time(io(id).io.size) : Time{};
-      cc.e->client_cpu->spend(dereg, [this, id] { client_completes(id, *conns_[id].e); });
+      // The hand-offs after the first (which ran the submission) process the completion.
+      if (common_.initiator_handoffs > 1) return arrived(id, Side::client);
+      conns_[id].e->client_cpu->spend(deregistration(id), [this, id] { client_completes(id, *conns_[id].e); });
     });
   }
 

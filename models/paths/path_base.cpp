@@ -81,23 +81,17 @@ void PathBase::enqueue(std::uint32_t id, Step step) {
 // when it went idle (interrupt-driven stacks: a polling thread never sleeps).
 void PathBase::wake(int thread) {
   ThreadCpu& th = threads_[static_cast<std::size_t>(thread)];
-  const Time now = env_.ctx.now();
-  const IdleState* st = nullptr;
   // A step that arrives as the last one ends (the next I/O submitted on completion) finds
-  // the core still running: no idle period.
-  if (!stack_polls_ && th.cpu && th.idle_since.is_positive() && now > th.idle_since) {
-    // The thread sleeps in the kernel for its I/O (io_schedule): one task in iowait there.
-    st = th.cpu->idle_state(th.predicted_idle, 1);
-    const Time idle = now - th.idle_since;
-    th.predicted_idle = th.predicted_idle.is_zero() ? idle : (th.predicted_idle * 3 + idle) / 4;
-  }
+  // the core still running: no idle period. The thread sleeps in the kernel for its I/O
+  // (io_schedule): one task in iowait there.
+  const Time exit = !stack_polls_ && th.cpu ? th.core.wake(*th.cpu, env_.ctx.now(), 1) : Time{};
   th.busy = true;  // waking: later steps queue behind this one
-  if (!st || st->exit_latency.is_zero()) {
+  if (exit.is_zero()) {
     th.busy = false;
     run_next(thread);
     return;
   }
-  env_.ctx.in(st->exit_latency, [this, thread] {
+  env_.ctx.in(exit, [this, thread] {
     threads_[static_cast<std::size_t>(thread)].busy = false;
     run_next(thread);
   });
@@ -118,7 +112,7 @@ void PathBase::run_next(int thread) {
   if (th.waiting.empty()) {
     th.busy = false;
     th.busy_gauge->set(env_.ctx.now(), 0);
-    th.idle_since = env_.ctx.now();
+    th.core.sleep(env_.ctx.now());
     return;
   }
   if (!th.busy) th.busy_gauge->set(env_.ctx.now(), 1);

@@ -122,10 +122,8 @@ private:
     // The thread on its core (1 while it has a step to run): a run whose thread is busy
     // all the time is bound by that thread's CPU, whatever the devices do.
     std::unique_ptr<TimeWeighted> busy_gauge;
-    // Its core's idleness: when it went idle and the idle time the governor predicts
-    // (a running mean of the last idle periods, as the menu governor's), to wake it
-    // from the C-state it chose.
-    Time idle_since{}, predicted_idle{};
+    // Its core's idleness, to wake it from the C-state the governor chose.
+    IdleCore core;
     const CpuSocket* cpu = nullptr;
   };
   void register_thread(std::size_t thread, const CpuSocket* cpu);

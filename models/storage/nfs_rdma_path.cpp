@@ -17,6 +17,13 @@
 //      after_receive) takes a connection's next call only once the current one is
 //      received (the first half of server_rpc_cost, a thread included: sunrpc's XPT_BUSY);
 //   4. the I/O completes with its last RPC.
+// The Linux client hands each RPC to kernel threads client_handoffs times (an async RPC
+// task runs on rpciod; xprtrdma's Receive completion is processed in a workqueue; the
+// reply wakes the task on rpciod again), and the server once (svcrdma's Receive completion
+// in a workqueue, which queues the transport for nfsd): each a wake-up and a context switch
+// (the transport's handoff_cost), the reply's and the call's interrupts taken on a
+// completion core that may be asleep (nvmeof_rdma's hand-offs). nfsd's own wake-up is
+// inside server_rpc_cost.
 // The export is a file striped over the server's drives in rsize chunks (RAID0-like,
 // assumption): RPC k of the data set lands on drive k mod drives. Or the path names one
 // stacked store (an md RAID0 of the server's drives, the array the exported file
@@ -72,6 +79,17 @@ public:
                  "NFS server CPU per READ/WRITE RPC: decode, file system and page lookups, posting the RDMA "
                  "transfer and the reply (nfsd with svcrdma)",
                  "assumption: order of magnitude of a kernel nfsd over RDMA; calibrate");
+    IOWALL_PARAM_INT(client_handoffs, 3, 0, 16,
+                     "kernel threads the client hands each RPC to: its task run on rpciod, the Receive completion's "
+                     "work, the task woken on rpciod for the reply",
+                     "Linux net/sunrpc/sched.c rpc_execute (an RPC_TASK_ASYNC task is queued to rpciod_workqueue) "
+                     "and rpc_wake_up_queued_task; net/sunrpc/xprtrdma/verbs.c allocates its completion queues "
+                     "with IB_POLL_WORKQUEUE (ib_comp_wq) and its reply handler wakes the task (xprt_complete_rqst)");
+    IOWALL_PARAM_INT(server_handoffs, 1, 0, 16,
+                     "kernel threads the server hands each call to before an nfsd thread takes it: the Receive "
+                     "completion's work",
+                     "Linux net/sunrpc/xprtrdma/svc_rdma_transport.c allocates the receive completion queue with "
+                     "IB_POLL_WORKQUEUE; svc_rdma_wc_receive queues the transport (svc_xprt_enqueue) for nfsd");
     IOWALL_PARAM_INT(nfsd_threads, 8, 1, 65536,
                      "server nfsd threads: an RPC holds one from its arrival until its reply is posted, the file "
                      "system's reads and a stable write's drive write included",
@@ -150,6 +168,10 @@ private:
     if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
     if (p.json().contains("target_threads")) p.fail("target_threads", "nfs_rdma sets the server's threads: use nfsd_threads");
     if (p.json().contains("receive")) p.fail("receive", "nfs_rdma sets how calls are received: use xprt_busy");
+    if (p.json().contains("initiator_handoffs"))
+      p.fail("initiator_handoffs", "nfs_rdma sets the client's hand-offs: use client_handoffs");
+    if (p.json().contains("target_handoffs"))
+      p.fail("target_handoffs", "nfs_rdma sets the server's hand-offs: use server_handoffs");
     // NVMe/TCP would stand in for sunrpc over TCP without its per-RPC socket work: a public
     // 4 KiB curve ran 50.7k IOPS over TCP at iodepth 32 where that stand-in gives RDMA's 200k
     // (reports/nfs-placement.md). Refused rather than answered wrong.
@@ -159,7 +181,9 @@ private:
     return p.with("target_cost", fmt::format("{} ps", c.server_rpc_cost.whole_ps()))
         .with("qp_depth", c.nconnect * c.max_slots)
         .with("target_threads", c.nfsd_threads)
-        .with("receive", c.xprt_busy == "after_receive" ? "per_connection" : "concurrent");
+        .with("receive", c.xprt_busy == "after_receive" ? "per_connection" : "concurrent")
+        .with("initiator_handoffs", c.client_handoffs)
+        .with("target_handoffs", c.server_handoffs);
   }
 
   // Where RPC piece `piece` (of RPCs of at most `max`) lies: RAID0 over the drives in

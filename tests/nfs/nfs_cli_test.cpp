@@ -37,6 +37,11 @@ TEST_CASE("bad nfs_rdma input is one line naming the file and pointer, exit code
       {nfs_with("transport", "tcp"), "/paths/0/transport", "NFS over TCP is not modelled"},
       {nfs_with("server_cache_hit_ratio", 1.5), "/paths/0/server_cache_hit_ratio", "out of range (expected 0 to 1)"},
       {nfs_with("target_cost", "5 us"), "/paths/0/target_cost", "server_rpc_cost"},
+      {nfs_with("initiator_handoffs", 2), "/paths/0/initiator_handoffs", "client_handoffs"},
+      {nfs_with("target_handoffs", 2), "/paths/0/target_handoffs", "server_handoffs"},
+      {nfs_with("client_handoffs", -1), "/paths/0/client_handoffs", "out of range"},
+      {nfs_with("server_handoffs", 17), "/paths/0/server_handoffs", "out of range"},
+      {nfs_with("handoff_cost", "-1 us"), "/paths/0/handoff_cost", "handoff_cost"},
       {nfs_with("drives", "gpu0"), "/paths/0/drives", "not block storage"},
   };
   for (const Case& c : cases) iowall::testing::check_bad_scenario(scenario(c.path), c.pointer, c.words);
