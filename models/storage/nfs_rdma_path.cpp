@@ -52,6 +52,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "models/storage/nfs_rpcs.hpp"
@@ -164,14 +165,17 @@ private:
 
   // The NVMe-oF transport's parameters as this path sets them.
   static Params transport_params(const Params& p, const Config& c) {
-    if (p.json().contains("target_cost")) p.fail("target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost");
-    if (p.json().contains("qp_depth")) p.fail("qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots");
-    if (p.json().contains("target_threads")) p.fail("target_threads", "nfs_rdma sets the server's threads: use nfsd_threads");
-    if (p.json().contains("receive")) p.fail("receive", "nfs_rdma sets how calls are received: use xprt_busy");
-    if (p.json().contains("initiator_handoffs"))
-      p.fail("initiator_handoffs", "nfs_rdma sets the client's hand-offs: use client_handoffs");
-    if (p.json().contains("target_handoffs"))
-      p.fail("target_handoffs", "nfs_rdma sets the server's hand-offs: use server_handoffs");
+    // The transport's keys this path sets itself, each refused with the key to use instead.
+    static constexpr std::pair<const char*, const char*> kSetHere[] = {
+        {"target_cost", "nfs_rdma sets the server's CPU per RPC: use server_rpc_cost"},
+        {"qp_depth", "nfs_rdma sizes its connections: use nconnect and max_slots"},
+        {"target_threads", "nfs_rdma sets the server's threads: use nfsd_threads"},
+        {"receive", "nfs_rdma sets how calls are received: use xprt_busy"},
+        {"initiator_handoffs", "nfs_rdma sets the client's hand-offs: use client_handoffs"},
+        {"target_handoffs", "nfs_rdma sets the server's hand-offs: use server_handoffs"},
+    };
+    for (const auto& [key, why] : kSetHere)
+      if (p.json().contains(key)) p.fail(key, why);
     // NVMe/TCP would stand in for sunrpc over TCP without its per-RPC socket work: a public
     // 4 KiB curve ran 50.7k IOPS over TCP at iodepth 32 where that stand-in gives RDMA's 200k
     // (reports/nfs-placement.md). Refused rather than answered wrong.
