@@ -29,6 +29,9 @@ build-asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 
+# The sanitizer suite: every test but those whose subject is another program's view (fio's
+# timings, chromium's rendering; labels fio and browser), which the release run covers and
+# which ASan's slowdown would only distort.
 test-asan: build-asan
 	@ctest --preset asan -j $(JOBS)
 

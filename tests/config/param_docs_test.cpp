@@ -15,6 +15,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/core/sim_context.hpp"
 #include "sim/run/runner.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace iowall;
 
@@ -49,6 +50,8 @@ std::vector<std::filesystem::path> shipped(const char* folder) {
 void run(BuildRecorder& rec, Json doc, const std::string& name) {
   rec.current = name;
   doc.erase("sweep");  // the sweeps change workload values only
+  // Under the sanitizers, fewer bytes: the same models are built with the same parameters.
+  if (const std::string size = testing::sanitized_size(doc); !size.empty()) doc["workload"]["size"] = size;
   run_scenario(scenario_from_json(doc, name, IOWALL_SOURCE_DIR));
 }
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/report/report_test_util.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace iowall::testing;
 
@@ -133,7 +134,8 @@ TEST_CASE("the trace is valid trace-event JSON with a process per path and devic
 
 // Every shipped scenario that runs data paths, traced: on every track, slices nest or
 // follow one another (a server with several units puts each on its own track), every
-// path is there, and slices are named by what they carry, not by the resource.
+// path is there, and slices are named by what they carry, not by the resource. Under the
+// sanitizers each moves at most 512 MiB a target (tests/support/sanitized.hpp).
 TEST_CASE("every shipped scenario's trace nests on every track and names what slices carry", "[report][trace]") {
   const std::string dir = scratch_dir("trace_shipped");
   std::size_t scenarios = 0;
@@ -145,7 +147,8 @@ TEST_CASE("every shipped scenario's trace nests on every track and names what sl
     ++scenarios;
     const std::string file = dir + "/trace.json";
     const CliResult r =
-        run_iowall("run " + f.path().string() + " --trace " + file + " --trace-events 100000 -q --output-format json");
+        run_iowall("run " + f.path().string() + sanitized_size_args(sc) + " --trace " + file +
+                   " --trace-events 100000 -q --output-format json");
     INFO(r.err);
     REQUIRE(r.code == 0);
     const nlohmann::json result = nlohmann::json::parse(r.out);
