@@ -172,15 +172,20 @@ Scratch& scratch() {
   return s;
 }
 
+// A generated file's placeholder in a case's arguments: {gen:NAME}.
+const std::regex& gen_placeholder() {
+  static const std::regex gen(R"(\{gen:([A-Za-z0-9_]+)\})");
+  return gen;
+}
+
 std::string substitute(std::string s, const std::string& dir) {
   auto replace_all = [&](const std::string& from, const std::string& to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
   };
   replace_all("{dir}", dir);
   replace_all("{src}", IOWALL_SOURCE_DIR);
-  static const std::regex gen(R"(\{gen:([A-Za-z0-9_]+)\})");
   std::smatch m;
-  while (std::regex_search(s, m, gen)) {
+  while (std::regex_search(s, m, gen_placeholder())) {
     const std::string path = (scratch().root / "gen" / (m[1].str() + ".json")).string();
     s.replace(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)), path);
   }
@@ -214,9 +219,8 @@ struct Outcome {
 
 // The bytes of the generated files a case reads.
 std::uintmax_t generated_bytes(const Case& c) {
-  static const std::regex gen(R"(\{gen:([A-Za-z0-9_]+)\})");
   std::uintmax_t bytes = 0;
-  for (std::sregex_iterator it(c.args.begin(), c.args.end(), gen), end; it != end; ++it) {
+  for (std::sregex_iterator it(c.args.begin(), c.args.end(), gen_placeholder()), end; it != end; ++it) {
     std::error_code ec;
     const std::uintmax_t n = fs::file_size(scratch().root / "gen" / ((*it)[1].str() + ".json"), ec);
     if (!ec) bytes += n;
@@ -294,7 +298,7 @@ TEST_CASE("the bad-input catalogue is well formed and holds at least 300 cases",
   std::set<std::string> ids, gens;
   std::map<std::string, int> per_class;
   for (const Gen& g : cat.gens) CHECK(gens.insert(g.name).second);
-  static const std::regex fixture(R"(\{src\}/([^ '"]+))"), gen(R"(\{gen:([A-Za-z0-9_]+)\})");
+  static const std::regex fixture(R"(\{src\}/([^ '"]+))");
   for (const Case& c : cat.cases) {
     INFO(c.id << " (line " << c.line << ")");
     CHECK(ids.insert(c.id).second);
@@ -303,7 +307,8 @@ TEST_CASE("the bad-input catalogue is well formed and holds at least 300 cases",
     // Every committed file a case names exists, and every generated one is defined.
     for (std::sregex_iterator it(c.args.begin(), c.args.end(), fixture), end; it != end; ++it)
       CHECK(fs::exists(fs::path(IOWALL_SOURCE_DIR) / (*it)[1].str()));
-    for (std::sregex_iterator it(c.args.begin(), c.args.end(), gen), end; it != end; ++it) CHECK(gens.count((*it)[1].str()));
+    for (std::sregex_iterator it(c.args.begin(), c.args.end(), gen_placeholder()), end; it != end; ++it)
+      CHECK(gens.count((*it)[1].str()));
   }
   for (const auto& [cls, n] : per_class) UNSCOPED_INFO(cls << ": " << n << " cases");
   CHECK(per_class.size() >= 10);
