@@ -24,6 +24,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "tests/support/sanitized.hpp"
+
 #ifdef IOWALL_BINARY
 namespace {
 
@@ -38,11 +40,10 @@ constexpr int kTimeoutSeconds = 240;
 constexpr int kTimeoutSeconds = 20;
 #endif
 constexpr long kMemoryKiB = 4L * 1024 * 1024;
-#ifdef IOWALL_SANITIZED
-// Cases whose generated input is larger (200,000 devices, 5 million paths: scale bounds, 3 to
-// 190 s each under ASan, minutes of the sanitizer suite) are left to the release run.
+// Under the sanitizers, cases whose generated input is larger (200,000 devices, 5 million
+// paths: scale bounds, 3 to 190 s each under ASan, minutes of the sanitizer suite) are left
+// to the release run.
 constexpr std::uintmax_t kSanitizedInputBytes = 1 << 20;
-#endif
 constexpr std::size_t kMaxLine = 300;
 
 struct Case {
@@ -217,7 +218,6 @@ struct Outcome {
   std::string written;  // what appeared in {dir}
 };
 
-#ifdef IOWALL_SANITIZED
 // The bytes of the generated files a case reads.
 std::uintmax_t generated_bytes(const Case& c) {
   std::uintmax_t bytes = 0;
@@ -228,7 +228,6 @@ std::uintmax_t generated_bytes(const Case& c) {
   }
   return bytes;
 }
-#endif
 
 Outcome run_case(const Case& c) {
   const fs::path dir = scratch().root / "case" / c.id;
@@ -321,9 +320,7 @@ TEST_CASE("every bad input of the catalogue: exit code 2, one line naming the fi
   REQUIRE_FALSE(cat.cases.empty());
   const fs::path inputs = fs::path(IOWALL_SOURCE_DIR) / "tests/cli/bad_inputs";
   for (const Case& c : cat.cases) {
-#ifdef IOWALL_SANITIZED
-    if (generated_bytes(c) > kSanitizedInputBytes) continue;
-#endif
+    if (iowall::testing::kSanitized && generated_bytes(c) > kSanitizedInputBytes) continue;
     DYNAMIC_SECTION(c.id) {
       const std::string before_inputs = listing(inputs), before_gen = listing(scratch().root / "gen");
       const Outcome o = run_case(c);
