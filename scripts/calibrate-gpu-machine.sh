@@ -68,10 +68,13 @@
 #            fallocated first: what writeback costs by how the file's blocks stand (the write
 #            sweeps overwrite a file laid out once; checkpoints are new files).
 #   frameworks: scripts/checkpoint-frameworks.py: torch.save + fsync, safetensors and DCP
-#            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm.
+#            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm; with
+#            plain_stream in FRAMEWORK_WRITERS also a plain file of each size, written, made durable
+#            and read cold in 4 MiB reads in the same rounds: the disk's stream rate beside the loads.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_QDS, PRIVATE_UDEV,
-# FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default all four).
+# FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default the four framework writers;
+# plain_stream is there only when named).
 #
 # PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
 # (error 5027; a VM without udev has none). With this setting the script runs itself in a

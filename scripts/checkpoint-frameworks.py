@@ -12,7 +12,11 @@ round and writer, saves it until durable and loads it back to the GPU:
 Writers: torch_save (torch.save / torch.load, phases as above), torch_save_gpu (torch.save of
 the GPU state in one call, torch.load with map_location to the GPU: a check on the split),
 safetensors (save_file / load_file) and dcp (torch.distributed.checkpoint with a
-FileSystemWriter, one process, no process group; skipped with a note where it will not run).
+FileSystemWriter, one process, no process group; skipped with a note where it will not run) and
+plain_stream (no framework: a new file of the state's size written in 1 MiB write()s of random bytes
+and fsync'ed, then read cold and warm in 4 MiB readinto()s into one reused buffer: the disk's stream
+rate at the time of the checkpoints, beside them in the same rounds, for the derivation to compare
+with the calibration sweep taken earlier; it has no d2h or h2d phase).
 Writer order rotates per round. Files go only under --dir (a folder made there and removed at
 the end). One JSON record per writer x size x round goes to --output, with the machine's facts
 (GPU, torch, file system, vm.dirty_*, /proc/meminfo before and after); a median/spread summary
@@ -38,11 +42,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
-                             resident_fraction, rotated, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
+                             read_through, resident_fraction, rotated, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
 from checkpoint_summary import print_summary, summarize  # noqa: E402
 from training_state import BYTES_PER_PARAM, build_state, flatten, host_copy, state_bytes, tree_map  # noqa: E402
 
-WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp")
+WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp", "plain_stream")
+STREAM_PIECE = 4 << 20  # plain_stream's read() size: the read-sizes probe's and coldloads' plain reader
 
 
 # ---------------------------------------------------------------- machine facts
@@ -206,8 +211,36 @@ class Writers:
 
         self._loads(rec, path, load, nbytes, sbytes, split=False)
 
+    def plain_stream(self, rec, state, path):
+        sbytes = state_bytes(state)
+        block = os.urandom(1 << 20)
+        nbytes = (sbytes + len(block) - 1) // len(block) * len(block)
+
+        def write():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                for _ in range(nbytes // len(block)):
+                    os.write(fd, block)
+            finally:
+                os.close(fd)
+
+        _, t_write = self.time(write)
+        rec["phases"]["serialize_write"] = phase(t_write, nbytes, self.time.faults)
+        _, t_sync = self.time(lambda: fsync_path(path))
+        rec["phases"]["fsync"] = phase(t_sync, nbytes)
+        rec["file_bytes"] = nbytes
+        rec["save_durable_s"] = t_write + t_sync
+        buf = bytearray(STREAM_PIECE)  # touched by its allocation: no fault inside the timed reads
+        drop_cached(path)
+        for temp in ("cold", "warm"):
+            rec[f"resident_before_{temp}_load"] = resident_fraction(path)
+            _, t_read = self.time(lambda: read_through(path, buf))
+            rec["phases"][f"load_{temp}_read"] = phase(t_read, nbytes, self.time.faults)
+            rec["phases"][f"load_{temp}_total"] = phase(t_read, nbytes)
+
     def run(self, writer, rec, state):
-        path = os.path.join(self.workdir, {"safetensors": "state.safetensors", "dcp": "state.dcp"}.get(writer, "state.pt"))
+        path = os.path.join(self.workdir, {"safetensors": "state.safetensors", "dcp": "state.dcp",
+                                               "plain_stream": "stream.bin"}.get(writer, "state.pt"))
         try:
             getattr(self, writer)(rec, state, path)
         except Exception as e:  # a writer that cannot run here is noted, the others go on
