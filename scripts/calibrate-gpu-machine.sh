@@ -60,6 +60,10 @@
 #   crccost: scripts/probe-crc-cost.py: torch.save of CRCCOST_GIB (default 1) GiB as one tensor and as a training
 #            state, to /dev/shm and to the disk's page cache, with and without compute_crc32, CRCCOST_ROUNDS
 #            (default 5) rounds: what the CRC costs where checkpoints are written, against the /dev/shm probe.
+#   readorder: scripts/probe-torch-read-order.py: torch.load's read() calls logged (torch.save lays its records
+#            out sorted by their keys as strings, torch.load reads them in numeric order), then cold: torch.load,
+#            its reads replayed in its order and sorted by offset, a 4 MiB stream; READORDER_SIZES (default 2,8)
+#            GB, READORDER_ROUNDS (default 4) rounds.
 #   torchcopy: scripts/probe-torch-copy-cost.py: .cpu() and .to(GPU) of 512 tensors of 4 KiB to 1 MiB against
 #            copy_() into tensors allocated before, TORCHCOPY_ROUNDS (default 5) rounds: what PyTorch adds to
 #            each tensor's copy beyond the CUDA copy.
@@ -358,6 +362,13 @@ coldloads() {
     > summary.txt 2> coldloads.log
 }
 
+readorder() {
+  mkdir -p "$work/readorder" && cd "$work/readorder" || return
+  PYTHONUNBUFFERED=1 timeout "${READORDER_LIMIT:-400}" python3 "$here/probe-torch-read-order.py" --dir "$work/readorder" \
+    --output "$work/readorder/read-order.json" --rounds "${READORDER_ROUNDS:-4}" --sizes-gb "${READORDER_SIZES:-2,8}" \
+    > summary.txt 2> readorder.log
+}
+
 crccost() {
   mkdir -p "$work/crccost" && cd "$work/crccost" || return
   PYTHONUNBUFFERED=1 timeout "${CRCCOST_LIMIT:-200}" python3 "$here/probe-crc-cost.py" --dir "$work/crccost" \
@@ -412,6 +423,7 @@ for phase in "${phases[@]}"; do
     h2dsource) h2dsource ;;
     coldloads) coldloads ;;
     crccost) crccost ;;
+    readorder) readorder ;;
     torchcopy) torchcopy ;;
     writeback) writeback ;;
     frameworks) frameworks ;;
