@@ -23,10 +23,11 @@ This script
      torch.save's CRC-32 cost from the frameworks' /dev/shm probe (with against without), and,
      where the session ran scripts/probe-page-cache.py (pagecache/), the page cache's cost per
      page (cpu_cached write_page_cost: a write from a cold source less a memcpy of the same bytes);
-  3. writes topologies/gpu-machine-h200-NAME.json (the checkpoint topology, topologies/gpu-machine-
-     h200.json's shape, every changed value with its source line), the four checkpoint scenarios
-     validation/scenarios/ckpt-h200-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
-     this session's parameters) and the corpus source validation/checkpoint-h200-NAME.json (each
+  3. writes topologies/gpu-machine-GPU-NAME.json (the checkpoint topology, topologies/gpu-machine-
+     h200.json's shape with the session's GPU preset, every changed value with its source line; GPU is
+     h200 or h100 by the session's GPU), the four checkpoint scenarios
+     validation/scenarios/ckpt-GPU-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
+     this session's parameters) and the corpus source validation/checkpoint-GPU-NAME.json (each
      writer's save until durable and cold load, the measured median of the rounds with their range,
      in the host memory the rounds found: new, or already mapped, by their page faults).
 With --check it then runs iowall check on the new source and prints each case phase by phase (the rounds'
@@ -49,6 +50,9 @@ BASE_TOPOLOGY = "topologies/gpu-machine-h200.json"
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
+# The session's GPU (the frameworks' machine facts) picks the gpu preset and the names' tag; the
+# base topology is the H200 VM's shape (the GPU VMs differ in their GPU, not in how they are built).
+GPU_PRESETS = (("H200", "h200", "h200"), ("H100 PCIe", "h100_pcie", "h100"), ("H100", "h100_sxm", "h100"))
 DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
                "flush_cost", "mdts", "read_service", "write_service")
 
@@ -57,7 +61,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("session")
-    ap.add_argument("name", help="short name: topologies/gpu-machine-h200-NAME.json, validation/checkpoint-h200-NAME.json")
+    ap.add_argument("name", help="short name: topologies/gpu-machine-GPU-NAME.json, validation/checkpoint-GPU-NAME.json")
     ap.add_argument("--crc-bandwidth", help="torch.save's CRC-32 rate when the session has no --crc-probe")
     ap.add_argument("--check", action="store_true",
                     help="then run iowall check --source checkpoint-NAME and set each case's phases beside the model's")
@@ -96,9 +100,11 @@ def main():
                     f"({pc['memcpy_cold_s']['median_s']:.3f} s), per 4 KiB page, medians ({rel(pc_path)})")
 
     probe_costs = session_probe_costs(session)
+    gpu_name = (fw.get("machine", {}).get("gpu") or {}).get("name") or ""
+    preset, tag = next(((pr, t) for key, pr, t in GPU_PRESETS if key in gpu_name), ("h200", "h200"))
 
     topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
-    topo["name"] = f"gpu-machine-h200-{args.name}"
+    topo["name"] = f"gpu-machine-{tag}-{args.name}"
     topo["description"] = (f"The GPU machine as measured in one session ({sess}): {BASE_TOPOLOGY}'s shape, its drive "
                            f"from `iowall calibrate` on that session's reads and writes, its host costs from the "
                            f"session's copies (scripts/checkpoint-derive.py); nothing from its framework checkpoints")
@@ -124,6 +130,9 @@ def main():
                 d[k] = host[k]
                 sources.append(f"cpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
         elif d["id"] == "gpu0":
+            if d.get("preset") != preset:
+                d["preset"] = preset
+                sources.append(f"gpu0 preset {preset}: the session's GPU, {gpu_name} ({fw_path} machine.gpu)")
             for k in ("staged_d2h_bandwidth", "staged_h2d_bandwidth", "copy_call_cost"):
                 d[k] = host[k]
                 sources.append(f"gpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
@@ -133,7 +142,7 @@ def main():
                 d["capacity"] = f"{mem // (1 << 30)} GiB"
                 sources.append(f"dram0 capacity {d['capacity']}: MemTotal {mem:,} B ({fw_path})")
     topo["sources"] = sources
-    topo_path = f"topologies/gpu-machine-h200-{args.name}.json"
+    topo_path = f"topologies/gpu-machine-{tag}-{args.name}.json"
     with open(os.path.join(ROOT, topo_path), "w") as f:
         json.dump(topo, f, indent=1)
         f.write("\n")
@@ -141,7 +150,7 @@ def main():
     scen_paths = {}
     for key, base in BASE_SCENARIOS.items():
         s = json.load(open(os.path.join(ROOT, "validation/scenarios", base)))
-        s["name"] = f"ckpt-h200-{args.name}-{key}"
+        s["name"] = f"ckpt-{tag}-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
         if page_cost and key.endswith("save"):
@@ -157,7 +166,7 @@ def main():
             if s["workload"].get("serialize") == "crc32":
                 s["workload"]["crc32_bandwidth"] = crc_bw
                 s["description"] += f"; crc32_bandwidth {crc_bw}: {crc_src}"
-        path = f"validation/scenarios/ckpt-h200-{args.name}-{key}.json"
+        path = f"validation/scenarios/ckpt-{tag}-{args.name}-{key}.json"
         with open(os.path.join(ROOT, path), "w") as f:
             json.dump(s, f, indent=1)
             f.write("\n")
@@ -232,13 +241,13 @@ def main():
                                       f"({probe_costs['new_block_cost'][1]})"] if "new_block_cost" in probe_costs else [])
                                   + args.assume},
         "cases": cases}
-    corpus_path = f"validation/checkpoint-h200-{args.name}.json"
+    corpus_path = f"validation/checkpoint-{tag}-{args.name}.json"
     with open(os.path.join(ROOT, corpus_path), "w") as f:
         json.dump(corpus, f, indent=1)
         f.write("\n")
     print(f"wrote {topo_path}, {', '.join(scen_paths.values())}, {corpus_path} ({len(cases)} cases)")
     if args.check:
-        subprocess.run([iowall, "check", "--source", f"checkpoint-h200-{args.name}", "-q"], cwd=ROOT, check=False)
+        subprocess.run([iowall, "check", "--source", f"checkpoint-{tag}-{args.name}", "-q"], cwd=ROOT, check=False)
         phase_table(iowall, cases, measured, rows)
 
 

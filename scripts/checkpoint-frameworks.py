@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
                              read_through, resident_fraction, rotated, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
 from checkpoint_summary import print_summary, summarize  # noqa: E402
+from disk_counters import block_sysfs, counter_delta, disk_read_stat  # noqa: E402
 from training_state import BYTES_PER_PARAM, build_state, flatten, host_copy, state_bytes, tree_map  # noqa: E402
 
 WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp", "plain_stream")
@@ -75,15 +76,19 @@ def machine_facts(torch, args, device):
 # ---------------------------------------------------------------- timing
 class Timer:
     """Times a call; also counts the process's page faults during it (getrusage), which say
-    whether a copy went into memory the process had to fault in (new) or already had mapped."""
+    whether a copy went into memory the process had to fault in (new) or already had mapped, the
+    process's CPU seconds (all its threads), and, where the disk under the work folder has a sysfs
+    stat, the disk's reads, bytes and busy milliseconds (whether a phase kept the disk busy or
+    left it idle while the CPU worked)."""
 
-    def __init__(self, torch, device):
-        self.torch, self.cuda = torch, device.type == "cuda"
+    def __init__(self, torch, device, sysfs=None):
+        self.torch, self.cuda, self.sysfs = torch, device.type == "cuda", sysfs
         self.faults = {}
 
     def __call__(self, fn):
         if self.cuda:
             self.torch.cuda.synchronize()
+        d0 = disk_read_stat(self.sysfs) if self.sysfs else None
         r0 = resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()
         out = fn()
@@ -91,7 +96,10 @@ class Timer:
             self.torch.cuda.synchronize()
         elapsed = time.perf_counter() - t
         r1 = resource.getrusage(resource.RUSAGE_SELF)
-        self.faults = {"minor_faults": r1.ru_minflt - r0.ru_minflt, "major_faults": r1.ru_majflt - r0.ru_majflt}
+        d1 = disk_read_stat(self.sysfs) if self.sysfs else None
+        self.faults = {"minor_faults": r1.ru_minflt - r0.ru_minflt, "major_faults": r1.ru_majflt - r0.ru_majflt,
+                       "cpu_s": (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime),
+                       **{f"disk_{k}": v for k, v in counter_delta(d0, d1).items()}}
         return out, elapsed
 
 
@@ -106,7 +114,7 @@ def phase(seconds, nbytes, faults=None, **extra):
 class Writers:
     def __init__(self, torch, device, workdir, cpu_only):
         self.torch, self.device, self.workdir, self.cpu_only = torch, device, workdir, cpu_only
-        self.time = Timer(torch, device)
+        self.time = Timer(torch, device, block_sysfs(workdir))
         self.unavailable = {}  # writer -> why, once it failed to run at all
 
     def to_host(self, state):
