@@ -115,6 +115,22 @@ def probe_arguments(doc, extra=None):
     return args, size
 
 
+def state_probe_arguments(doc, tool):
+    """probe_arguments for a probe of checkpoint states, with --sizes-gb (default 2,8) and --tensors (default
+    128, the checkpoint runs'), checked: returns the arguments and the sizes in GB; bad values end the run
+    with one line naming `tool` and exit code 2."""
+    def options(ap):
+        ap.add_argument("--sizes-gb", default="2,8")
+        ap.add_argument("--tensors", type=int, default=128)
+
+    args, _ = probe_arguments(doc, options)
+    sizes = sizes_gb(args.sizes_gb)
+    if not sizes or args.tensors < 1:
+        print(f"{tool}: --sizes-gb needs sizes above 0, --tensors at least 1", file=sys.stderr)
+        sys.exit(2)
+    return args, sizes
+
+
 def rotated(items, r):
     """`items` started at r modulo their count: a probe's cases in round r, so that no case is always first."""
     k = r % len(items)

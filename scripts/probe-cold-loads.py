@@ -40,8 +40,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted, probe_arguments,  # noqa: E402
-                             read_through, rotated, scratch_folder, sizes_gb, torch_or_exit)
+from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted,  # noqa: E402
+                             read_through, rotated, scratch_folder, state_probe_arguments, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state, flatten, host_copy  # noqa: E402
 
@@ -67,17 +67,8 @@ print(json.dumps({"loop_s": time.perf_counter() - t}))
 """ % CHUNK
 
 
-def options(ap):
-    ap.add_argument("--sizes-gb", default="2,8")
-    ap.add_argument("--tensors", type=int, default=128)
-
-
 def main():
-    args, _ = probe_arguments(__doc__, options)
-    sizes = sizes_gb(args.sizes_gb)
-    if not sizes or args.tensors < 1:
-        print("probe-cold-loads: --sizes-gb needs sizes above 0, --tensors at least 1", file=sys.stderr)
-        return 2
+    args, sizes = state_probe_arguments(__doc__, "probe-cold-loads")
     # Three files of the largest state at once: the two saved and one fresh save.
     if shutil.disk_usage(args.dir).free < 3 * max(sizes) * 1e9 + (512 << 20):
         print(f"probe-cold-loads: --dir has less free space than 3 x {max(sizes):g} GB", file=sys.stderr)

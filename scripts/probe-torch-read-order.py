@@ -31,8 +31,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted, probe_arguments,  # noqa: E402
-                             read_through, rotated, scratch_folder, sizes_gb, torch_or_exit)
+from checkpoint_host import (drop_cached, finish_probe, fsync_path, measure_counted,  # noqa: E402
+                             read_through, rotated, scratch_folder, state_probe_arguments, torch_or_exit)
 from disk_counters import block_sysfs  # noqa: E402
 from training_state import build_state, host_copy  # noqa: E402
 
@@ -75,17 +75,8 @@ def replay(fd, reads, buf):
         os.preadv(fd, [view[:n]], off)
 
 
-def options(ap):
-    ap.add_argument("--sizes-gb", default="2,8")
-    ap.add_argument("--tensors", type=int, default=128)
-
-
 def main():
-    args, _ = probe_arguments(__doc__, options)
-    sizes = sizes_gb(args.sizes_gb)
-    if not sizes or args.tensors < 1:
-        print("probe-torch-read-order: --sizes-gb needs sizes above 0, --tensors at least 1", file=sys.stderr)
-        return 2
+    args, sizes = state_probe_arguments(__doc__, "probe-torch-read-order")
     torch = torch_or_exit("probe-torch-read-order", gpu=True)
     dev = torch.device("cuda")
     sysfs = block_sysfs(args.dir)
