@@ -6,7 +6,10 @@ VM's readahead), the median of the rounds with their range, each simulated on th
 (topologies/gpu-machine-h200-NAME.json, from its calibration sweep by scripts/checkpoint-derive.py; the
 probe's reads are used by neither) by validation/scenarios/page-cache-reads-NAME.json. A session that ran
 scripts/probe-cold-loads.py (phase coldloads) instead gives its plain cold reads of the checkpoint files
-(stream_here: 4 MiB readinto()s into one reused buffer, in the process that loads them) at each size.
+(stream_here: 4 MiB readinto()s into one reused buffer, in the process that loads them) at each size. A
+session whose framework checkpoints ran the plain_stream writer (scripts/checkpoint-frameworks.py) gives that
+too: a new file of each state's size, written and fsync'ed, read cold in 4 MiB readinto()s in the same rounds as
+the framework loads (the disk's stream at the time of the checkpoints).
 usage: scripts/page-cache-source.py SESSION_DIR:NAME...
 """
 import json
@@ -15,6 +18,15 @@ import statistics
 import sys
 
 from corpus_files import ROOT, write_json
+
+
+def topology_of(name):
+    """The session's topology as scripts/checkpoint-derive.py named it (gpu-machine-h200-NAME or -h100-NAME)."""
+    for tag in ("h200", "h100"):
+        path = f"topologies/gpu-machine-{tag}-{name}.json"
+        if os.path.exists(os.path.join(ROOT, path)):
+            return path
+    sys.exit(f"page-cache-source: no topologies/gpu-machine-*-{name}.json (run scripts/checkpoint-derive.py first)")
 
 
 def scenario(name, sess, queue, size, what=None, queue_src="as the probe read them off /sys/block/vda/queue"):
@@ -26,7 +38,7 @@ def scenario(name, sess, queue, size, what=None, queue_src="as the probe read th
                         f"buffered 4 MiB reads by one blocking reader with the VM's readahead (read_ahead "
                         f"{queue['read_ahead_kb'] >> 10} MiB, max_sectors {queue['max_sectors_kb'] >> 10} MiB, "
                         f"{queue_src}), into memory already mapped, through the virtual disk (vda)"),
-        "topology": f"topologies/gpu-machine-h200-{name}.json",
+        "topology": topology_of(name),
         "workload": {"kind": "sequential_read", "size": f"{size >> 30} GiB" if size % (1 << 30) == 0 else f"{size} B",
                      "io_size": "4 MiB", "threads": 1, "qd": 1, "targets": "dram0", "storage": "vda"},
         "paths": [{"name": "cpu_cached", "read_ahead": f"{queue['read_ahead_kb'] >> 10} MiB",
@@ -68,6 +80,38 @@ def cold_load_streams(name, sess, cl, assumed):
     return cases
 
 
+def plain_streams(name, sess, fw, assumed):
+    """The frameworks run's plain_stream cold reads, one case per size (the median of the rounds). The run
+    records no queue settings: the VM kind's, as every page-cache probe recorded them."""
+    queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
+    assumed.append(f"session {name}'s framework run recorded no queue settings: read_ahead_kb 8192 and "
+                   f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
+    runs = {}
+    for r in fw["records"]:
+        if r["writer"] == "plain_stream" and not r.get("error") and "load_cold_read" in r["phases"]:
+            runs.setdefault(r["size_bytes"], []).append(r)
+    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()),
+                    "scripts/checkpoint-frameworks.py's plain_stream reads (a new file of each state's size, read cold "
+                    "in the same rounds as the framework loads; the size set per case)",
+                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
+    cases = []
+    for size_bytes, rs in sorted(runs.items()):
+        size = rs[0]["file_bytes"]
+        gbs = [size / r["phases"]["load_cold_read"]["seconds"] / 1e9 for r in rs]
+        cases.append({
+            "id": f"{name}-plain-stream-{size_bytes / 1e9:g}gb",
+            "figure": (f"session {name}: buffered 4 MiB readinto() of a new {size} byte file written and fsync'ed just "
+                       f"before, page cache cold, in the rounds of the framework checkpoints, median of {len(rs)} rounds "
+                       f"({min(gbs):.3f}-{max(gbs):.3f} GB/s)"),
+            "published": f"{statistics.median(gbs):.4g} GB/s",
+            "metric": "throughput",
+            "scenario": scen,
+            "set": {"/workload/io_size": "4 MiB", "/workload/size": f"{size} B"},
+            "path": "cpu_cached",
+        })
+    return cases
+
+
 def main():
     if len(sys.argv) < 2 or any(":" not in a for a in sys.argv[1:]):
         sys.exit(__doc__.strip().splitlines()[-1])
@@ -76,6 +120,12 @@ def main():
         folder, name = arg.rsplit(":", 1)
         sess = os.path.relpath(os.path.abspath(folder), ROOT)
         cl_path = os.path.join(ROOT, sess, "coldloads", "cold-loads.json")
+        fw_path = os.path.join(ROOT, sess, "frameworks", "checkpoints.json")
+        fw = json.load(open(fw_path))["iowall"] if os.path.exists(fw_path) else {"records": []}
+        if any(r["writer"] == "plain_stream" for r in fw["records"]):
+            sessions.append(sess + "/frameworks/")
+            cases += plain_streams(name, sess, fw, assumed)
+            continue
         if os.path.exists(cl_path):
             sessions.append(sess + "/coldloads/")
             cases += cold_load_streams(name, sess, json.load(open(cl_path)), assumed)
@@ -111,11 +161,12 @@ def main():
             "publisher": "iowall measurement",
             "year": 2026,
             "url": ", ".join(sessions),
-            "where": "page-cache.json records (read_cold_s) of scripts/probe-page-cache.py and cold-loads.json records "
-                     "(stream_here) of scripts/probe-cold-loads.py; scripts/page-cache-source.py",
+            "where": "page-cache.json records (read_cold_s) of scripts/probe-page-cache.py, cold-loads.json records "
+                     "(stream_here) of scripts/probe-cold-loads.py and checkpoints.json records (plain_stream "
+                     "load_cold_read) of scripts/checkpoint-frameworks.py; scripts/page-cache-source.py",
         },
         "conditions": {
-            "hardware": "16-vCPU Firecracker VMs, NVIDIA H200, ext4 on /dev/vda (virtio-blk)",
+            "hardware": "16-vCPU Firecracker VMs, NVIDIA H200 (vm24: H100), ext4 on /dev/vda (virtio-blk)",
             "software": "scripts/probe-page-cache.py (Python readinto, os.preadv); THP madvise",
             "assumed": [
                 "each session's topology comes from its own calibration sweep and writes (scripts/checkpoint-derive.py), "
