@@ -49,67 +49,60 @@ def scenario(name, sess, queue, size, what=None, queue_src="as the probe read th
     return write_json(path, doc)
 
 
-def cold_load_streams(name, sess, cl, assumed):
-    """probe-cold-loads' plain cold reads of the torch checkpoint file, one case per size (the median of the
-    rounds). The probe records no queue settings: the VM kind's, as every page-cache probe recorded them."""
+def stream_cases(name, sess, assumed, runs, seconds, recorder, what, case_id, figure):
+    """One case per size from a session's plain cold stream reads (the median of the rounds): `runs` by size
+    key, `seconds(run)` a run's read time, `what` the scenario's description of the reads, `case_id(key)` and
+    `figure(key, size, rounds)` the case's id and the start of its figure. The tools that recorded these reads
+    (`recorder`) record no queue settings: the VM kind's, as every page-cache probe recorded them."""
     queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
-    assumed.append(f"session {name}'s cold-load probe recorded no queue settings: read_ahead_kb 8192 and "
+    assumed.append(f"session {name}'s {recorder} recorded no queue settings: read_ahead_kb 8192 and "
                    f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
+    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()), what,
+                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
+    cases = []
+    for key, rs in sorted(runs.items()):
+        size = rs[0]["file_bytes"]
+        gbs = [size / seconds(r) / 1e9 for r in rs]
+        cases.append({
+            "id": case_id(key),
+            "figure": f"{figure(key, size, len(rs))} ({min(gbs):.3f}-{max(gbs):.3f} GB/s)",
+            "published": f"{statistics.median(gbs):.4g} GB/s",
+            "metric": "throughput",
+            "scenario": scen,
+            "set": {"/workload/io_size": "4 MiB", "/workload/size": f"{size} B"},
+            "path": "cpu_cached",
+        })
+    return cases
+
+
+def cold_load_streams(name, sess, cl, assumed):
+    """probe-cold-loads' plain cold reads of the torch checkpoint file (stream_here)."""
     runs = {}
     for r in cl["records"]:
         if r["case"] == "stream_here":
             runs.setdefault(r["size_gb"], []).append(r)
-    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()),
-                    "scripts/probe-cold-loads.py's plain reads of torch.save's checkpoint files (the size set per case)",
-                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
-    cases = []
-    for size_gb, rs in sorted(runs.items()):
-        size = rs[0]["file_bytes"]
-        gbs = [size / r["seconds"] / 1e9 for r in rs]
-        cases.append({
-            "id": f"{name}-stream-{size_gb:g}gb",
-            "figure": (f"session {name}: buffered 4 MiB readinto() of torch.save's {size_gb:g} GB checkpoint file "
-                       f"({size} bytes), page cache cold, in the process that loads it, median of {len(rs)} rounds "
-                       f"({min(gbs):.3f}-{max(gbs):.3f} GB/s)"),
-            "published": f"{statistics.median(gbs):.4g} GB/s",
-            "metric": "throughput",
-            "scenario": scen,
-            "set": {"/workload/io_size": "4 MiB", "/workload/size": f"{size} B"},
-            "path": "cpu_cached",
-        })
-    return cases
+    return stream_cases(
+        name, sess, assumed, runs, lambda r: r["seconds"], "cold-load probe",
+        "scripts/probe-cold-loads.py's plain reads of torch.save's checkpoint files (the size set per case)",
+        lambda gb: f"{name}-stream-{gb:g}gb",
+        lambda gb, size, n: (f"session {name}: buffered 4 MiB readinto() of torch.save's {gb:g} GB checkpoint file "
+                             f"({size} bytes), page cache cold, in the process that loads it, median of {n} rounds"))
 
 
 def plain_streams(name, sess, fw, assumed):
-    """The frameworks run's plain_stream cold reads, one case per size (the median of the rounds). The run
-    records no queue settings: the VM kind's, as every page-cache probe recorded them."""
-    queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
-    assumed.append(f"session {name}'s framework run recorded no queue settings: read_ahead_kb 8192 and "
-                   f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
+    """The frameworks run's plain_stream cold reads (scripts/checkpoint-frameworks.py)."""
     runs = {}
     for r in fw["records"]:
         if r["writer"] == "plain_stream" and not r.get("error") and "load_cold_read" in r["phases"]:
             runs.setdefault(r["size_bytes"], []).append(r)
-    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()),
-                    "scripts/checkpoint-frameworks.py's plain_stream reads (a new file of each state's size, read cold "
-                    "in the same rounds as the framework loads; the size set per case)",
-                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
-    cases = []
-    for size_bytes, rs in sorted(runs.items()):
-        size = rs[0]["file_bytes"]
-        gbs = [size / r["phases"]["load_cold_read"]["seconds"] / 1e9 for r in rs]
-        cases.append({
-            "id": f"{name}-plain-stream-{size_bytes / 1e9:g}gb",
-            "figure": (f"session {name}: buffered 4 MiB readinto() of a new {size} byte file written and fsync'ed just "
-                       f"before, page cache cold, in the rounds of the framework checkpoints, median of {len(rs)} rounds "
-                       f"({min(gbs):.3f}-{max(gbs):.3f} GB/s)"),
-            "published": f"{statistics.median(gbs):.4g} GB/s",
-            "metric": "throughput",
-            "scenario": scen,
-            "set": {"/workload/io_size": "4 MiB", "/workload/size": f"{size} B"},
-            "path": "cpu_cached",
-        })
-    return cases
+    return stream_cases(
+        name, sess, assumed, runs, lambda r: r["phases"]["load_cold_read"]["seconds"], "framework run",
+        "scripts/checkpoint-frameworks.py's plain_stream reads (a new file of each state's size, read cold in the "
+        "same rounds as the framework loads; the size set per case)",
+        lambda b: f"{name}-plain-stream-{b / 1e9:g}gb",
+        lambda b, size, n: (f"session {name}: buffered 4 MiB readinto() of a new {size} byte file written and fsync'ed "
+                            f"just before, page cache cold, in the rounds of the framework checkpoints, median of {n} "
+                            f"rounds"))
 
 
 def main():
