@@ -32,7 +32,6 @@ import json
 import os
 import platform
 import re
-import resource
 import shutil
 import signal
 import statistics
@@ -41,10 +40,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, read_meminfo,  # noqa: E402
-                             read_through, resident_fraction, rotated, thp_mode, vm_dirty_settings, write_atomically, dirty_now)
+from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path, measure_counted,  # noqa: E402
+                             read_meminfo, read_through, resident_fraction, rotated, thp_mode, vm_dirty_settings,
+                             write_atomically, write_new_file, dirty_now)
 from checkpoint_summary import print_summary, summarize  # noqa: E402
-from disk_counters import block_sysfs, counter_delta, disk_read_stat  # noqa: E402
+from disk_counters import block_sysfs  # noqa: E402
 from training_state import BYTES_PER_PARAM, build_state, flatten, host_copy, state_bytes, tree_map  # noqa: E402
 
 WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp", "plain_stream")
@@ -77,29 +77,19 @@ def machine_facts(torch, args, device):
 class Timer:
     """Times a call; also counts the process's page faults during it (getrusage), which say
     whether a copy went into memory the process had to fault in (new) or already had mapped, the
-    process's CPU seconds (all its threads), and, where the disk under the work folder has a sysfs
-    stat, the disk's reads, bytes and busy milliseconds (whether a phase kept the disk busy or
-    left it idle while the CPU worked)."""
+    process's CPU seconds (all its threads) and read() calls and bytes, and, where the disk under the
+    work folder has a sysfs stat, the disk's reads, bytes and busy milliseconds (whether a phase kept
+    the disk busy or left it idle while the CPU worked): checkpoint_host.measure_counted's counters."""
 
-    def __init__(self, torch, device, sysfs=None):
-        self.torch, self.cuda, self.sysfs = torch, device.type == "cuda", sysfs
+    def __init__(self, torch, device, sysfs):
+        self.sync = torch.cuda.synchronize if device.type == "cuda" else None
+        self.sysfs = sysfs
         self.faults = {}
 
     def __call__(self, fn):
-        if self.cuda:
-            self.torch.cuda.synchronize()
-        d0 = disk_read_stat(self.sysfs) if self.sysfs else None
-        r0 = resource.getrusage(resource.RUSAGE_SELF)
-        t = time.perf_counter()
-        out = fn()
-        if self.cuda:
-            self.torch.cuda.synchronize()
-        elapsed = time.perf_counter() - t
-        r1 = resource.getrusage(resource.RUSAGE_SELF)
-        d1 = disk_read_stat(self.sysfs) if self.sysfs else None
-        self.faults = {"minor_faults": r1.ru_minflt - r0.ru_minflt, "major_faults": r1.ru_majflt - r0.ru_majflt,
-                       "cpu_s": (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime),
-                       **{f"disk_{k}": v for k, v in counter_delta(d0, d1).items()}}
+        out, counted = measure_counted(fn, self.sysfs, sync=self.sync)
+        elapsed = counted.pop("wall_s")
+        self.faults = counted
         return out, elapsed
 
 
@@ -223,16 +213,7 @@ class Writers:
         sbytes = state_bytes(state)
         block = os.urandom(1 << 20)
         nbytes = (sbytes + len(block) - 1) // len(block) * len(block)
-
-        def write():
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                for _ in range(nbytes // len(block)):
-                    os.write(fd, block)
-            finally:
-                os.close(fd)
-
-        _, t_write = self.time(write)
+        _, t_write = self.time(lambda: write_new_file(path, nbytes, block, sync=False))
         rec["phases"]["serialize_write"] = phase(t_write, nbytes, self.time.faults)
         _, t_sync = self.time(lambda: fsync_path(path))
         rec["phases"]["fsync"] = phase(t_sync, nbytes)

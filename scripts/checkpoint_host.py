@@ -285,15 +285,17 @@ class scratch_folder:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-def write_new_file(path, size, block=None):
+def write_new_file(path, size, block=None, sync=True):
     """Creates `path` (never an existing file: O_EXCL), writes `size` bytes of it in 1 MiB write()s of
-    `block` (1 MiB of random bytes unless given) and fsyncs it."""
+    `block` (1 MiB of random bytes unless given) and fsyncs it (unless `sync` is False: a caller that
+    times the fsync apart)."""
     block = block or os.urandom(1 << 20)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         for _ in range(size // len(block)):
             os.write(fd, block)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
