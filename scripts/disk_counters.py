@@ -72,35 +72,36 @@ def _disk_stat(sysfs, first, kind, flush=False):
 
 _SAMPLER_LOOP = """
 import sys, time
-path, period, field = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+path, period = sys.argv[1], float(sys.argv[2])
+fields = [int(x) for x in sys.argv[3].split(",")]
 out = sys.stdout
 while True:
     try:
         with open(path) as f:
-            n = int(f.read().split()[field])
+            v = f.read().split()
+        row = " ".join(v[i] for i in fields)
     except (OSError, ValueError, IndexError):
         break
-    out.write("%.6f %d\\n" % (time.perf_counter(), n))
+    out.write("%.6f %s\\n" % (time.perf_counter(), row))
     out.flush()
     time.sleep(period)
 """
 
 
-class InflightSampler:
-    """The disk's in-flight reads (writes with writes=True) every `period` s, sampled by a process of its own (a thread of the
-    measured process would stall wherever the code measured holds Python's GIL), kept as a series of
-    (perf_counter seconds, requests) on the measuring process's clock (CLOCK_MONOTONIC, shared by
-    processes) and as a histogram."""
+class StatSampler:
+    """Fields of a sysfs file (whitespace-separated integers: a disk's `stat`, its `inflight`) every
+    `period` s, sampled by a process of its own (a thread of the measured process would stall wherever
+    the code measured holds Python's GIL), kept as a series of (perf_counter seconds, field values...) on
+    the measuring process's clock (CLOCK_MONOTONIC, shared by processes)."""
 
-    def __init__(self, sysfs, period=0.002, writes=False):
-        import subprocess
+    def __init__(self, path, fields, period=0.002):
         import sys
-        self.args = [sys.executable, "-c", _SAMPLER_LOOP, f"{sysfs}/inflight", str(period), "1" if writes else "0"]
-        self.popen, self.series, self.hist = subprocess.Popen, [], {}
+        self.args = [sys.executable, "-c", _SAMPLER_LOOP, path, str(period), ",".join(str(f) for f in fields)]
+        self.series = []
 
     def __enter__(self):
         import subprocess
-        self.proc = self.popen(self.args, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, text=True)
         time.sleep(0.05)  # the sampler's interpreter starts before the measured code does
         return self
 
@@ -109,9 +110,21 @@ class InflightSampler:
         out, _ = self.proc.communicate()
         for line in out.splitlines():
             try:
-                t, n = line.split()
-                self.series.append((float(t), int(n)))
+                t, *values = line.split()
+                self.series.append((float(t), *(int(v) for v in values)))
             except ValueError:
                 continue
+
+
+class InflightSampler(StatSampler):
+    """The disk's in-flight reads (writes with writes=True) every `period` s (StatSampler on its
+    `inflight` file), as a series of (perf_counter seconds, requests) and as a histogram."""
+
+    def __init__(self, sysfs, period=0.002, writes=False):
+        super().__init__(f"{sysfs}/inflight", [1 if writes else 0], period)
+        self.hist = {}
+
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
         for _, n in self.series:
             self.hist[n] = self.hist.get(n, 0) + 1
