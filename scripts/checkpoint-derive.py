@@ -32,6 +32,8 @@ This script
      in the host memory the rounds found: new, or already mapped, by their page faults).
 With --check it then runs iowall check on the new source and prints each case phase by phase (the rounds'
 median against the model's phase, the model's limit, and the phase that holds most of the miss).
+A session's own notes of what the run could not record go in SESSION_DIR/derive-assume.txt (one
+condition a line), stated in the corpus source before any --assume.
 usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--assume TEXT]... [--check]
 Environment: IOWALL (default build/release/iowall).
 """
@@ -55,6 +57,17 @@ BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt
 GPU_PRESETS = (("H200", "h200", "h200"), ("H100 PCIe", "h100_pcie", "h100"), ("H100", "h100_sxm", "h100"))
 DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
                "flush_cost", "mdts", "read_service", "write_service")
+
+
+def session_assumptions(session):
+    """The conditions a session's own notes state (SESSION/derive-assume.txt, one a line: what the run itself
+    cannot record, e.g. a phase that ran on another VM), so that the derivation needs no argument to
+    reproduce its corpus source."""
+    path = os.path.join(session, "derive-assume.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip()]
 
 
 def main():
@@ -239,7 +252,7 @@ def main():
                                          "us, probes of other machines), this session having no page-cache probe")]
                                   + ([f"a new file's writeback cost per page: this session's own probe "
                                       f"({probe_costs['new_block_cost'][1]})"] if "new_block_cost" in probe_costs else [])
-                                  + args.assume},
+                                  + session_assumptions(session) + args.assume},
         "cases": cases}
     corpus_path = f"validation/checkpoint-{tag}-{args.name}.json"
     with open(os.path.join(ROOT, corpus_path), "w") as f:

@@ -6,8 +6,9 @@ required=(g++ cmake make ninja-build pkg-config libboost-graph-dev libeigen3-dev
   nlohmann-json3-dev libcli11-dev catch2 libvalijson-dev libfmt-dev libspdlog-dev
   liburing-dev)
 # chromium: the report's browser test (headless) renders the HTML report; clang-14 and
-# libclang-rt-14-dev: the libFuzzer targets (make fuzz-smoke).
-optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin chromium clang-14 libclang-rt-14-dev)
+# libclang-rt-14-dev: the libFuzzer targets (make fuzz-smoke); python3: the measurement scripts,
+# and the test that derives the GPU-machine corpus sources again from their sessions.
+optional=(gnuplot-nox fio ccache libopenmpi-dev openmpi-bin chromium clang-14 libclang-rt-14-dev python3)
 want=("${required[@]}")
 [ "${1:-}" = "--with-optional" ] && want+=("${optional[@]}")
 missing=()

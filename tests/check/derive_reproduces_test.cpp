@@ -1,0 +1,116 @@
+// The GPU-machine corpus sources are derived, never written by hand: scripts/checkpoint-derive.py
+// turns one session's raw measurements (reads, writes, copies, framework checkpoints) into the
+// session's calibration (profile.json, calibrated-topology.json), its node topology, its four
+// checkpoint scenarios and its corpus source. Here every committed source is derived again from
+// its session folder alone, in a copy of the files the script reads (so nothing is written into
+// the source tree), and each output must equal the committed file byte for byte: a change to the
+// script, to `iowall calibrate` or to a session's data that would move a committed result shows
+// here. Skipped when python3 is absent.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_iowall.hpp"
+
+#ifdef IOWALL_BINARY
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("iowall-derive-" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }  // also when a REQUIRE fails
+};
+
+void copy_into(const fs::path& root, const std::string& rel, const fs::path& to) {
+  fs::create_directories((to / rel).parent_path());
+  fs::copy(root / rel, to / rel, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
+// "" where the files are equal, else their first differing line, numbered, from both.
+std::string first_difference(const fs::path& made, const fs::path& committed) {
+  std::ifstream a(made), b(committed);
+  std::string la, lb;
+  for (int n = 1;; ++n) {
+    const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
+    if (!ga && !gb) return "";
+    if (ga != gb || la != lb)
+      return "line " + std::to_string(n) + ": derived \"" + (ga ? la : "<end>") + "\", committed \"" +
+             (gb ? lb : "<end>") + "\"";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of its session's measurements",
+          "[check][derive]") {
+  if (std::system("command -v python3 >/dev/null 2>&1") != 0) {
+    WARN("python3 is not installed: skipping the derivation check");
+    return;
+  }
+  const fs::path root = IOWALL_SOURCE_DIR;
+  const std::regex name_re(R"(checkpoint-(h[0-9]+)-(vm[0-9]+)\.json)");
+  std::vector<fs::path> sources;
+  for (const auto& e : fs::directory_iterator(root / "validation"))
+    if (std::regex_match(e.path().filename().string(), name_re)) sources.push_back(e.path());
+  std::sort(sources.begin(), sources.end());
+  // Fifteen sessions named vmN at the time of writing (the first session's source, checkpoint-h200,
+  // predates the script); the check means nothing without them.
+  REQUIRE(sources.size() >= 15);
+
+  for (const fs::path& source : sources) {
+    std::smatch m;
+    const std::string file = source.filename().string();
+    REQUIRE(std::regex_match(file, m, name_re));
+    const std::string tag = m[1], name = m[2];
+    std::string session = nlohmann::json::parse(std::ifstream(source))["source"]["url"];
+    while (!session.empty() && session.back() == '/') session.pop_back();
+    INFO(file << " from " << session);
+
+    Scratch scratch;
+    const fs::path& tmp = scratch.dir;
+    fs::create_directories(tmp / "scripts");
+    for (const auto& e : fs::directory_iterator(root / "scripts"))
+      if (e.path().extension() == ".py") fs::copy_file(e.path(), tmp / "scripts" / e.path().filename());
+    for (const char* rel : {"topologies/gpu-machine.json", "topologies/gpu-machine-h200.json",
+                            "validation/scenarios/ckpt-h200-torch-save.json",
+                            "validation/scenarios/ckpt-h200-torch-load.json",
+                            "validation/scenarios/ckpt-h200-safetensors-save.json",
+                            "validation/scenarios/ckpt-h200-safetensors-load.json"})
+      copy_into(root, rel, tmp);
+    copy_into(root, session, tmp);
+    // What the run makes: gone from the copy, so the script must make it again.
+    fs::remove(tmp / session / "profile.json");
+    fs::remove(tmp / session / "calibrated-topology.json");
+
+    const std::string log = (tmp / "derive.log").string();
+    const std::string cmd = "IOWALL=" + std::string(IOWALL_BINARY) + " python3 " +
+                            (tmp / "scripts" / "checkpoint-derive.py").string() + " " + (tmp / session).string() +
+                            " " + name + " >" + log + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    INFO(iowall::testing::slurp(log));
+    REQUIRE(rc == 0);
+
+    std::vector<std::string> outputs = {"topologies/gpu-machine-" + tag + "-" + name + ".json",
+                                        "validation/checkpoint-" + tag + "-" + name + ".json",
+                                        session + "/profile.json", session + "/calibrated-topology.json"};
+    for (const char* kind : {"torch-save", "torch-load", "safetensors-save", "safetensors-load"})
+      outputs.push_back("validation/scenarios/ckpt-" + tag + "-" + name + "-" + kind + ".json");
+    for (const std::string& rel : outputs) {
+      INFO(rel);
+      REQUIRE(fs::exists(tmp / rel));
+      CHECK(first_difference(tmp / rel, root / rel) == "");
+    }
+  }
+}
+#endif
