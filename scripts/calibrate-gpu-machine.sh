@@ -65,8 +65,9 @@
 #            its reads replayed in its order and sorted by offset, a 4 MiB stream; READORDER_SIZES (default 2,8)
 #            GB, READORDER_ROUNDS (default 4) rounds.
 #   timeline: scripts/probe-stream-timeline.py: a file of each of TIMELINE_SIZES (default 2,8) GB read cold
-#            from start to end after TIMELINE_IDLE (default 2) s of idleness, right after other reads, and
-#            with O_DIRECT, the disk's bytes sampled every 2 ms: where a cold stream's time goes.
+#            from start to end after TIMELINE_IDLE (default 2) s of idleness, right after other reads, with
+#            O_DIRECT, and right after a new file of its size was written and fsync'ed (the checkpoint runs'
+#            order), the disk's bytes sampled every 2 ms: where a cold stream's time goes.
 #   torchcopy: scripts/probe-torch-copy-cost.py: .cpu() and .to(GPU) of 512 tensors of 4 KiB to 1 MiB against
 #            copy_() into tensors allocated before, TORCHCOPY_ROUNDS (default 5) rounds: what PyTorch adds to
 #            each tensor's copy beyond the CUDA copy.
@@ -374,7 +375,7 @@ readorder() {
 
 timeline() {
   mkdir -p "$work/timeline" && cd "$work/timeline" || return
-  PYTHONUNBUFFERED=1 timeout "${TIMELINE_LIMIT:-300}" python3 "$here/probe-stream-timeline.py" --dir "$work/timeline" \
+  PYTHONUNBUFFERED=1 timeout "${TIMELINE_LIMIT:-420}" python3 "$here/probe-stream-timeline.py" --dir "$work/timeline" \
     --output "$work/timeline/stream-timeline.json" --rounds "${ROUNDS:-3}" --sizes-gb "${TIMELINE_SIZES:-2,8}" \
     --idle "${TIMELINE_IDLE:-2}" > summary.txt 2> timeline.log
 }

@@ -13,6 +13,9 @@ paid about 0.15 s the model does not, whatever its size. A timeline shows where 
                  stream starts): whether a start after idleness costs what a start after work does not
   direct         the disk left idle as for buffered_idle, then the file read with O_DIRECT in 4 MiB reads,
                  one at a time (no readahead, no page cache): whether the disk itself ramps up
+  after_write    a new file of the same size written (1 MiB writes of random bytes) and fsync'ed, its pages
+                 dropped, then read as buffered_busy at once: the checkpoint runs' order (a load right after
+                 its save was made durable), against a file written long before; the new file is removed
 For each: wall seconds, the deltas of the process's and the disk's counters (checkpoint_host.measure_counted),
 and the disk's bytes read and requests in flight every 2 ms from a sampler process (disk_counters.StatSampler),
 kept in 10 ms bins from the read's start, and summarized: the time until the first MiB, the rate over the
@@ -35,7 +38,7 @@ from checkpoint_host import (drop_cached, finish_probe, measure_counted, probe_a
                              read_through, rotated, scratch_folder, sizes_gb, write_new_file)
 from disk_counters import block_sysfs, queue_settings, StatSampler  # noqa: E402
 
-CASES = ("buffered_idle", "buffered_busy", "direct")
+CASES = ("buffered_idle", "buffered_busy", "direct", "after_write")
 CHUNK = 4 << 20
 WARM_FILE = 256 << 20
 BIN_S = 0.010
@@ -128,7 +131,11 @@ def main():
                 for case in rotated(list(CASES), r):
                     drop_cached(path)
                     drop_cached(warm)
-                    if case == "buffered_busy":
+                    if case == "after_write":
+                        path = os.path.join(work, f"fresh-{gb:g}gb")
+                        write_new_file(path, nbytes, block)  # fsync'ed
+                        drop_cached(path)
+                    elif case == "buffered_busy":
                         read_through(warm, buf)  # the disk busy right up to the stream
                     else:
                         time.sleep(args.idle)
@@ -141,6 +148,9 @@ def main():
                     rec = {"size_gb": gb, "round": r + 1, "case": case, "bytes": nbytes, **counted,
                            **summarize_timeline(tl, counted["wall_s"], nbytes), "timeline": tl}
                     doc["records"].append(rec)
+                    if case == "after_write":
+                        os.unlink(path)
+                        path = files[gb]
                     print(f"{gb:g} GB r{r + 1} {case}: {counted['wall_s']:.3f} s, excess "
                           f"{rec.get('excess_s') if rec.get('excess_s') is None else round(rec['excess_s'], 3)} s",
                           flush=True)
