@@ -71,6 +71,23 @@ TEST_CASE("NVMe-oF runs are deterministic: the same seed gives byte-identical JS
   CHECK(a.dump() == b.dump());
 }
 
+// Placement only moves work where it names another socket: with the client's work and its bounce
+// buffer named on gpu0's own socket (cpu0, dram0: what "gpu", the default, picks), nothing crosses
+// sockets and the JSON is byte for byte the one without placement keys; the buffer in the other
+// socket's memory (dram1) makes the NIC's writes and the GPU's copy cross the inter-socket link.
+TEST_CASE("placement naming the GPU's own socket changes nothing; the other socket's memory does", "[nvmeof][placement]") {
+  const Json plain = Json::array({{{"name", "nvmeof_rdma"}, {"label", "bounce"}, {"buffer", "host"}}});
+  const Json near = Json::array({{{"name", "nvmeof_rdma"}, {"label", "bounce"}, {"buffer", "host"}, {"cpu", "cpu0"},
+                                  {"bounce_memory", "dram0"}}});
+  const Json far = Json::array({{{"name", "nvmeof_rdma"}, {"label", "bounce"}, {"buffer", "host"},
+                                 {"bounce_memory", "dram1"}}});
+  const Json a = run_nvmeof(nvmeof_topology(), reads("256 MiB", kFourDrives), plain);
+  const Json b = run_nvmeof(nvmeof_topology(), reads("256 MiB", kFourDrives), near);
+  const Json c = run_nvmeof(nvmeof_topology(), reads("256 MiB", kFourDrives), far);
+  CHECK(a.dump() == b.dump());
+  CHECK(a["metrics"].dump() != c["metrics"].dump());
+}
+
 TEST_CASE("NVMe-oF/RDMA writes: the target's drives bound them, in-capsule data saves the RDMA READ", "[nvmeof][write]") {
   Json big = reads("2 GiB", kFourDrives);
   big["kind"] = "sequential_write";
