@@ -29,7 +29,10 @@ This script
      validation/scenarios/ckpt-GPU-NAME-*.json (the mechanisms of validation/scenarios/ckpt-h200-*.json,
      this session's parameters) and the corpus source validation/checkpoint-GPU-NAME.json (each
      writer's save until durable and cold load, the measured median of the rounds with their range,
-     in the host memory the rounds found: new, or already mapped, by their page faults).
+     in the host memory the rounds found: new, or already mapped, by their page faults). Where the
+     frameworks run recorded the checkpoints' disk (machine.block_queue), its readahead window and
+     largest request set the loads' read_ahead and max_sectors, and a disk that is not a virtio one
+     (not vdX: bare-metal NVMe, say) drops the virtual disk, the scenarios using the drive itself.
 With --check it then runs iowall check on the new source and prints each case phase by phase (the rounds'
 median against the model's phase, the model's limit, and the phase that holds most of the miss).
 A session's own notes of what the run could not record go in SESSION_DIR/derive-assume.txt (one
@@ -57,6 +60,11 @@ BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt
 GPU_PRESETS = (("H200", "h200", "h200"), ("H100 PCIe", "h100_pcie", "h100"), ("H100", "h100_sxm", "h100"))
 DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
                "flush_cost", "mdts", "read_service", "write_service")
+
+
+def kib(kb):
+    """A queue setting in KiB as the scenarios write sizes: "8 MiB", "128 KiB"."""
+    return f"{kb >> 10} MiB" if kb % 1024 == 0 else f"{kb} KiB"
 
 
 def session_assumptions(session):
@@ -124,6 +132,16 @@ def main():
     disk = next(d for d in calibrated["devices"] if d["id"] == "disk0")
     sources = [f"disk0 {', '.join(k for k in DISK_FIELDS if k in disk)}: iowall calibrate on {sess}/disk/sweep and "
                f"{sess}/writes ({sess}/profile.json; uncertainties dropped)"]
+    queue = (fw.get("machine") or {}).get("block_queue") or {}
+    # The checkpoints' disk as the run found it: a virtio disk (vdX) keeps the base topology's virtual disk
+    # over the drive; any other (an NVMe namespace, a SCSI disk) is the drive itself, so the virtual disk
+    # (its emulation and copy cache) goes and the scenarios read and write disk0. Sessions that did not
+    # record it ran on the virtio VMs.
+    virtual = queue.get("name", "vda").startswith("vd")
+    if not virtual:
+        topo["devices"] = [d for d in topo["devices"] if d["id"] != "vda"]
+        sources.append(f"no virtual disk: the checkpoints' file system is on {queue['name']} ({fw_path} "
+                       f"machine.block_queue), the drive itself")
     for d in topo["devices"]:
         if d["id"] == "disk0":
             for k in DISK_FIELDS:
@@ -166,6 +184,14 @@ def main():
         s["name"] = f"ckpt-{tag}-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
+        if not virtual:
+            s["workload"]["storage"] = "disk0"
+        if key.endswith("load") and "read_ahead_kb" in queue and "max_sectors_kb" in queue:
+            s["paths"][0]["read_ahead"] = kib(queue["read_ahead_kb"])
+            s["paths"][0]["max_sectors"] = kib(queue["max_sectors_kb"])
+            s["description"] += (f"; read_ahead {kib(queue['read_ahead_kb'])} and max_sectors "
+                                 f"{kib(queue['max_sectors_kb'])}: this session's /sys/block/{queue.get('name')}/queue "
+                                 f"({fw_path} machine.block_queue)")
         if page_cost and key.endswith("save"):
             s["paths"][0]["write_page_cost"] = page_cost
             s["description"] += f"; {page_src}"

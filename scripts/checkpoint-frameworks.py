@@ -44,7 +44,7 @@ from checkpoint_host import (disk_bytes, drop_cached, file_system_of, fsync_path
                              read_meminfo, read_through, resident_fraction, rotated, thp_mode, vm_dirty_settings,
                              write_atomically, write_new_file, dirty_now)
 from checkpoint_summary import print_summary, summarize  # noqa: E402
-from disk_counters import block_sysfs  # noqa: E402
+from disk_counters import block_sysfs, queue_settings  # noqa: E402
 from training_state import BYTES_PER_PARAM, build_state, flatten, host_copy, state_bytes, tree_map  # noqa: E402
 
 WRITERS = ("torch_save", "torch_save_gpu", "safetensors", "dcp", "plain_stream")
@@ -52,11 +52,24 @@ STREAM_PIECE = 4 << 20  # plain_stream's read() size: the read-sizes probe's and
 
 
 # ---------------------------------------------------------------- machine facts
+def block_queue(path):
+    """The block device under `path`: its kernel name (a virtio disk is vdX) and the queue settings the
+    page cache's reads depend on (read_ahead_kb: the readahead window; max_sectors_kb: the largest
+    request), as sysfs has them; {} where unreadable."""
+    sysfs = block_sysfs(path)
+    queue = queue_settings(sysfs, ("read_ahead_kb", "max_sectors_kb", "max_segments", "rotational", "nr_requests"))
+    try:
+        queue["name"] = os.path.basename(os.path.realpath(sysfs))
+    except OSError:
+        pass
+    return queue
+
+
 def machine_facts(torch, args, device):
     facts = {"hostname": platform.node(), "kernel": platform.release(), "python": platform.python_version(),
              "cpus": os.cpu_count(), "torch": torch.__version__, "torch_cuda": getattr(torch.version, "cuda", None),
              "torch_threads": torch.get_num_threads(), "gpu": None, "file_system": file_system_of(args.dir),
-             "vm": vm_dirty_settings(), "transparent_hugepage": thp_mode()}
+             "vm": vm_dirty_settings(), "transparent_hugepage": thp_mode(), "block_queue": block_queue(args.dir)}
     if device.type == "cuda":
         facts["gpu"] = {"name": torch.cuda.get_device_name(device), "index": device.index,
                         "memory_bytes": torch.cuda.get_device_properties(device).total_memory}
