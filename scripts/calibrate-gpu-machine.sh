@@ -320,34 +320,40 @@ depth() {
   rm -f "$f"
 }
 
+# One probe as a phase: its folder, the probe run there (under a time limit in seconds; 0: none),
+# writing OUTPUT there, its summary and its log (PHASE.log) beside it.
+#   probe_phase PHASE LIMIT SCRIPT OUTPUT [ARG...]
+probe_phase() {
+  local phase=$1 limit=$2 script=$3 output=$4
+  shift 4
+  mkdir -p "$work/$phase" && cd "$work/$phase" || return
+  PYTHONUNBUFFERED=1 timeout "$limit" python3 "$here/$script" --output "$work/$phase/$output" "$@" \
+    > summary.txt 2> "$phase.log"
+}
+
 pagecache() {
-  mkdir -p "$work/pagecache" && cd "$work/pagecache" || return
-  python3 "$here/probe-page-cache.py" --dir "$work/pagecache" --output "$work/pagecache/page-cache.json" \
-    --rounds "${ROUNDS:-3}" --size-gib "${PAGECACHE_GIB:-4}" > summary.txt 2> pagecache.log
+  probe_phase pagecache 0 probe-page-cache.py page-cache.json --dir "$work/pagecache" --rounds "${ROUNDS:-3}" \
+    --size-gib "${PAGECACHE_GIB:-4}"
 }
 
 readpath() {
-  mkdir -p "$work/readpath" && cd "$work/readpath" || return
-  python3 "$here/probe-read-path.py" --dir "$work/readpath" --output "$work/readpath/read-path.json" \
-    --rounds "${ROUNDS:-3}" --size-gib "${READPATH_GIB:-4}" > summary.txt 2> readpath.log
+  probe_phase readpath 0 probe-read-path.py read-path.json --dir "$work/readpath" --rounds "${ROUNDS:-3}" \
+    --size-gib "${READPATH_GIB:-4}"
 }
 
 flush() {
-  mkdir -p "$work/flush" && cd "$work/flush" || return
-  python3 "$here/probe-virtio-flush.py" --dir "$work/flush" --output "$work/flush/flush.json" --rounds "${ROUNDS:-3}" \
-    --sizes "${FLUSH_SIZES:-1,16,256,1024}" --buffered "${BUFFERED_GIB:-1,4}" > summary.txt 2> flush.log
+  probe_phase flush 0 probe-virtio-flush.py flush.json --dir "$work/flush" --rounds "${ROUNDS:-3}" \
+    --sizes "${FLUSH_SIZES:-1,16,256,1024}" --buffered "${BUFFERED_GIB:-1,4}"
 }
 
 mappedload() {
-  mkdir -p "$work/mappedload" && cd "$work/mappedload" || return
-  PYTHONUNBUFFERED=1 timeout "${MAPPEDLOAD_LIMIT:-300}" python3 "$here/probe-mapped-load.py" --dir "$work/mappedload" --output "$work/mappedload/mapped-load.json" \
-    --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}" > summary.txt 2> mappedload.log
+  probe_phase mappedload "${MAPPEDLOAD_LIMIT:-300}" probe-mapped-load.py mapped-load.json --dir "$work/mappedload" \
+    --rounds "${ROUNDS:-3}" --size-gib "${MAPPEDLOAD_GIB:-4}"
 }
 
 gpualloc() {
-  mkdir -p "$work/gpualloc" && cd "$work/gpualloc" || return
-  PYTHONUNBUFFERED=1 timeout "${GPUALLOC_LIMIT:-300}" python3 "$here/probe-gpu-alloc.py" --output "$work/gpualloc/gpu-alloc.json" \
-    --rounds "${ROUNDS:-3}" --sizes-gb "${GPUALLOC_SIZES:-2,8}" > summary.txt 2> gpualloc.log
+  probe_phase gpualloc "${GPUALLOC_LIMIT:-300}" probe-gpu-alloc.py gpu-alloc.json --rounds "${ROUNDS:-3}" \
+    --sizes-gb "${GPUALLOC_SIZES:-2,8}"
 }
 
 h2dsource() {
@@ -360,44 +366,34 @@ h2dsource() {
 }
 
 coldloads() {
-  mkdir -p "$work/coldloads" && cd "$work/coldloads" || return
-  PYTHONUNBUFFERED=1 timeout "${COLDLOADS_LIMIT:-300}" python3 "$here/probe-cold-loads.py" --dir "$work/coldloads" \
-    --output "$work/coldloads/cold-loads.json" --rounds "${ROUNDS:-3}" --sizes-gb "${COLDLOADS_SIZES:-2,8}" \
-    > summary.txt 2> coldloads.log
+  probe_phase coldloads "${COLDLOADS_LIMIT:-300}" probe-cold-loads.py cold-loads.json --dir "$work/coldloads" \
+    --rounds "${ROUNDS:-3}" --sizes-gb "${COLDLOADS_SIZES:-2,8}"
 }
 
 readorder() {
-  mkdir -p "$work/readorder" && cd "$work/readorder" || return
-  PYTHONUNBUFFERED=1 timeout "${READORDER_LIMIT:-400}" python3 "$here/probe-torch-read-order.py" --dir "$work/readorder" \
-    --output "$work/readorder/read-order.json" --rounds "${READORDER_ROUNDS:-4}" --sizes-gb "${READORDER_SIZES:-2,8}" \
-    > summary.txt 2> readorder.log
+  probe_phase readorder "${READORDER_LIMIT:-400}" probe-torch-read-order.py read-order.json --dir "$work/readorder" \
+    --rounds "${READORDER_ROUNDS:-4}" --sizes-gb "${READORDER_SIZES:-2,8}"
 }
 
 timeline() {
-  mkdir -p "$work/timeline" && cd "$work/timeline" || return
-  PYTHONUNBUFFERED=1 timeout "${TIMELINE_LIMIT:-420}" python3 "$here/probe-stream-timeline.py" --dir "$work/timeline" \
-    --output "$work/timeline/stream-timeline.json" --rounds "${ROUNDS:-3}" --sizes-gb "${TIMELINE_SIZES:-2,8}" \
-    --idle "${TIMELINE_IDLE:-2}" > summary.txt 2> timeline.log
+  probe_phase timeline "${TIMELINE_LIMIT:-420}" probe-stream-timeline.py stream-timeline.json --dir "$work/timeline" \
+    --rounds "${ROUNDS:-3}" --sizes-gb "${TIMELINE_SIZES:-2,8}" --idle "${TIMELINE_IDLE:-2}"
 }
 
 crccost() {
-  mkdir -p "$work/crccost" && cd "$work/crccost" || return
-  PYTHONUNBUFFERED=1 timeout "${CRCCOST_LIMIT:-200}" python3 "$here/probe-crc-cost.py" --dir "$work/crccost" \
-    --output "$work/crccost/crc-cost.json" --rounds "${CRCCOST_ROUNDS:-5}" --size-gib "${CRCCOST_GIB:-1}" \
-    > summary.txt 2> crccost.log
+  probe_phase crccost "${CRCCOST_LIMIT:-200}" probe-crc-cost.py crc-cost.json --dir "$work/crccost" \
+    --rounds "${CRCCOST_ROUNDS:-5}" --size-gib "${CRCCOST_GIB:-1}"
 }
 
 torchcopy() {
-  mkdir -p "$work/torchcopy" && cd "$work/torchcopy" || return
-  PYTHONUNBUFFERED=1 timeout "${TORCHCOPY_LIMIT:-200}" python3 "$here/probe-torch-copy-cost.py" \
-    --output "$work/torchcopy/torch-copy-cost.json" --rounds "${TORCHCOPY_ROUNDS:-5}" > summary.txt 2> torchcopy.log
+  probe_phase torchcopy "${TORCHCOPY_LIMIT:-200}" probe-torch-copy-cost.py torch-copy-cost.json \
+    --rounds "${TORCHCOPY_ROUNDS:-5}"
 }
 
 guestmem() {
-  mkdir -p "$work/guestmem" && cd "$work/guestmem" || return
-  PYTHONUNBUFFERED=1 timeout "${GUESTMEM_LIMIT:-300}" python3 "$here/probe-guest-memory.py" --dir "$work/guestmem" --output "$work/guestmem/guest-memory.json" \
+  probe_phase guestmem "${GUESTMEM_LIMIT:-300}" probe-guest-memory.py guest-memory.json --dir "$work/guestmem" \
     --rounds "${ROUNDS:-3}" --size-gib "${GUESTMEM_GIB:-4}" --populate-gib "${GUESTMEM_POPULATE_GIB:-8}" \
-    --settle "${GUESTMEM_SETTLE:-8}" > summary.txt 2> guestmem.log
+    --settle "${GUESTMEM_SETTLE:-8}"
 }
 
 writeback() {
