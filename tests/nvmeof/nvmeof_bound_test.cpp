@@ -75,7 +75,7 @@ TEST_CASE("NVMe-oF runs are deterministic: the same seed gives byte-identical JS
 // buffer named on gpu0's own socket (cpu0, dram0: what "gpu", the default, picks), nothing crosses
 // sockets and the JSON is byte for byte the one without placement keys; the buffer in the other
 // socket's memory (dram1) makes the NIC's writes and the GPU's copy cross the inter-socket link.
-TEST_CASE("placement naming the GPU's own socket changes nothing; the other socket's memory does", "[nvmeof][placement]") {
+TEST_CASE("placement naming the GPU's own socket changes nothing, and the other socket's memory does", "[nvmeof][placement]") {
   const Json plain = Json::array({{{"name", "nvmeof_rdma"}, {"label", "bounce"}, {"buffer", "host"}}});
   const Json near = Json::array({{{"name", "nvmeof_rdma"}, {"label", "bounce"}, {"buffer", "host"}, {"cpu", "cpu0"},
                                   {"bounce_memory", "dram0"}}});
