@@ -55,13 +55,10 @@ STREAM_PIECE = 4 << 20  # plain_stream's read() size: the read-sizes probe's and
 def block_queue(path):
     """The block device under `path`: its kernel name (a virtio disk is vdX) and the queue settings the
     page cache's reads depend on (read_ahead_kb: the readahead window; max_sectors_kb: the largest
-    request), as sysfs has them; {} where unreadable."""
+    request), as sysfs has them (a setting it cannot read is left out)."""
     sysfs = block_sysfs(path)
     queue = queue_settings(sysfs, ("read_ahead_kb", "max_sectors_kb", "max_segments", "rotational", "nr_requests"))
-    try:
-        queue["name"] = os.path.basename(os.path.realpath(sysfs))
-    except OSError:
-        pass
+    queue["name"] = os.path.basename(os.path.realpath(sysfs))
     return queue
 
 

@@ -126,16 +126,14 @@ def main():
             write_new_file(files[gb], int(gb * 1e9) // (1 << 20) * (1 << 20), block)
         for r in range(args.rounds):
             for gb in sizes:
-                path = files[gb]
-                nbytes = os.path.getsize(path)
+                nbytes = os.path.getsize(files[gb])
                 for case in rotated(list(CASES), r):
+                    path = os.path.join(work, f"fresh-{gb:g}gb") if case == "after_write" else files[gb]
+                    if case == "after_write":
+                        write_new_file(path, nbytes, block)  # fsync'ed
                     drop_cached(path)
                     drop_cached(warm)
-                    if case == "after_write":
-                        path = os.path.join(work, f"fresh-{gb:g}gb")
-                        write_new_file(path, nbytes, block)  # fsync'ed
-                        drop_cached(path)
-                    elif case == "buffered_busy":
+                    if case == "buffered_busy":
                         read_through(warm, buf)  # the disk busy right up to the stream
                     else:
                         time.sleep(args.idle)
@@ -150,10 +148,9 @@ def main():
                     doc["records"].append(rec)
                     if case == "after_write":
                         os.unlink(path)
-                        path = files[gb]
+                    excess = rec.get("excess_s")
                     print(f"{gb:g} GB r{r + 1} {case}: {counted['wall_s']:.3f} s, excess "
-                          f"{rec.get('excess_s') if rec.get('excess_s') is None else round(rec['excess_s'], 3)} s",
-                          flush=True)
+                          f"{'n/a' if excess is None else f'{excess:.3f} s'}", flush=True)
     summary = {}
     for gb in sizes:
         for case in CASES:

@@ -14,23 +14,17 @@
 #include <fstream>
 #include <regex>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/measure/measure_test_util.hpp"
 #include "tests/support/run_iowall.hpp"
 
 #ifdef IOWALL_BINARY
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("iowall-derive-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }  // also when a REQUIRE fails
-};
 
 void copy_into(const fs::path& root, const std::string& rel, const fs::path& to) {
   fs::create_directories((to / rel).parent_path());
@@ -68,6 +62,19 @@ TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of it
   // predates the script); the check means nothing without them.
   REQUIRE(sources.size() >= 15);
 
+  // What every derivation reads besides its session, copied once; each session goes beside it.
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path();
+  fs::create_directories(tmp / "scripts");
+  for (const auto& e : fs::directory_iterator(root / "scripts"))
+    if (e.path().extension() == ".py") fs::copy_file(e.path(), tmp / "scripts" / e.path().filename());
+  for (const char* rel : {"topologies/gpu-machine.json", "topologies/gpu-machine-h200.json",
+                          "validation/scenarios/ckpt-h200-torch-save.json",
+                          "validation/scenarios/ckpt-h200-torch-load.json",
+                          "validation/scenarios/ckpt-h200-safetensors-save.json",
+                          "validation/scenarios/ckpt-h200-safetensors-load.json"})
+    copy_into(root, rel, tmp);
+
   for (const fs::path& source : sources) {
     std::smatch m;
     const std::string file = source.filename().string();
@@ -77,23 +84,12 @@ TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of it
     while (!session.empty() && session.back() == '/') session.pop_back();
     INFO(file << " from " << session);
 
-    Scratch scratch;
-    const fs::path& tmp = scratch.dir;
-    fs::create_directories(tmp / "scripts");
-    for (const auto& e : fs::directory_iterator(root / "scripts"))
-      if (e.path().extension() == ".py") fs::copy_file(e.path(), tmp / "scripts" / e.path().filename());
-    for (const char* rel : {"topologies/gpu-machine.json", "topologies/gpu-machine-h200.json",
-                            "validation/scenarios/ckpt-h200-torch-save.json",
-                            "validation/scenarios/ckpt-h200-torch-load.json",
-                            "validation/scenarios/ckpt-h200-safetensors-save.json",
-                            "validation/scenarios/ckpt-h200-safetensors-load.json"})
-      copy_into(root, rel, tmp);
     copy_into(root, session, tmp);
     // What the run makes: gone from the copy, so the script must make it again.
     fs::remove(tmp / session / "profile.json");
     fs::remove(tmp / session / "calibrated-topology.json");
 
-    const std::string log = (tmp / "derive.log").string();
+    const std::string log = (tmp / (name + ".log")).string();
     const std::string cmd = "IOWALL=" + std::string(IOWALL_BINARY) + " python3 " +
                             (tmp / "scripts" / "checkpoint-derive.py").string() + " " + (tmp / session).string() +
                             " " + name + " >" + log + " 2>&1";
