@@ -16,17 +16,7 @@ namespace {
 
 // 2 threads x 32 writes of 64 KiB.
 MeasureOptions writes(const std::string& file, TransferType x, Engine e = Engine::psync) {
-  MeasureOptions o;
-  o.file = file;
-  o.size = Bytes(4 << 20);
-  o.io_size = Bytes(64 << 10);
-  o.threads = 2;
-  o.xfer = x;
-  o.engine = e;
-  o.qd = e == Engine::io_uring ? 4 : 1;
-  o.mode = parse_io_mode("write", o.mode_text);
-  o.quiet = true;
-  return o;
+  return testing::small_run(file, x, e, "write");
 }
 
 std::uint64_t sync_ops(const RepeatResult& r) {

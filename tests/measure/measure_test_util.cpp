@@ -80,4 +80,18 @@ void make_file(const std::string& path, std::int64_t bytes) {
   for (std::int64_t i = 0; i < bytes; ++i) out.put(static_cast<char>((i * 131 + 7) & 0xff));
 }
 
+MeasureOptions small_run(const std::string& file, TransferType x, Engine e, const char* mode) {
+  MeasureOptions o;
+  o.file = file;
+  o.size = Bytes(4 << 20);
+  o.io_size = Bytes(64 << 10);
+  o.threads = 2;
+  o.xfer = x;
+  o.engine = e;
+  o.qd = e == Engine::io_uring ? 4 : 1;
+  o.mode = parse_io_mode(mode, o.mode_text);
+  o.quiet = true;
+  return o;
+}
+
 }  // namespace iowall::measure::testing

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "measure/options.hpp"
+
 namespace iowall::measure::testing {
 
 // A fresh directory, removed with everything in it on destruction. It is on a file
@@ -32,5 +34,9 @@ std::uint64_t fingerprint(const std::string& path);
 
 // Writes `bytes` of a fixed pattern to a new file.
 void make_file(const std::string& path, std::int64_t bytes);
+
+// A short real run of `file`: 2 threads over 4 MiB in 64 KiB I/Os, 4 in flight a thread with
+// io_uring (1 with psync), `mode` as -I takes it ("read", "randread", "write").
+MeasureOptions small_run(const std::string& file, TransferType x, Engine e, const char* mode);
 
 }  // namespace iowall::measure::testing

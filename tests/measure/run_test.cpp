@@ -21,20 +21,6 @@ using namespace iowall::measure;
 
 namespace {
 
-MeasureOptions small_run(const std::string& file, TransferType x, Engine e, const char* mode) {
-  MeasureOptions o;
-  o.file = file;
-  o.size = Bytes(4 << 20);
-  o.io_size = Bytes(64 << 10);
-  o.threads = 2;
-  o.xfer = x;
-  o.engine = e;
-  o.qd = e == Engine::io_uring ? 4 : 1;
-  o.mode = parse_io_mode(mode, o.mode_text);
-  o.quiet = true;
-  return o;
-}
-
 void check_sane(const RunInfo& info) {
   const MeasureOptions& o = info.options;
   REQUIRE(info.repeats.size() == static_cast<std::size_t>(o.repeat));
@@ -92,7 +78,7 @@ TEST_CASE("a short measurement moves exactly the bytes asked for", "[measure][io
     return;
   }
   INFO(name(engine) << " " << name(xfer) << " " << mode);
-  MeasureOptions o = small_run(f, xfer, engine, mode);
+  MeasureOptions o = testing::small_run(f, xfer, engine, mode);
   const RunInfo info = run_measurement(o);
   check_sane(info);
   const auto& t = info.repeats[0].threads;
@@ -105,7 +91,7 @@ TEST_CASE("a short measurement moves exactly the bytes asked for", "[measure][io
 TEST_CASE("repeats, --keep and a timed run", "[measure][io]") {
   testing::ScratchDir dir;
   const std::string f = dir.file("k.dat");
-  MeasureOptions o = small_run(f, TransferType::cpu_cached, Engine::io_uring, "randread");
+  MeasureOptions o = testing::small_run(f, TransferType::cpu_cached, Engine::io_uring, "randread");
   o.repeat = 2;
   o.keep = true;
   check_sane(run_measurement(o));
@@ -192,7 +178,7 @@ TEST_CASE("a measurement records how much of its file was cached as each repeat 
   }
   // The file iowall creates is filled, synced and dropped from the cache; the first
   // buffered pass reads all of it in, so the second starts warm.
-  MeasureOptions o = small_run(dir.file("fresh.dat"), TransferType::cpu_cached, Engine::psync, "read");
+  MeasureOptions o = testing::small_run(dir.file("fresh.dat"), TransferType::cpu_cached, Engine::psync, "read");
   o.repeat = 2;
   const RunInfo info = run_measurement(o);
   check_sane(info);
