@@ -40,12 +40,21 @@ std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double
     y[i] = size_time[i].second;
     w[i] = 1.0 / std::max(std::fabs(size_time[i].second), 1e-9);  // relative errors: small and large I/Os alike
   }
-  const fit::LinearResult r = fit::linear(x, y, w);
+  fit::LinearResult r = fit::linear(x, y, w);
   SizeLine line;
-  line.fixed_s = r.beta[0];
+  double per_byte = r.beta[1];
+  if (r.beta[0] < 0) {
+    // A fixed cost is a time, never negative: where the free line's intercept falls below
+    // zero (noise on a cost near none), the least-squares line with it held at zero is the
+    // one through the origin.
+    r = fit::linear(x.rightCols(1), y, w);
+    per_byte = r.beta[0];
+  } else {
+    line.fixed_s = r.beta[0];
+  }
   // A per-byte cost counts only if the line explains most of the spread of the times.
-  line.bandwidth_identified = r.beta[1] > 0 && r.q.r2 >= 0.5;
-  line.bandwidth_Bps = line.bandwidth_identified ? 1.0 / r.beta[1] : 0;
+  line.bandwidth_identified = per_byte > 0 && r.q.r2 >= 0.5;
+  line.bandwidth_Bps = line.bandwidth_identified ? 1.0 / per_byte : 0;
   line.q = r.q;
   return line;
 }

@@ -14,7 +14,8 @@ namespace iowall::calib::stages {
 // `v` rounded to `digits` significant digits (for the profile's qualities and errors).
 double round_sig(double v, int digits);
 // A line t = a + s / bandwidth fitted to per-I/O times (seconds) over I/O sizes (bytes), in
-// relative errors; nullopt with fewer than two sizes.
+// relative errors, with a >= 0 (a line through the origin where the free fit's a is
+// negative); nullopt with fewer than two sizes.
 std::optional<SizeLine> fit_size_line(const std::vector<std::pair<double, double>>& size_time);
 // Seconds each thread spends per I/O at QD1: threads / IOPS.
 inline double time_per_io(const PointGroup& g) { return g.threads / g.median_iops(); }

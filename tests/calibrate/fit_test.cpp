@@ -245,6 +245,35 @@ TEST_CASE("calibrate recovers memcpy bandwidth and the host-to-device copy from 
   CHECK(p.h2d->fixed_s == Approx(10e-6).epsilon(0.15));
 }
 
+// A copy with no fixed cost at 25 GB/s, measured 3% fast at 4 KiB, 1% fast at 64 KiB, 1% slow
+// at 1 MiB and 3% slow at 4 MiB: time per byte growing with size, which a free line a + s / bw
+// takes as a < 0. A fixed cost is never negative, so the fit holds it at zero and takes the
+// line through the origin: in relative errors its slope is sum(u) / sum(u^2) of 25 GB/s's with
+// u = 1 / (1 + error), 0.999 of it, so the bandwidth is 25.03 GB/s (1% allowed); and the profile
+// reads back (a negative time is refused there).
+TEST_CASE("a size line whose free intercept falls below zero is fitted through the origin", "[calibrate][fit]") {
+  const StorageParams disk{60e-6, 3e9, 1e6};
+  std::vector<PointGroup> groups;
+  for (i64 size : {4096, 65536, 1048576, 4194304}) {
+    const double s = static_cast<double>(size);
+    const double bw_only = storage_throughput(disk, s, 1, 4e-6);
+    groups.push_back(group("cpu_only", size, 1, 1, bw_only, 4e-6));
+    const double error = size == 4096 ? -0.03 : size == 65536 ? -0.01 : size == 1048576 ? 0.01 : 0.03;
+    const double copy = s / 25e9 * (1 + error);
+    groups.push_back(group("cpu_gpu", size, 1, 1, s / (s / bw_only + copy), 4e-6));
+  }
+  Profile p = calibrate(groups, Subset("all"));
+  REQUIRE(p.h2d);
+  CHECK(p.h2d->fixed_s == 0);
+  REQUIRE(p.h2d->bandwidth_identified);
+  CHECK(p.h2d->bandwidth_Bps == Approx(25e9).epsilon(0.01));
+  p.name = "synthetic";
+  const Profile back = profile_from_json(profile_to_json(p), "profile.json");
+  REQUIRE(back.h2d);
+  CHECK(back.h2d->fixed_s == 0);
+  CHECK(back.h2d->bandwidth_Bps == Approx(p.h2d->bandwidth_Bps).epsilon(1e-3));
+}
+
 TEST_CASE("a profile survives its JSON form", "[calibrate]") {
   std::vector<PointGroup> groups;
   const StorageParams truth{80e-6, 2.2e9, 150e3};
