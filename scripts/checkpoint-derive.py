@@ -49,17 +49,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, die, frameworks, gbs, host_costs, rel,  # noqa: E402
+from session_measurements import (ROOT, calibrate, die, frameworks, gbs, host_costs, node_topology, rel,  # noqa: E402
                                   session_probe_costs, unpack_phases)
-BASE_TOPOLOGY = "topologies/gpu-machine-h200.json"
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
-# The session's GPU (the frameworks' machine facts) picks the gpu preset and the names' tag; the
-# base topology is the H200 VM's shape (the GPU VMs differ in their GPU, not in how they are built).
-GPU_PRESETS = (("H200", "h200", "h200"), ("H100 PCIe", "h100_pcie", "h100"), ("H100", "h100_sxm", "h100"))
-DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
-               "flush_cost", "mdts", "read_service", "write_service")
 
 
 def kib(kb):
@@ -121,62 +115,12 @@ def main():
                     f"({pc['memcpy_cold_s']['median_s']:.3f} s), per 4 KiB page, medians ({rel(pc_path)})")
 
     probe_costs = session_probe_costs(session)
-    gpu_name = (fw.get("machine", {}).get("gpu") or {}).get("name") or ""
-    preset, tag = next(((pr, t) for key, pr, t in GPU_PRESETS if key in gpu_name), ("h200", "h200"))
-
-    topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
-    topo["name"] = f"gpu-machine-{tag}-{args.name}"
-    topo["description"] = (f"The GPU machine as measured in one session ({sess}): {BASE_TOPOLOGY}'s shape, its drive "
-                           f"from `iowall calibrate` on that session's reads and writes, its host costs from the "
-                           f"session's copies (scripts/checkpoint-derive.py); nothing from its framework checkpoints")
-    disk = next(d for d in calibrated["devices"] if d["id"] == "disk0")
-    sources = [f"disk0 {', '.join(k for k in DISK_FIELDS if k in disk)}: iowall calibrate on {sess}/disk/sweep and "
-               f"{sess}/writes ({sess}/profile.json; uncertainties dropped)"]
-    queue = (fw.get("machine") or {}).get("block_queue") or {}
-    # The checkpoints' disk as the run found it: a virtio disk (vdX) keeps the base topology's virtual disk
-    # over the drive; any other (an NVMe namespace, a SCSI disk) is the drive itself, so the virtual disk
-    # (its emulation and copy cache) goes and the scenarios read and write disk0. Sessions that did not
-    # record it ran on the virtio VMs.
-    virtual = queue.get("name", "vda").startswith("vd")
-    if not virtual:
-        topo["devices"] = [d for d in topo["devices"] if d["id"] != "vda"]
-        sources.append(f"no virtual disk: the checkpoints' file system is on {queue['name']} ({fw_path} "
-                       f"machine.block_queue), the drive itself")
-    for d in topo["devices"]:
-        if d["id"] == "disk0":
-            for k in DISK_FIELDS:
-                d.pop(k, None)
-                if k in disk:
-                    d[k] = disk[k].split(" +- ")[0] if isinstance(disk[k], str) else disk[k]
-        elif d["id"] == "vda" and "copy_cache" in profile["fits"]["storage"]:
-            # The reads' slowdown where their buffers outgrow the host's cache: the virtual
-            # disk's copy into guest memory, fitted with the drive.
-            st = profile["fits"]["storage"]
-            for k in ("copy_cache", "cold_copy_bandwidth"):
-                d[k] = st[k]
-            sources.append(f"vda copy_cache {st['copy_cache']}, cold_copy_bandwidth {st['cold_copy_bandwidth']}: "
-                           f"iowall calibrate on {sess}/disk/sweep ({sess}/profile.json)")
-        elif d["id"] == "cpu0":
-            for k in ("memcpy_per_core", "page_fault_cost", "page_zero_bandwidth"):
-                d[k] = host[k]
-                sources.append(f"cpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
-        elif d["id"] == "gpu0":
-            if d.get("preset") != preset:
-                d["preset"] = preset
-                sources.append(f"gpu0 preset {preset}: the session's GPU, {gpu_name} ({fw_path} machine.gpu)")
-            for k in ("staged_d2h_bandwidth", "staged_h2d_bandwidth", "copy_call_cost"):
-                d[k] = host[k]
-                sources.append(f"gpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
-        elif d["id"] == "dram0":
-            mem = (fw.get("machine", {}).get("meminfo_before") or {}).get("MemTotal")
-            if mem:
-                d["capacity"] = f"{mem // (1 << 30)} GiB"
-                sources.append(f"dram0 capacity {d['capacity']}: MemTotal {mem:,} B ({fw_path})")
-    topo["sources"] = sources
-    topo_path = f"topologies/gpu-machine-{tag}-{args.name}.json"
-    with open(os.path.join(ROOT, topo_path), "w") as f:
-        json.dump(topo, f, indent=1)
-        f.write("\n")
+    m = fw.get("machine") or {}
+    facts = {"gpu": ((m.get("gpu") or {}).get("name") or "", f"{fw_path} machine.gpu"),
+             "queue": (m.get("block_queue") or {}, f"{fw_path} machine.block_queue"),
+             "mem_total": ((m.get("meminfo_before") or {}).get("MemTotal"), fw_path)}
+    topo_path, tag, queue, virtual = node_topology(session, args.name, profile, calibrated, facts, host, host_src,
+                                                   "scripts/checkpoint-derive.py", "its framework checkpoints")
 
     scen_paths = {}
     for key, base in BASE_SCENARIOS.items():

@@ -9,7 +9,9 @@ scripts/probe-cold-loads.py (phase coldloads) instead gives its plain cold reads
 (stream_here: 4 MiB readinto()s into one reused buffer, in the process that loads them) at each size. A
 session whose framework checkpoints ran the plain_stream writer (scripts/checkpoint-frameworks.py) gives that
 too: a new file of each state's size, written and fsync'ed, read cold in 4 MiB readinto()s in the same rounds as
-the framework loads (the disk's stream at the time of the checkpoints).
+the framework loads (the disk's stream at the time of the checkpoints). A session that ran
+scripts/probe-stream-timeline.py and no framework checkpoints gives its buffered cold reads of an old file
+and of a new one (its topology from scripts/stream-derive.py).
 usage: scripts/page-cache-source.py SESSION_DIR:NAME...
 """
 import json
@@ -49,16 +51,20 @@ def scenario(name, sess, queue, size, what=None, queue_src="as the probe read th
     return write_json(path, doc)
 
 
-def stream_cases(name, sess, assumed, runs, seconds, recorder, what, case_id, figure):
+def stream_cases(name, sess, assumed, runs, seconds, recorder, what, case_id, figure, queue=None):
     """One case per size from a session's plain cold stream reads (the median of the rounds): `runs` by size
     key, `seconds(run)` a run's read time, `what` the scenario's description of the reads, `case_id(key)` and
-    `figure(key, size, rounds)` the case's id and the start of its figure. The tools that recorded these reads
-    (`recorder`) record no queue settings: the VM kind's, as every page-cache probe recorded them."""
-    queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
-    assumed.append(f"session {name}'s {recorder} recorded no queue settings: read_ahead_kb 8192 and "
-                   f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
-    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()), what,
-                    "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue")
+    `figure(key, size, rounds)` the case's id and the start of its figure. `queue`: the disk's queue settings
+    as the tool that recorded these reads (`recorder`) found them; where it recorded none, the VM kind's, as
+    every page-cache probe recorded them."""
+    if queue:
+        queue_src = f"as the {recorder} read them off /sys/block/vda/queue"
+    else:
+        queue = {"read_ahead_kb": 8192, "max_sectors_kb": 4096}
+        assumed.append(f"session {name}'s {recorder} recorded no queue settings: read_ahead_kb 8192 and "
+                       f"max_sectors_kb 4096, as every page-cache probe of the same VM kind recorded")
+        queue_src = "the VM kind's, as every page-cache probe read them off /sys/block/vda/queue"
+    scen = scenario(name, sess, queue, max(x[0]["file_bytes"] for x in runs.values()), what, queue_src)
     cases = []
     for key, rs in sorted(runs.items()):
         size = rs[0]["file_bytes"]
@@ -105,6 +111,28 @@ def plain_streams(name, sess, fw, assumed):
                             f"rounds"))
 
 
+def timeline_streams(name, sess, tl):
+    """probe-stream-timeline's buffered cold reads: of a file written long before, after the disk was left
+    idle (buffered_idle), and of a new file written and fsync'ed just before (after_write, the checkpoints'
+    order). Its O_DIRECT reads are left out, as the page-cache probe's are (the source's conditions say why)."""
+    cases = []
+    for case, label in (("buffered_idle", "a file written before the rounds, the disk idle 2 s before"),
+                        ("after_write", "a new file written and fsync'ed just before")):
+        runs = {}
+        for r in tl["records"]:
+            if r["case"] == case:
+                runs.setdefault(r["size_gb"], []).append({**r, "file_bytes": r["bytes"]})
+        cases += stream_cases(
+            name, sess, [], runs, lambda r: r["wall_s"], "timeline probe",
+            "scripts/probe-stream-timeline.py's buffered reads (4 MiB readinto() into one reused buffer, the size "
+            "set per case)",
+            lambda gb, c=case: f"{name}-timeline-{c.replace('_', '-')}-{gb:g}gb",
+            lambda gb, size, n, lb=label: (f"session {name}: buffered 4 MiB readinto() of {lb} ({size} bytes), page "
+                                           f"cache cold, median of {n} rounds"),
+            queue=tl["machine"]["queue"])
+    return cases
+
+
 def main():
     if len(sys.argv) < 2 or any(":" not in a for a in sys.argv[1:]):
         sys.exit(__doc__.strip().splitlines()[-1])
@@ -115,6 +143,11 @@ def main():
         cl_path = os.path.join(ROOT, sess, "coldloads", "cold-loads.json")
         fw_path = os.path.join(ROOT, sess, "frameworks", "checkpoints.json")
         fw = json.load(open(fw_path))["iowall"] if os.path.exists(fw_path) else {"records": []}
+        tl_path = os.path.join(ROOT, sess, "timeline", "stream-timeline.json")
+        if os.path.exists(tl_path) and not fw["records"]:
+            sessions.append(sess + "/timeline/")
+            cases += timeline_streams(name, sess, json.load(open(tl_path)))
+            continue
         if any(r["writer"] == "plain_stream" for r in fw["records"]):
             sessions.append(sess + "/frameworks/")
             cases += plain_streams(name, sess, fw, assumed)
@@ -155,15 +188,17 @@ def main():
             "year": 2026,
             "url": ", ".join(sessions),
             "where": "page-cache.json records (read_cold_s) of scripts/probe-page-cache.py, cold-loads.json records "
-                     "(stream_here) of scripts/probe-cold-loads.py and checkpoints.json records (plain_stream "
-                     "load_cold_read) of scripts/checkpoint-frameworks.py; scripts/page-cache-source.py",
+                     "(stream_here) of scripts/probe-cold-loads.py, checkpoints.json records (plain_stream "
+                     "load_cold_read) of scripts/checkpoint-frameworks.py and stream-timeline.json records "
+                     "(buffered_idle, after_write) of scripts/probe-stream-timeline.py; scripts/page-cache-source.py",
         },
         "conditions": {
-            "hardware": "16-vCPU Firecracker VMs, NVIDIA H200 (vm24: H100), ext4 on /dev/vda (virtio-blk)",
+            "hardware": "16-vCPU Firecracker VMs, NVIDIA H200 (vm24 to vm26: H100), ext4 on /dev/vda (virtio-blk)",
             "software": "scripts/probe-page-cache.py (Python readinto, os.preadv); THP madvise",
             "assumed": [
-                "each session's topology comes from its own calibration sweep and writes (scripts/checkpoint-derive.py), "
-                "never from these reads",
+                "each session's topology comes from its own calibration sweep and writes (scripts/checkpoint-derive.py; "
+                "vm26's from its sweep alone, the host's costs the base topology's: scripts/stream-derive.py), never "
+                "from these reads",
                 "the reads end in host memory (targets dram0): the probe copies nothing on to the GPU",
                 "the probe's O_DIRECT reads (read_direct_s) are left out: their buffer (a 1 MiB anonymous mapping, 4 KiB "
                 "pages) had its physically contiguous runs unrecorded, and they decide the answer by a factor of two "

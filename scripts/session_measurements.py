@@ -11,6 +11,12 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE_TOPOLOGY = "topologies/gpu-machine-h200.json"
+# The session's GPU (the machine facts it recorded) picks the gpu preset and the names' tag; the
+# base topology is the H200 VM's shape (the GPU VMs differ in their GPU, not in how they are built).
+GPU_PRESETS = (("H200", "h200", "h200"), ("H100 PCIe", "h100_pcie", "h100"), ("H100", "h100_sxm", "h100"))
+DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_latency", "latency_sigma", "max_iops",
+               "flush_cost", "mdts", "read_service", "write_service")
 
 
 def die(msg):
@@ -99,11 +105,13 @@ def host_costs(session):
     return out, src
 
 
-def calibrate(session, iowall):
+def calibrate(session, iowall, writes_needed=True):
+    """`iowall calibrate` on the session's reads (disk/sweep) and writes (writes/; without them, where
+    `writes_needed` is false, the drive's reads alone), into SESSION/profile.json and calibrated-topology.json."""
     reads = sorted(glob.glob(os.path.join(session, "disk", "sweep", "*.json")))
     writes = sorted(glob.glob(os.path.join(session, "writes", "*.json")))
-    if not reads or not writes:
-        die(f"{rel(session)}: needs disk/sweep/*.json and writes/*.json")
+    if not reads or (writes_needed and not writes):
+        die(f"{rel(session)}: needs disk/sweep/*.json{' and writes/*.json' if writes_needed else ''}")
     profile = os.path.join(session, "profile.json")
     topo = os.path.join(session, "calibrated-topology.json")
     with open(os.path.join(session, "profile.txt"), "w") as txt:
@@ -150,3 +158,79 @@ def session_probe_costs(session):
             out["new_block_cost"] = (f"{us:.3g} us", f"cpu_cached new_block_cost {us:.3g} us: new-file fsync "
                                      f"against overwrite, least squares through the origin ({rel(wb_path)})", "save")
     return out
+
+
+def node_topology(session, name, profile, calibrated, facts, host=None, host_src=None,
+                  tool="scripts/checkpoint-derive.py", unused="its framework checkpoints"):
+    """Writes topologies/gpu-machine-GPU-NAME.json: BASE_TOPOLOGY's shape with the session's drive (calibrated
+    from its reads, and writes where it has them), the virtual disk's copy cache where the reads show one, the
+    host's copy and fault costs where the session measured them (`host`, `host_src`: host_costs(); without them
+    the base topology's stay, with their sources), and the machine `facts` it recorded, each (value, where):
+    "gpu" (its name: the preset and GPU tag), "queue" (the checkpoints' disk, /sys/block/DEV/queue with its
+    name where recorded) and "mem_total" (bytes). `tool` made it and `unused` names the measurements it was
+    not taken from. Returns (path, GPU tag, queue, whether the disk is a virtual one)."""
+    sess = rel(session)
+    gpu_name, gpu_src = facts["gpu"]
+    queue, queue_src = facts["queue"]
+    mem, mem_src = facts["mem_total"]
+    preset, tag = next(((pr, t) for key, pr, t in GPU_PRESETS if key in gpu_name), ("h200", "h200"))
+    writes = bool(glob.glob(os.path.join(session, "writes", "*.json")))
+
+    topo = json.load(open(os.path.join(ROOT, BASE_TOPOLOGY)))
+    topo["name"] = f"gpu-machine-{tag}-{name}"
+    host_text = "its host costs from the session's copies" if host else f"its host costs {BASE_TOPOLOGY}'s"
+    topo["description"] = (f"The GPU machine as measured in one session ({sess}): {BASE_TOPOLOGY}'s shape, its drive "
+                           f"from `iowall calibrate` on that session's {'reads and writes' if writes else 'reads'}, "
+                           f"{host_text} ({tool}); nothing from {unused}")
+    disk = next(d for d in calibrated["devices"] if d["id"] == "disk0")
+    sources = [f"disk0 {', '.join(k for k in DISK_FIELDS if k in disk)}: iowall calibrate on {sess}/disk/sweep"
+               f"{f' and {sess}/writes' if writes else ''} ({sess}/profile.json; uncertainties dropped)"]
+    # The checkpoints' disk as the run found it: a virtio disk (vdX) keeps the base topology's virtual disk
+    # over the drive; any other (an NVMe namespace, a SCSI disk) is the drive itself, so the virtual disk
+    # (its emulation and copy cache) goes and the scenarios read and write disk0. Sessions that did not
+    # record it ran on the virtio VMs.
+    virtual = queue.get("name", "vda").startswith("vd")
+    if not virtual:
+        topo["devices"] = [d for d in topo["devices"] if d["id"] != "vda"]
+        sources.append(f"no virtual disk: the checkpoints' file system is on {queue['name']} ({queue_src}), the "
+                       f"drive itself")
+    for d in topo["devices"]:
+        if d["id"] == "disk0":
+            for k in DISK_FIELDS:
+                if k in disk or writes:  # without writes the base drive's write side stays
+                    d.pop(k, None)
+                if k in disk:
+                    d[k] = disk[k].split(" +- ")[0] if isinstance(disk[k], str) else disk[k]
+        elif d["id"] == "vda" and "copy_cache" in profile["fits"]["storage"]:
+            # The reads' slowdown where their buffers outgrow the host's cache: the virtual
+            # disk's copy into guest memory, fitted with the drive.
+            st = profile["fits"]["storage"]
+            for k in ("copy_cache", "cold_copy_bandwidth"):
+                d[k] = st[k]
+            sources.append(f"vda copy_cache {st['copy_cache']}, cold_copy_bandwidth {st['cold_copy_bandwidth']}: "
+                           f"iowall calibrate on {sess}/disk/sweep ({sess}/profile.json)")
+        elif d["id"] == "cpu0" and host:
+            for k in ("memcpy_per_core", "page_fault_cost", "page_zero_bandwidth"):
+                d[k] = host[k]
+                sources.append(f"cpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
+        elif d["id"] == "gpu0":
+            if d.get("preset") != preset:
+                d["preset"] = preset
+                sources.append(f"gpu0 preset {preset}: the session's GPU, {gpu_name} ({gpu_src})")
+            for k in ("staged_d2h_bandwidth", "staged_h2d_bandwidth", "copy_call_cost") if host else ():
+                d[k] = host[k]
+                sources.append(f"gpu0 {k} {host[k]}: {host_src[k]} ({sess}/copies)")
+        elif d["id"] == "dram0" and mem:
+            d["capacity"] = f"{mem // (1 << 30)} GiB"
+            sources.append(f"dram0 capacity {d['capacity']}: MemTotal {mem:,} B ({mem_src})")
+    # The values the base topology keeps (the host's without copies, the drive's writes without writes),
+    # with its word for where they came from.
+    kept = (() if host else ("cpu0", "gpu0", "vda")) + (() if writes else ("disk0 write",))
+    sources += [f"{line} (as {BASE_TOPOLOGY})" for line in topo.get("sources", [])
+                if any(line.startswith(k) for k in kept)]
+    topo["sources"] = sources
+    topo_path = f"topologies/gpu-machine-{tag}-{name}.json"
+    with open(os.path.join(ROOT, topo_path), "w") as f:
+        json.dump(topo, f, indent=1)
+        f.write("\n")
+    return topo_path, tag, queue, virtual

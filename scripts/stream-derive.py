@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Turns a GPU-machine session that measured the disk's reads (disk/sweep, scripts/calibrate-sweep.sh) and a
+cold stream's timeline (timeline/stream-timeline.json, scripts/probe-stream-timeline.py), with no writes,
+copies or checkpoints, into the node topology the page-cache source simulates its streams on: `iowall
+calibrate` on the reads alone (SESSION/profile.json, calibrated-topology.json), then
+topologies/gpu-machine-GPU-NAME.json as scripts/checkpoint-derive.py makes it (session_measurements.
+node_topology): the drive and the virtual disk's copy cache from the reads, the GPU from machine.txt, the
+disk's queue from the timeline's record of /sys/block/DEV/queue, the host's costs the base topology's.
+Nothing is taken from the timeline's reads. Then: scripts/page-cache-source.py ... SESSION_DIR:NAME.
+usage: scripts/stream-derive.py SESSION_DIR NAME
+Environment: IOWALL (default build/release/iowall).
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_measurements import ROOT, calibrate, die, node_topology, rel, unpack_phases  # noqa: E402
+
+
+def main():
+    if len(sys.argv) != 3:
+        die(__doc__.strip().splitlines()[-2])
+    session, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", name):
+        die(f"name {name!r}: lower-case letters, digits and '-' only (it names a file under topologies/)")
+    if not os.path.isdir(session):
+        die(f"{sys.argv[1]}: not a folder")
+    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    unpack_phases(session)
+    timeline_path = os.path.join(session, "timeline", "stream-timeline.json")
+    machine_path = os.path.join(session, "machine.txt")
+    for path in (timeline_path, machine_path):
+        if not os.path.exists(path):
+            die(f"{rel(path)}: missing")
+    queue = json.load(open(timeline_path))["machine"].get("queue") or {}
+    gpu = next((m.group(1) for m in map(re.compile(r"GPU \d+: (.+?) \(UUID").match, open(machine_path)) if m), "")
+    profile, calibrated = calibrate(session, iowall, writes_needed=False)
+    facts = {"gpu": (gpu, f"{rel(machine_path)}, nvidia-smi -L"),
+             "queue": (queue, f"{rel(timeline_path)} machine.queue"),
+             "mem_total": (None, "")}
+    path, _, _, _ = node_topology(session, name, profile, calibrated, facts, tool="scripts/stream-derive.py",
+                                  unused="its streams' timeline")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
