@@ -5,7 +5,8 @@
 // its session folder alone, in a copy of the files the script reads (so nothing is written into
 // the source tree), and each output must equal the committed file byte for byte: a change to the
 // script, to `iowall calibrate` or to a session's data that would move a committed result shows
-// here. Skipped when python3 is absent.
+// here. The same holds for the topologies scripts/stream-derive.py makes of a session that
+// measured the disk's reads alone. Skipped when python3 is absent.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -44,14 +45,53 @@ std::string first_difference(const fs::path& made, const fs::path& committed) {
   }
 }
 
+// What every derivation reads besides its session, copied once into `tmp`; each session goes beside it.
+void copy_shared_inputs(const fs::path& root, const fs::path& tmp) {
+  fs::create_directories(tmp / "scripts");
+  for (const auto& e : fs::directory_iterator(root / "scripts"))
+    if (e.path().extension() == ".py") fs::copy_file(e.path(), tmp / "scripts" / e.path().filename());
+  for (const char* rel : {"topologies/gpu-machine.json", "topologies/gpu-machine-h200.json",
+                          "validation/scenarios/ckpt-h200-torch-save.json",
+                          "validation/scenarios/ckpt-h200-torch-load.json",
+                          "validation/scenarios/ckpt-h200-safetensors-save.json",
+                          "validation/scenarios/ckpt-h200-safetensors-load.json"})
+    copy_into(root, rel, tmp);
+}
+
+// Copies `session` into `tmp` without what the run makes (profile.json, calibrated-topology.json), runs
+// `script SESSION NAME` there and checks each of `outputs` (the session's profile and calibrated
+// topology added) against the committed file.
+void derive_and_compare(const fs::path& root, const fs::path& tmp, const std::string& script,
+                        const std::string& session, const std::string& name, std::vector<std::string> outputs) {
+  copy_into(root, session, tmp);
+  fs::remove(tmp / session / "profile.json");
+  fs::remove(tmp / session / "calibrated-topology.json");
+  const std::string log = (tmp / (name + ".log")).string();
+  const std::string cmd = "IOWALL=" + std::string(IOWALL_BINARY) + " python3 " + (tmp / "scripts" / script).string() +
+                          " " + (tmp / session).string() + " " + name + " >" + log + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  INFO(iowall::testing::slurp(log));
+  REQUIRE(rc == 0);
+  outputs.push_back(session + "/profile.json");
+  outputs.push_back(session + "/calibrated-topology.json");
+  for (const std::string& rel : outputs) {
+    INFO(rel);
+    REQUIRE(fs::exists(tmp / rel));
+    CHECK(first_difference(tmp / rel, root / rel) == "");
+  }
+}
+
+bool python_missing() {
+  if (std::system("command -v python3 >/dev/null 2>&1") == 0) return false;
+  WARN("python3 is not installed: skipping the derivation check");
+  return true;
+}
+
 }  // namespace
 
 TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of its session's measurements",
           "[check][derive]") {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) {
-    WARN("python3 is not installed: skipping the derivation check");
-    return;
-  }
+  if (python_missing()) return;
   const fs::path root = IOWALL_SOURCE_DIR;
   const std::regex name_re(R"(checkpoint-(h[0-9]+)-(vm[0-9]+)\.json)");
   std::vector<fs::path> sources;
@@ -62,18 +102,9 @@ TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of it
   // predates the script); the check means nothing without them.
   REQUIRE(sources.size() >= 15);
 
-  // What every derivation reads besides its session, copied once; each session goes beside it.
   iowall::measure::testing::ScratchDir scratch;
   const fs::path tmp = scratch.path();
-  fs::create_directories(tmp / "scripts");
-  for (const auto& e : fs::directory_iterator(root / "scripts"))
-    if (e.path().extension() == ".py") fs::copy_file(e.path(), tmp / "scripts" / e.path().filename());
-  for (const char* rel : {"topologies/gpu-machine.json", "topologies/gpu-machine-h200.json",
-                          "validation/scenarios/ckpt-h200-torch-save.json",
-                          "validation/scenarios/ckpt-h200-torch-load.json",
-                          "validation/scenarios/ckpt-h200-safetensors-save.json",
-                          "validation/scenarios/ckpt-h200-safetensors-load.json"})
-    copy_into(root, rel, tmp);
+  copy_shared_inputs(root, tmp);
 
   for (const fs::path& source : sources) {
     std::smatch m;
@@ -84,29 +115,35 @@ TEST_CASE("every GPU-machine corpus source is what checkpoint-derive makes of it
     while (!session.empty() && session.back() == '/') session.pop_back();
     INFO(file << " from " << session);
 
-    copy_into(root, session, tmp);
-    // What the run makes: gone from the copy, so the script must make it again.
-    fs::remove(tmp / session / "profile.json");
-    fs::remove(tmp / session / "calibrated-topology.json");
-
-    const std::string log = (tmp / (name + ".log")).string();
-    const std::string cmd = "IOWALL=" + std::string(IOWALL_BINARY) + " python3 " +
-                            (tmp / "scripts" / "checkpoint-derive.py").string() + " " + (tmp / session).string() +
-                            " " + name + " >" + log + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    INFO(iowall::testing::slurp(log));
-    REQUIRE(rc == 0);
-
     std::vector<std::string> outputs = {"topologies/gpu-machine-" + tag + "-" + name + ".json",
-                                        "validation/checkpoint-" + tag + "-" + name + ".json",
-                                        session + "/profile.json", session + "/calibrated-topology.json"};
+                                        "validation/checkpoint-" + tag + "-" + name + ".json"};
     for (const char* kind : {"torch-save", "torch-load", "safetensors-save", "safetensors-load"})
       outputs.push_back("validation/scenarios/ckpt-" + tag + "-" + name + "-" + kind + ".json");
-    for (const std::string& rel : outputs) {
-      INFO(rel);
-      REQUIRE(fs::exists(tmp / rel));
-      CHECK(first_difference(tmp / rel, root / rel) == "");
-    }
+    derive_and_compare(root, tmp, "checkpoint-derive.py", session, name, outputs);
   }
+}
+
+TEST_CASE("every topology stream-derive made is what it makes of its session's reads", "[check][derive]") {
+  if (python_missing()) return;
+  const fs::path root = IOWALL_SOURCE_DIR;
+  const std::regex name_re(R"(gpu-machine-h[0-9]+-(vm[0-9]+)\.json)");
+  const std::regex session_re(R"(one session \(([^)]+)\))");
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path();
+  copy_shared_inputs(root, tmp);
+  int derived = 0;
+  for (const auto& e : fs::directory_iterator(root / "topologies")) {
+    std::smatch m, sm;
+    const std::string file = e.path().filename().string();
+    if (!std::regex_match(file, m, name_re)) continue;
+    const std::string description = nlohmann::json::parse(std::ifstream(e.path()))["description"];
+    if (description.find("(scripts/stream-derive.py)") == std::string::npos) continue;
+    REQUIRE(std::regex_search(description, sm, session_re));
+    INFO(file << " from " << sm[1]);
+    derive_and_compare(root, tmp, "stream-derive.py", sm[1], m[1], {"topologies/" + file});
+    ++derived;
+  }
+  // One such session (vm26) at the time of writing.
+  CHECK(derived >= 1);
 }
 #endif
