@@ -43,14 +43,13 @@ Environment: IOWALL (default build/release/iowall).
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, die, frameworks, gbs, host_costs, node_topology, rel,  # noqa: E402
-                                  session_probe_costs, unpack_phases)
+from session_measurements import (ROOT, calibrate, check_name, die, frameworks, gbs, host_costs,  # noqa: E402
+                                  node_topology, rel, session_probe_costs, unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -83,8 +82,7 @@ def main():
     ap.add_argument("--assume", action="append", default=[], metavar="TEXT",
                     help="a condition of the session the corpus source must state (repeatable)")
     args = ap.parse_args()
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", args.name):
-        die(f"name {args.name!r}: lower-case letters, digits and '-' only (it names files under topologies/ and validation/)")
+    check_name(args.name)
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
     session = os.path.abspath(args.session)
     if not os.path.isdir(session):

@@ -6,6 +6,7 @@ writeback). Each value comes back with the line that says where it came from.
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -20,8 +21,15 @@ DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_laten
 
 
 def die(msg):
-    print(f"checkpoint-derive: {msg}", file=sys.stderr)
+    print(f"{os.path.splitext(os.path.basename(sys.argv[0]))[0]}: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+def check_name(name):
+    """A session's short name names files under topologies/ and validation/: refused (exit 2) unless it is
+    lower-case letters, digits and '-'."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", name):
+        die(f"name {name!r}: lower-case letters, digits and '-' only (it names files under topologies/ and validation/)")
 
 
 def rel(path):

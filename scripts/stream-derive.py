@@ -16,15 +16,14 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, calibrate, die, node_topology, rel, unpack_phases  # noqa: E402
+from session_measurements import ROOT, calibrate, check_name, die, node_topology, rel, unpack_phases  # noqa: E402
 
 
 def main():
     if len(sys.argv) != 3:
         die(__doc__.strip().splitlines()[-2])
     session, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,31}", name):
-        die(f"name {name!r}: lower-case letters, digits and '-' only (it names a file under topologies/)")
+    check_name(name)
     if not os.path.isdir(session):
         die(f"{sys.argv[1]}: not a folder")
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
