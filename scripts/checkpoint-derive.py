@@ -48,8 +48,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, check_name, die, frameworks, gbs, host_costs,  # noqa: E402
-                                  node_topology, rel, session_probe_costs, unpack_phases)
+from session_measurements import (ROOT, calibrate, case_phases, check_name, die, frameworks, gbs,  # noqa: E402
+                                  host_costs, node_topology, rel, session_probe_costs, unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -243,14 +243,10 @@ def phase_table(iowall, cases, measured, rows):
     each case's (writer, size), the keys of its rows."""
     print("\nphases, measured median / model seconds (the model's limit); most of the miss")
     for c, (writer, size) in zip(cases, measured):
-        cmd = [iowall, "run", "-q", c["scenario"], "--output-format", "json"]
-        for pointer, value in c["set"].items():
-            cmd += ["--set", f"{pointer}={json.dumps(value)}"]
-        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-        if out.returncode != 0:
-            print(f"  {c['id']}: iowall run failed: {out.stderr.strip()}")
+        phases, error = case_phases(iowall, c)
+        if error is not None:
+            print(f"  {c['id']}: iowall run failed: {error}")
             continue
-        phases = json.loads(out.stdout)["metrics"][c["path"]]["phases"]
         cells, worst = [], None
         for ph in phases:
             r = rows.get((writer, size, MEASURED_PHASE.get(ph["name"], ph["name"])))

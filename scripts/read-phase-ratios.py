@@ -11,9 +11,10 @@ import json
 import os
 import re
 import statistics
-import subprocess
+import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_measurements import ROOT, case_phases  # noqa: E402
 
 
 def sweep_median(session, point):
@@ -29,12 +30,10 @@ def read_ratio(iowall, source, session, gb):
     case = next((c for c in source["cases"] if c["id"] == f"torch_save-{gb}gb-cold-load"), None)
     if not measured or not case:
         return None
-    args = [iowall, "run", case["scenario"], "--output-format", "json"]
-    for k, v in case["set"].items():
-        args += ["--set", f"{k}={json.dumps(v)}"]
-    run = json.loads(subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
-    phase = next(p for p in run["metrics"][case["path"]]["phases"] if p["name"] == "read")
-    return measured[0] / phase["seconds"]
+    phases, error = case_phases(iowall, case)
+    if error is not None:
+        sys.exit(f"read-phase-ratios: {case['scenario']}: {error}")
+    return measured[0] / next(p for p in phases if p["name"] == "read")["seconds"]
 
 
 def main():

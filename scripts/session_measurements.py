@@ -242,3 +242,15 @@ def node_topology(session, name, profile, calibrated, facts, host=None, host_src
         json.dump(topo, f, indent=1)
         f.write("\n")
     return topo_path, tag, queue, virtual
+
+
+def case_phases(iowall, case):
+    """A corpus case's scenario run with its settings (`iowall run -q SCENARIO --set ...`): (its path's
+    phases as the JSON result has them, None), or (None, iowall's error) where the run failed."""
+    cmd = [iowall, "run", "-q", case["scenario"], "--output-format", "json"]
+    for pointer, value in case["set"].items():
+        cmd += ["--set", f"{pointer}={json.dumps(value)}"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, out.stderr.strip()
+    return json.loads(out.stdout)["metrics"][case["path"]]["phases"], None
