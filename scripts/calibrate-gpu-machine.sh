@@ -80,7 +80,8 @@
 #            plain_stream in FRAMEWORK_WRITERS also a plain file of each size, written, made durable
 #            and read cold in 4 MiB reads in the same rounds: the disk's stream rate beside the loads.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
-# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_QDS, PRIVATE_UDEV,
+# Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_SIZES (default "4K 128K 1M"),
+# DISK_QDS, PRIVATE_UDEV,
 # FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default the four framework writers;
 # plain_stream is there only when named).
 #
@@ -191,7 +192,7 @@ sweep_phase() {
   keep_cufile_log
 }
 
-disk() { sweep_phase disk "$work" tmp "${DISK_ROUNDS:-4}" "4K 128K 1M" "${DISK_QDS:-1 8 32}"; }
+disk() { sweep_phase disk "$work" tmp "${DISK_ROUNDS:-4}" "${DISK_SIZES:-4K 128K 1M}" "${DISK_QDS:-1 8 32}"; }
 
 figures() {
   mkdir -p "$work/figures" && cd "$work/figures" || return
