@@ -20,7 +20,8 @@ namespace {
 using nlohmann::json;
 
 // The workload and data path of each planner path (node_rates.hpp says why each).
-json workload(IoPath path, double rank_bytes, bool save) {
+json workload(IoPath path, double rank_bytes, NodeRun run) {
+  const bool save = run != NodeRun::restore;
   json w = {{"kind", save ? "checkpoint_save" : "checkpoint_load"},
             {"size", fmt::format("{} B", static_cast<long long>(std::llround(rank_bytes)))},
             {"io_size", "1 MiB"},
@@ -28,9 +29,11 @@ json workload(IoPath path, double rank_bytes, bool save) {
             {"storage", "local"}};
   switch (path) {
     case IoPath::buffered:
-      // torch.save: .cpu() into new memory (THP madvise, not asked for), CRC-32, write(), fsync;
-      // torch.load: one blocking reader, the kernel's readahead a window ahead (data_path()).
-      w["host_memory"] = "pageable_fresh";
+      // torch.save: .cpu() into pageable memory, CRC-32, write(), fsync. A process's first
+      // save faults its copies into new memory; later ones find the memory the last save freed
+      // still mapped (node_rates.hpp). torch.load: one blocking reader, the kernel's readahead a
+      // window ahead (data_path()), into new memory (a restore starts a new process).
+      w["host_memory"] = run == NodeRun::save ? "pageable" : "pageable_fresh";
       if (save) w["serialize"] = "crc32", w["pipeline"] = "sequential", w["durability"] = "fsync_end";
       break;
     case IoPath::bounce:
@@ -67,12 +70,18 @@ std::vector<NodePhase> phases(const PathMetrics& m) {
 
 }  // namespace
 
-std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save) {
-  const json doc = {{"name", fmt::format("node-{}-{}", name(path), save ? "save" : "restore")},
+namespace {
+const char* name(NodeRun run) {
+  return run == NodeRun::save ? "save" : run == NodeRun::first_save ? "first-save" : "restore";
+}
+}  // namespace
+
+std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, NodeRun run) {
+  const json doc = {{"name", fmt::format("node-{}-{}", name(path), name(run))},
                     {"description", "one node's checkpoint, simulated for iowall plan checkpoint --node"},
                     {"topology", topology},
                     {"fidelity", "chunk"},
-                    {"workload", workload(path, rank_bytes, save)},
+                    {"workload", workload(path, rank_bytes, run)},
                     {"paths", json::array({data_path(path)})}};
   return doc.dump(2);
 }
@@ -80,10 +89,10 @@ std::string node_scenario(const std::string& topology, IoPath path, double rank_
 namespace {
 
 // The node's scenario for one direction, with `inputs` set to `values` when there are any.
-Scenario node_run_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save,
+Scenario node_run_scenario(const std::string& topology, IoPath path, double rank_bytes, NodeRun run,
                            const std::vector<UncertainInput>& inputs, const std::vector<i64>& values) {
   try {
-    Scenario sc = parse_scenario_text(node_scenario(topology, path, rank_bytes, save), "--node");
+    Scenario sc = parse_scenario_text(node_scenario(topology, path, rank_bytes, run), "--node");
     return inputs.empty() ? sc : with_values(sc, inputs, values);
   } catch (const InputError& e) {
     // Name the topology: the scenario is the planner's, not the user's.
@@ -98,8 +107,11 @@ std::shared_ptr<NodeSimulation> simulate(const std::string& topology, IoPath pat
   sim->topology = topology;
   sim->path = path;
   sim->rank_bytes = rank_bytes;
-  for (const bool save : {true, false}) {
-    const Scenario sc = node_run_scenario(topology, path, rank_bytes, save, inputs, values);
+  // Only the buffered path's save finds memory that differs between a first save and later ones.
+  std::vector<NodeRun> runs{NodeRun::save, NodeRun::restore};
+  if (path == IoPath::buffered) runs.push_back(NodeRun::first_save);
+  for (const NodeRun run : runs) {
+    const Scenario sc = node_run_scenario(topology, path, rank_bytes, run, inputs, values);
     RunResult r;
     try {
       r = run_scenario(sc);
@@ -109,8 +121,12 @@ std::shared_ptr<NodeSimulation> simulate(const std::string& topology, IoPath pat
     }
     const PathMetrics& m = r.paths.front().metrics;
     sim->gpus = static_cast<int>(m.jobs.size());
-    (save ? sim->save : sim->restore) = phases(m);
-    (save ? sim->save_s : sim->restore_s) = save && m.durable_s ? *m.durable_s : m.last_done_s;
+    const double done = run != NodeRun::restore && m.durable_s ? *m.durable_s : m.last_done_s;
+    switch (run) {
+      case NodeRun::save: sim->save = phases(m), sim->save_s = done; break;
+      case NodeRun::first_save: sim->first_save = phases(m), sim->first_save_s = done; break;
+      case NodeRun::restore: sim->restore = phases(m), sim->restore_s = done; break;
+    }
   }
   return sim;
 }
@@ -133,8 +149,8 @@ std::shared_ptr<const NodeSimulation> simulate_node(const std::string& topology,
 std::vector<UncertainInput> node_inputs(const std::string& topology, IoPath path, double rank_bytes) {
   // Both directions' scenarios share the topology; an input either names is one unknown.
   std::map<std::string, UncertainInput> found;
-  for (const bool save : {true, false})
-    for (UncertainInput& in : uncertain_inputs(node_run_scenario(topology, path, rank_bytes, save, {}, {})))
+  for (const NodeRun run : {NodeRun::save, NodeRun::restore})
+    for (UncertainInput& in : uncertain_inputs(node_run_scenario(topology, path, rank_bytes, run, {}, {})))
       found.try_emplace(in.name + "\n" + in.text, std::move(in));
   std::vector<UncertainInput> out;
   for (auto& [k, in] : found) out.push_back(std::move(in));

@@ -3,10 +3,15 @@
 // Every GPU of the topology is a rank: it saves `rank_bytes` with the checkpoint_save
 // workload and restores them with checkpoint_load, each to and from its nearest drives,
 // through the data path that implements the planner's path:
-//   buffered  cpu_cached: .cpu() into new pageable memory, torch.save's CRC-32 pass,
-//             1 MiB write()s into the page cache, fsync; restore through the page cache
-//             (one blocking reader, the kernel's readahead a window ahead of it) into new
-//             memory, then to the GPU.
+//   buffered  cpu_cached: .cpu() into pageable memory, torch.save's CRC-32 pass, 1 MiB
+//             write()s into the page cache, fsync; restore through the page cache (one
+//             blocking reader, the kernel's readahead a window ahead of it) into new memory,
+//             then to the GPU. The save is simulated twice: a periodic save finds the memory
+//             the process's last save freed still mapped (host_memory pageable: the GPU
+//             machine's checkpoint rounds 2 and 3 took 0-5,418 page faults against the first
+//             round's 488,060 at 2 GB and 1,469,320 at 8 GB, in 13 of the 15 sessions that
+//             counted them; validation/checkpoint-h*.json's notes), and the first save in a process faults its copies into new memory
+//             (pageable_fresh); the planner's save and stall are the periodic one's.
 //   bounce    cpu_only: pinned, double-buffered host buffers (FastPersist, DeepNVMe), a
 //             buffer written with O_DIRECT while the next is copied, fsync at the end;
 //             restore with O_DIRECT into pinned memory, then to the GPU.
@@ -42,6 +47,7 @@ void use_node_storage(PlanInput& in);
 
 // The scenario simulate_node runs for one direction (exposed for tests and for people who
 // want to run it themselves with `iowall run`).
-std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, bool save);
+enum class NodeRun { save, first_save, restore };
+std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, NodeRun run);
 
 }  // namespace iowall::plan

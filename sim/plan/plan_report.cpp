@@ -81,6 +81,9 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     s += fmt::format("{:<14}{}: {} GPU{} x {} each, {}, simulated at chunk fidelity\n", "node", ns.topology, ns.gpus,
                      ns.gpus == 1 ? "" : "s", bytes_text(ns.rank_bytes), name(ns.path));
     s += fmt::format("{:<14}save {}: {}\n", "", dur(ns.save_s), run(ns.save));
+    if (ns.first_save_s > 0)
+      s += fmt::format("{:<14}first save in a process {} (its copies fault in new memory): {}\n", "",
+                       dur(ns.first_save_s), run(ns.first_save));
     s += fmt::format("{:<14}restore {}: {}\n", "", dur(ns.restore_s), run(ns.restore));
   }
   phase("save", r.save);
@@ -144,9 +147,10 @@ PlanCheckpointResult plan_result(const PlanRequest& q, const PlanAnswer& a) {
              r.writers,         r.nodes,         r.rank_max_bytes, r.node_max_bytes, r.training_state_per_gpu};
   if (in.node_sim) {
     const NodeSimulation& ns = *in.node_sim;
-    PlanNodeResult n{ns.topology, name(ns.path), ns.gpus, ns.rank_bytes, {}, {}, ns.save_s, ns.restore_s};
+    PlanNodeResult n{ns.topology, name(ns.path), ns.gpus, ns.rank_bytes, {}, {}, ns.save_s, ns.restore_s, {}, ns.first_save_s};
     for (const NodePhase& p : ns.save) n.save.push_back({p.name, p.seconds, p.limited_by, p.utilization});
     for (const NodePhase& p : ns.restore) n.restore.push_back({p.name, p.seconds, p.limited_by, p.utilization});
+    for (const NodePhase& p : ns.first_save) n.first_save.push_back({p.name, p.seconds, p.limited_by, p.utilization});
     j.node = std::move(n);
   }
   j.save = phase_result(r.save);

@@ -62,6 +62,9 @@ struct NodeSimulation {
   double rank_bytes = 0;
   std::vector<NodePhase> save, restore;
   double save_s = 0, restore_s = 0;  // until durable; until the last tensor is on the GPU
+  // The buffered path's first save in a process, into new memory (empty, 0 on other paths).
+  std::vector<NodePhase> first_save;
+  double first_save_s = 0;
 };
 // With a node: which hand flags replace the simulated phase they stand for.
 struct NodeOverrides {

@@ -106,6 +106,8 @@ struct PlanNodeResult {
   double rank_bytes = 0;
   std::vector<Phase> save, restore;
   double save_s = 0, restore_s = 0;
+  std::vector<Phase> first_save;  // buffered: the first save in a process (0, empty: none)
+  double first_save_s = 0;
   bool operator==(const PlanNodeResult&) const = default;
 };
 

@@ -34,8 +34,10 @@ json node_json(const PlanNodeResult& n) {
       a.push_back({{"name", p.name}, {"seconds", p.seconds}, {"limited_by", p.limited_by}, {"utilization", p.utilization}});
     return json{{"last_done_s", last}, {"phases", a}};
   };
-  return {{"topology", n.topology}, {"path", n.path},         {"gpus", n.gpus},
-          {"rank_bytes", n.rank_bytes}, {"save", run(n.save, n.save_s)}, {"restore", run(n.restore, n.restore_s)}};
+  json j = {{"topology", n.topology}, {"path", n.path},         {"gpus", n.gpus},
+            {"rank_bytes", n.rank_bytes}, {"save", run(n.save, n.save_s)}, {"restore", run(n.restore, n.restore_s)}};
+  if (n.first_save_s > 0) j["first_save"] = run(n.first_save, n.first_save_s);
+  return j;
 }
 
 // --- reading ---
@@ -84,6 +86,7 @@ PlanNodeResult node_from(const JsonFields& f) {
   if (!f.has("save") || !f.has("restore")) f.fail("save", "the node's save and restore are both required");
   run("save", n.save, n.save_s);
   run("restore", n.restore, n.restore_s);
+  if (f.has("first_save")) run("first_save", n.first_save, n.first_save_s);
   return n;
 }
 

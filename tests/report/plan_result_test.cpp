@@ -1,6 +1,6 @@
 // The checkpoint plan's typed result and its one JSON writer: a plan made by the planner
 // comes back equal from its JSON (with and without the inverse answers and the async
-// flush); a plan file missing a phase or with a field of the wrong type is refused naming
+// flush, and with a node's simulation); a plan file missing a phase or with a field of the wrong type is refused naming
 // the file and the pointer.
 #include <catch2/catch.hpp>
 
@@ -29,7 +29,9 @@ TEST_CASE("a plan's typed result comes back equal from its JSON", "[report][resu
   asked["async"] = true;
   asked["target_overhead"] = "1%";
   asked["window"] = "60 s";
-  for (const nlohmann::json& settings : {base, asked}) {
+  // A node's simulation, with the buffered path's first save beside the periodic one.
+  const nlohmann::json node = {{"gpus", "8"}, {"params", "8B"}, {"node", "gpu-machine-h200"}, {"path", "buffered"}};
+  for (const nlohmann::json& settings : {base, asked, node}) {
     const PlanCheckpointResult r = planned(settings);
     INFO(settings.dump());
     CHECK(r.save.last_done_s > 0);
@@ -40,6 +42,8 @@ TEST_CASE("a plan's typed result comes back equal from its JSON", "[report][resu
     CHECK(back == r);
     CHECK(to_json(back).dump() == j.dump());
   }
+  REQUIRE(planned(node).node);
+  CHECK(planned(node).node->first_save_s > planned(node).node->save_s);
   const PlanCheckpointResult with = planned(asked);
   CHECK(with.flush);
   CHECK(with.inverse_bandwidth);
