@@ -110,6 +110,39 @@ std::string first_device(const json& topology, const std::string& model) {
   return "";
 }
 
+namespace {
+
+// The page cache's writeback as the write sweep measured it (cpu_cached's flusher rate and
+// request, the vm.dirty_* settings the run recorded), into `e`: a scenario's cpu_cached
+// entry, or a calibrated topology's own settings for the path.
+void writeback_settings(const Profile& p, json& e) {
+  if (!p.writes.writeback) return;
+  const WritebackFit& wb = *p.writes.writeback;
+  if (wb.flusher_identified) set_fitted(e, "path", "cpu_cached", "flusher_bandwidth", wb.flusher_Bps);
+  if (wb.request_bytes > 0) set_fitted(e, "path", "cpu_cached", "writeback_request", static_cast<double>(wb.request_bytes));
+  if (wb.vm) {
+    const measure::MeasuredVm& v = *wb.vm;
+    auto set = [&](const char* name, const std::optional<double>& value) {
+      if (value) set_fitted(e, "path", "cpu_cached", name, *value);
+    };
+    auto num = [](const std::optional<std::uint64_t>& x) {
+      return x ? std::optional<double>(static_cast<double>(*x)) : std::nullopt;
+    };
+    auto centi = [](const std::optional<std::uint64_t>& x) {
+      return x ? std::optional<double>(static_cast<double>(*x) / 100) : std::nullopt;
+    };
+    set("dirty_ratio", v.dirty_ratio);
+    set("dirty_background_ratio", v.dirty_background_ratio);
+    set("dirty_bytes", num(v.dirty_bytes));
+    set("dirty_background_bytes", num(v.dirty_background_bytes));
+    set("dirty_expire", centi(v.dirty_expire_centisecs));
+    set("dirty_writeback_interval", centi(v.dirty_writeback_centisecs));
+    set("dirtyable_memory", num(v.mem_available_bytes));
+  }
+}
+
+}  // namespace
+
 json apply_profile(const json& base, const Profile& p, const std::string& base_file, const std::string& profile_file) {
   json t = base;
   if (first_device(t, "nvme_ssd").empty()) throw InputError(base_file, "/devices", "the topology has no nvme_ssd to calibrate");
@@ -184,6 +217,11 @@ json apply_profile(const json& base, const Profile& p, const std::string& base_f
     }
   }
   if (ssd_done) add_write_sources(t, p, ssd_id, profile_file);
+  // The machine's writeback goes with it: a plan or scenario on the calibrated topology
+  // writes through this page cache unless its own cpu_cached entry says otherwise.
+  json writeback = t.contains("paths") && t["paths"].contains("cpu_cached") ? t["paths"]["cpu_cached"] : json::object();
+  writeback_settings(p, writeback);
+  if (!writeback.empty()) t["paths"]["cpu_cached"] = writeback;
   t["name"] = base.value("name", "machine") + "-calibrated";
   t["description"] = fmt::format("{} Parameters of the first nvme_ssd{}{}{} fitted by `iowall calibrate` "
                                  "(profile: {}; base topology: {}).",
@@ -248,29 +286,7 @@ json write_path_entry(const Profile& p, const std::string& path, int qd, double 
     // The fitted time per write holds the page cache's work per page too.
     set_fitted(e, "path", path, "write_page_cost", 0.0);
   }
-  if (!p.writes.writeback) return e;
-  const WritebackFit& wb = *p.writes.writeback;
-  if (wb.flusher_identified) set_fitted(e, "path", path, "flusher_bandwidth", wb.flusher_Bps);
-  if (wb.request_bytes > 0) set_fitted(e, "path", path, "writeback_request", static_cast<double>(wb.request_bytes));
-  if (wb.vm) {
-    const measure::MeasuredVm& v = *wb.vm;
-    auto set = [&](const char* name, const std::optional<double>& value) {
-      if (value) set_fitted(e, "path", path, name, *value);
-    };
-    auto num = [](const std::optional<std::uint64_t>& x) {
-      return x ? std::optional<double>(static_cast<double>(*x)) : std::nullopt;
-    };
-    auto centi = [](const std::optional<std::uint64_t>& x) {
-      return x ? std::optional<double>(static_cast<double>(*x) / 100) : std::nullopt;
-    };
-    set("dirty_ratio", v.dirty_ratio);
-    set("dirty_background_ratio", v.dirty_background_ratio);
-    set("dirty_bytes", num(v.dirty_bytes));
-    set("dirty_background_bytes", num(v.dirty_background_bytes));
-    set("dirty_expire", centi(v.dirty_expire_centisecs));
-    set("dirty_writeback_interval", centi(v.dirty_writeback_centisecs));
-    set("dirtyable_memory", num(v.mem_available_bytes));
-  }
+  writeback_settings(p, e);
   return e;
 }
 

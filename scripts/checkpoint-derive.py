@@ -117,8 +117,31 @@ def main():
     facts = {"gpu": ((m.get("gpu") or {}).get("name") or "", f"{fw_path} machine.gpu"),
              "queue": (m.get("block_queue") or {}, f"{fw_path} machine.block_queue"),
              "mem_total": ((m.get("meminfo_before") or {}).get("MemTotal"), fw_path)}
-    topo_path, tag, queue, virtual = node_topology(session, args.name, profile, calibrated, facts, host, host_src,
-                                                   "scripts/checkpoint-derive.py", "its framework checkpoints")
+    # The machine's own values beyond its devices' fits: its CPU's CRC-32 rate, and its page cache and block
+    # queue as every buffered path on it finds them (the flusher's writeback from the write sweep, the
+    # session's page-cache probes, the checkpoints' disk's readahead and request size).
+    queue_rec = facts["queue"][0]
+    settings = [("cpu0", "crc32_per_core", crc_bw, crc_src),
+                ("cpu_cached", "flusher_bandwidth", wb["flusher_bandwidth"],
+                 f"iowall calibrate on {sess}/writes ({sess}/profile.json fits.writeback)"),
+                ("cpu_cached", "writeback_request", wb["writeback_request"],
+                 f"iowall calibrate on {sess}/writes ({sess}/profile.json fits.writeback)")]
+    if "read_ahead_kb" in queue_rec and "max_sectors_kb" in queue_rec:
+        where = f"/sys/block/{queue_rec.get('name')}/queue ({fw_path} machine.block_queue)"
+        settings += [("cpu_cached", "read_ahead", kib(queue_rec["read_ahead_kb"]), f"read_ahead_kb, {where}"),
+                     ("cpu_cached", "max_sectors", kib(queue_rec["max_sectors_kb"]), f"max_sectors_kb, {where}")]
+    else:
+        base_load = json.load(open(os.path.join(ROOT, "validation/scenarios", BASE_SCENARIOS["torch-load"])))
+        settings += [("cpu_cached", k, base_load["paths"][0][k],
+                      f"not recorded by this session: the GPU VMs' virtio disk, as "
+                      f"validation/scenarios/{BASE_SCENARIOS['torch-load']} has it") for k in ("read_ahead", "max_sectors")]
+    own = lambda src: src.split(": ", 1)[1] if src.startswith("cpu_cached ") else src  # noqa: E731
+    if page_cost:
+        settings.append(("cpu_cached", "write_page_cost", page_cost, own(page_src)))
+    for param, (value, src, _) in probe_costs.items():
+        settings.append(("cpu_cached", param, value, own(src)))
+    topo_path, tag, _, virtual = node_topology(session, args.name, profile, calibrated, facts, host, host_src,
+                                                   "scripts/checkpoint-derive.py", "its framework checkpoints", settings)
 
     scen_paths = {}
     for key, base in BASE_SCENARIOS.items():
@@ -126,27 +149,10 @@ def main():
         s["name"] = f"ckpt-{tag}-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
+        # The page cache's and block queue's settings are the machine's: the topology holds them.
+        s["paths"] = [{"name": "cpu_cached"}]
         if not virtual:
             s["workload"]["storage"] = "disk0"
-        if key.endswith("load") and "read_ahead_kb" in queue and "max_sectors_kb" in queue:
-            s["paths"][0]["read_ahead"] = kib(queue["read_ahead_kb"])
-            s["paths"][0]["max_sectors"] = kib(queue["max_sectors_kb"])
-            s["description"] += (f"; read_ahead {kib(queue['read_ahead_kb'])} and max_sectors "
-                                 f"{kib(queue['max_sectors_kb'])}: this session's /sys/block/{queue.get('name')}/queue "
-                                 f"({fw_path} machine.block_queue)")
-        if page_cost and key.endswith("save"):
-            s["paths"][0]["write_page_cost"] = page_cost
-            s["description"] += f"; {page_src}"
-        for param, (value, src, keys) in probe_costs.items():
-            if key.endswith(keys):
-                s["paths"][0][param] = value
-                s["description"] += f"; {src}"
-        if key.endswith("save"):
-            s["paths"][0]["flusher_bandwidth"] = wb["flusher_bandwidth"]
-            s["paths"][0]["writeback_request"] = wb["writeback_request"]
-            if s["workload"].get("serialize") == "crc32":
-                s["workload"]["crc32_bandwidth"] = crc_bw
-                s["description"] += f"; crc32_bandwidth {crc_bw}: {crc_src}"
         path = f"validation/scenarios/ckpt-{tag}-{args.name}-{key}.json"
         with open(os.path.join(ROOT, path), "w") as f:
             json.dump(s, f, indent=1)

@@ -169,14 +169,17 @@ def session_probe_costs(session):
 
 
 def node_topology(session, name, profile, calibrated, facts, host=None, host_src=None,
-                  tool="scripts/checkpoint-derive.py", unused="its framework checkpoints"):
+                  tool="scripts/checkpoint-derive.py", unused="its framework checkpoints", settings=()):
     """Writes topologies/gpu-machine-GPU-NAME.json: BASE_TOPOLOGY's shape with the session's drive (calibrated
     from its reads, and writes where it has them), the virtual disk's copy cache where the reads show one, the
     host's copy and fault costs where the session measured them (`host`, `host_src`: host_costs(); without them
     the base topology's stay, with their sources), and the machine `facts` it recorded, each (value, where):
     "gpu" (its name: the preset and GPU tag), "queue" (the checkpoints' disk, /sys/block/DEV/queue with its
     name where recorded) and "mem_total" (bytes). `tool` made it and `unused` names the measurements it was
-    not taken from. Returns (path, GPU tag, queue, whether the disk is a virtual one)."""
+    not taken from. `settings` are the machine's own further values, each (where, key, value, source): a
+    device id (a parameter of that device) or a data path's name (the topology's own setting for that path: its
+    kernel's page cache and block queue, which every scenario on the topology reads through).
+    Returns (path, GPU tag, queue, whether the disk is a virtual one)."""
     sess = rel(session)
     gpu_name, gpu_src = facts["gpu"]
     queue, queue_src = facts["queue"]
@@ -231,6 +234,13 @@ def node_topology(session, name, profile, calibrated, facts, host=None, host_src
         elif d["id"] == "dram0" and mem:
             d["capacity"] = f"{mem // (1 << 30)} GiB"
             sources.append(f"dram0 capacity {d['capacity']}: MemTotal {mem:,} B ({mem_src})")
+    devices = {d["id"]: d for d in topo["devices"]}
+    for where, key, value, src in settings:
+        if where in devices:
+            devices[where][key] = value
+        else:
+            topo.setdefault("paths", {}).setdefault(where, {})[key] = value
+        sources.append(f"{where} {key} {value}: {src}")
     # The values the base topology keeps (the host's without copies, the drive's writes without writes),
     # with its word for where they came from.
     kept = (() if host else ("cpu0", "gpu0", "vda")) + (() if writes else ("disk0 write",))

@@ -35,6 +35,13 @@ public:
   IOWALL_PARAM(Frequency, frequency, "2.0 GHz", "sustained core clock (for cycles per byte)", "CPU datasheet");
   IOWALL_PARAM(Bandwidth, memcpy_per_core, "10 GB/s", "single-thread memcpy bandwidth",
                "figures.md: ~6 GB/s Haswell/Skylake servers; newer cores 10-12 GB/s");
+  // A serializer's checksum pass (torch.save's zip records) runs on one core of the socket
+  // whose memory holds the bytes: the checkpoint workloads' crc32 pass takes this rate
+  // unless the workload gives its own crc32_bandwidth.
+  IOWALL_PARAM(Bandwidth, crc32_per_core, "3.98 GB/s", "one core's CRC-32 pass as torch.save computes it",
+               "torch.save of 1 GiB to /dev/shm on the H200 machine: 0.62 s with compute_crc32, 0.35 s without: "
+               "0.27 s/GiB (measure/README.md); iowall's own table-driven pass ran at 2.12 GB/s "
+               "(copies/cpu_pass-crc32-r*.json); a machine's own from scripts/checkpoint-frameworks.py --crc-probe");
   IOWALL_PARAM(std::string, idle_states, "",
                "the core's C-states, shallow to deep, as NAME EXIT RESIDENCY, comma-separated (e.g. "
                "\"C1 2us 2us, C1E 10us 20us, C6 133us 600us\"); empty: the core never sleeps",

@@ -48,17 +48,17 @@ void CheckpointWorkload::piece_read(std::uint32_t id) {
 void CheckpointWorkload::pass_read(int rank) {
   Rank& r = *ranks_[rank];
   if (r.passing) return;
-  if (config_.pass_rate.is_positive() && r.pass_pending.is_positive()) {
+  if (r.pass_rate.is_positive() && r.pass_pending.is_positive()) {
     const Bytes bytes = r.pass_pending;
     r.pass_pending = Bytes(0);
     r.passing = true;
-    return r.copies.cpu_pass(bytes, config_.pass_rate, [this, rank, bytes] {
+    return r.copies.cpu_pass(bytes, r.pass_rate, [this, rank, bytes] {
       ranks_[rank]->passing = false;
       ranks_[rank]->done += bytes;
       pass_read(rank);
     });
   }
-  if (config_.pass_rate.is_zero()) {
+  if (r.pass_rate.is_zero()) {
     r.done += r.pass_pending;
     r.pass_pending = Bytes(0);
   }

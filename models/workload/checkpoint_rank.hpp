@@ -23,6 +23,7 @@ struct CheckpointWorkload::Rank {
   HostCopies copies;
   std::vector<BlockStorage*> storage;
   Bytes base;  // the rank's file starts here on its drives
+  Bandwidth pass_rate;  // its serializer's (deserializer's) CRC-32 pass; zero: none
   std::vector<PhaseSpan> phases;
   Time busy_at_start{};
   // Progress.

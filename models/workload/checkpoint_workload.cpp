@@ -30,6 +30,7 @@ CheckpointWorkload::CheckpointWorkload(const CheckpointConfig& config, WorkloadE
       sources_.push_back(std::make_unique<MappedSource>(*this, static_cast<int>(i)));
     ranks_.back()->storage = storage[i];
     ranks_.back()->base = region * static_cast<i64>(i);
+    if (config.pass) ranks_.back()->pass_rate = config.pass_rate.is_positive() ? config.pass_rate : cpu.crc32_per_core;
     results_.push_back(JobResult{gpu.name(), Bytes(0), 0, Time(0), Time(0), {}, Time(0)});
   }
   left_ = static_cast<int>(ranks_.size());
@@ -150,11 +151,11 @@ void CheckpointWorkload::write_pump(int rank) {
     r.issued += bytes;
     ++r.inflight;
     ++r.unsynced;
-    if (config_.pass_rate.is_positive()) {
+    if (r.pass_rate.is_positive()) {
       // The serializer's pass over the piece, on the rank's thread, before its write.
       r.passing = true;
       r.passed = bytes;
-      r.copies.cpu_pass(bytes, config_.pass_rate, [this, rank, offset] {
+      r.copies.cpu_pass(bytes, r.pass_rate, [this, rank, offset] {
         Rank& q = *ranks_[rank];
         q.passing = false;
         write_piece(rank, offset, q.passed);

@@ -51,7 +51,8 @@ struct CheckpointConfig {
   // the gpu's fresh_block_cost) or cached (blocks the caching allocator holds).
   enum class GpuMemory { fresh, cached };
   GpuMemory gpu_memory = GpuMemory::fresh;
-  Bandwidth pass_rate;  // serialize (save) or deserialize (load); zero: no pass
+  bool pass = false;    // a CRC-32 pass: serialize (save) or deserialize (load)
+  Bandwidth pass_rate;  // its rate; zero: the rank's cpu_socket's crc32_per_core
   enum class Durability { none, fsync_end, fsync_each, o_dsync };
   Durability durability = Durability::fsync_end;
   std::vector<std::string> targets, storage;

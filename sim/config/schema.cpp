@@ -204,6 +204,8 @@ Json topology_schema() {
   Json link_props = {{"a", {{"type", "string"}, {"pattern", "^[^.]+\\.[^.]+$"}}},
                      {"b", {{"type", "string"}, {"pattern", "^[^.]+\\.[^.]+$"}}}};
   for (const ModelEntry* e : reg.all("link")) link_props[e->name] = model_schema(*e, Json::object(), {});
+  Json path_props = Json::object();
+  for (const ModelEntry* e : reg.all("path")) path_props[e->name] = model_schema(*e, Json::object(), {});
   return {{"$schema", "http://json-schema.org/draft-07/schema#"},
           {"title", "iowall topology"},
           {"type", "object"},
@@ -227,7 +229,14 @@ Json topology_schema() {
                {{"type", "object"},
                 {"required", {"a", "b"}},
                 {"additionalProperties", false},
-                {"properties", link_props}}}}}}}};
+                {"properties", link_props}}}}},
+            {"paths",
+             {{"type", "object"},
+              {"description", "the machine's own settings for a data path (its kernel's page cache and writeback, "
+                              "its block queues), keyed by the path's name; a scenario's path entry overrides them "
+                              "key by key"},
+              {"additionalProperties", false},
+              {"properties", path_props}}}}}};
 }
 
 namespace {

@@ -72,9 +72,9 @@ const Json* Params::find(const ParamInfo& info) const {
   for (const auto& d : *declared_) known = known || d.name == info.name;
   if (!known) declared_->push_back(info);
   used_->insert(info.name);
-  const auto it = json_.find(info.name);
-  if (it == json_.end()) return nullptr;
-  return &*it;
+  if (const auto it = json_.find(info.name); it != json_.end()) return &*it;
+  if (const auto it = node_json_.find(info.name); it != node_json_.end()) return &*it;
+  return nullptr;
 }
 
 namespace {
@@ -265,13 +265,14 @@ ChildParams Params::get_child(const std::string& name, const std::string& def, c
 }
 
 void Params::check_all_used(const std::set<std::string>& framework_keys) const {
-  for (const auto& [key, value] : json_.items()) {
-    if (framework_keys.count(key) || used_->count(key)) continue;
-    std::vector<std::string> known;
-    for (const auto& d : *declared_) known.push_back(d.name);
-    fail(key, fmt::format("unknown key \"{}\" (this model takes: {}){}", quote_text(key, 60),
-                          quote_text(fmt::format("{}", fmt::join(known, ", ")), 160), did_you_mean(key, known)));
-  }
+  for (const Json* object : {&json_, &node_json_})
+    for (const auto& [key, value] : object->items()) {
+      if (framework_keys.count(key) || used_->count(key)) continue;
+      std::vector<std::string> known;
+      for (const auto& d : *declared_) known.push_back(d.name);
+      fail(key, fmt::format("unknown key \"{}\" (this model takes: {}){}", quote_text(key, 60),
+                            quote_text(fmt::format("{}", fmt::join(known, ", ")), 160), did_you_mean(key, known)));
+    }
 }
 
 }  // namespace iowall

@@ -66,6 +66,16 @@ public:
     q.json_[key] = std::move(value);
     return q;
   }
+  // The same parameters with `node`'s keys read where the object leaves them out: the
+  // settings a machine gives a model (a topology's "paths" entry for a data path: its
+  // kernel's page cache and block queues), which the scenario's own keys override. An
+  // error about one of them names `where`, the machine's file.
+  Params with_node(Json node, JsonLocation where) const {
+    Params q = *this;
+    q.node_json_ = std::move(node);
+    q.node_where_ = std::move(where);
+    return q;
+  }
   const Json& json() const { return json_; }
   const JsonLocation& where() const { return where_; }
   std::string pointer_to(const std::string& key) const { return where_.pointer + "/" + key; }
@@ -97,6 +107,8 @@ public:
   const std::vector<ParamInfo>& declared() const { return *declared_; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    if (!key.empty() && !json_.contains(key) && node_json_.contains(key))
+      throw InputError(node_where_.file, node_where_.pointer + "/" + key, message);
     throw InputError(where_.file, key.empty() ? where_.pointer : pointer_to(key), message);
   }
 
@@ -104,6 +116,8 @@ private:
   const Json* find(const ParamInfo& info) const;
   Json json_;
   JsonLocation where_;
+  Json node_json_ = Json::object();  // with_node's settings
+  JsonLocation node_where_;
   bool describing_ = false;
   // Shared so that copies of a Params keep recording into one list.
   std::shared_ptr<std::vector<ParamInfo>> declared_ = std::make_shared<std::vector<ParamInfo>>();

@@ -19,7 +19,12 @@ PathSimulation::PathSimulation(const Scenario& sc, const PathChoice& choice, Tim
                      fmt::format("unknown path \"{}\" (known: {})", choice.name,
                                  fmt::join(ModelRegistry::instance().names("path"), ", ")));
   env = std::make_unique<PathEnv>(ctx, *topology, *mover, sc.file, choice.pointer);
-  const Params path_params(choice.params, JsonLocation{sc.file, choice.pointer});
+  // The machine's own settings for this path (its topology's "paths" entry) under the
+  // scenario's: what its kernel and block queues are set to, which a scenario may change.
+  Params path_params(choice.params, JsonLocation{sc.file, choice.pointer});
+  if (const auto node = sc.topology.find("paths"); node != sc.topology.end() && node->contains(choice.name))
+    path_params = path_params.with_node(node->at(choice.name),
+                                        JsonLocation{sc.topology_file, sc.topology_pointer + "/paths/" + choice.name});
   path = entry->path(path_params, *env);
   ModelRegistry::instance().built(*entry, path_params);
   path_params.check_all_used({});

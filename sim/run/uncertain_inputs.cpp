@@ -71,6 +71,10 @@ void walk_scenario(Scenario& sc, const Visit& visit,
       walk(l, Place{tfile, fmt::format("{}/links/{}", sc.topology_pointer, i), owner}, {"a", "b"}, visit);
     }
   }
+  if (sc.topology.contains("paths") && sc.topology["paths"].is_object())
+    for (auto& [name, settings] : sc.topology["paths"].items())
+      if (settings.is_object())
+        walk(settings, Place{tfile, fmt::format("{}/paths/{}", sc.topology_pointer, name), "node's " + name}, {}, visit);
   walk(sc.workload, Place{sc.file, "/workload", "workload"}, {}, visit);
   for (PathChoice& p : sc.paths) walk(p.params, Place{sc.file, p.pointer, p.label}, {"name", "label"}, visit);
 }

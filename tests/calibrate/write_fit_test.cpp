@@ -297,6 +297,11 @@ TEST_CASE("write points leave the read fits as they were, and a profile keeps it
   CHECK(found);
   REQUIRE(t.contains("sources"));
   CHECK(t["sources"][0].get<std::string>().find("cpu_only-synthetic.json") != std::string::npos);
+  // The page cache's writeback goes with the machine: its topology's own cpu_cached
+  // settings, which every scenario and plan on it reads through; reads alone fit none.
+  REQUIRE(with.writes.writeback->flusher_identified);
+  CHECK(t.at("/paths/cpu_cached/flusher_bandwidth"_json_pointer) == bandwidth_text(with.writes.writeback->flusher_Bps));
+  CHECK_FALSE(apply_profile(base_topology(), alone, "gpu-machine.json", "profile.json").contains("paths"));
 }
 
 TEST_CASE("a write measurement must say how it was made durable, and its mode must be one calibration knows",
