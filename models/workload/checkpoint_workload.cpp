@@ -55,6 +55,14 @@ std::vector<std::vector<PhaseSpan>> CheckpointWorkload::phases() const {
   return out;
 }
 
+HostMemoryKind CheckpointWorkload::copy_memory(Bytes bytes) const {
+  // glibc keeps a freed block below its mmap threshold on its heap, where the next save's
+  // copy of that size finds it mapped; a larger block was mmap()ed and unmapped when freed.
+  if (config_.allocator_reuse_max)
+    return bytes <= *config_.allocator_reuse_max ? HostMemoryKind::pageable : HostMemoryKind::pageable_fresh;
+  return config_.host_memory;
+}
+
 Bytes CheckpointWorkload::tensor_start(i64 t) const { return config_.size / config_.tensors * t; }
 
 Bytes CheckpointWorkload::tensor_bytes(i64 t) const {
@@ -121,7 +129,7 @@ void CheckpointWorkload::copy_next_tensor(int rank) {
     return write_pump(rank);
   }
   const Bytes bytes = tensor_bytes(r.tensor++);
-  r.copies.copy(bytes, false, config_.host_memory, config_.huge_pages, [this, rank] { copy_next_tensor(rank); });
+  r.copies.copy(bytes, false, copy_memory(bytes), config_.huge_pages, [this, rank] { copy_next_tensor(rank); });
 }
 
 void CheckpointWorkload::copy_next_buffer(int rank) {

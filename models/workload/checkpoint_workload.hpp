@@ -2,7 +2,10 @@
 // once through the scenario's data path. Each rank holds `size` bytes in `tensors` tensors.
 //   checkpoint_save  d2h: each tensor copied into host memory of a kind (models/host/
 //                    host_memory.hpp: pinned, pageable, or pageable touched for the first
-//                    time, with or without transparent huge pages); serialize_write: a CPU
+//                    time, with or without transparent huge pages; or "allocator": what
+//                    a process's later save gets from glibc's malloc, memory an earlier
+//                    save freed for a tensor up to allocator_reuse_max, new memory for a
+//                    larger one, which malloc maps anew each time); serialize_write: a CPU
 //                    pass over each piece (a checksum; none) then its write through the
 //                    path (cpu_cached: buffered into the page cache; cpu_only: O_DIRECT;
 //                    gpu_direct: cuFileWrite from GPU memory, no d2h); fsync: made durable
@@ -25,6 +28,7 @@
 // phase says whether the thread, the disk or the copy engine bound it.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +44,9 @@ struct CheckpointConfig {
   Bytes size, io_size, buffer;
   i64 tensors = 1, qd = 1, buffers = 2, fsync_every = 1;
   HostMemoryKind host_memory = HostMemoryKind::pageable;
+  // save, host_memory "allocator": a tensor up to this size copies into memory the process
+  // kept from an earlier save (pageable), a larger one into new memory (pageable_fresh).
+  std::optional<Bytes> allocator_reuse_max;
   bool huge_pages = false;
   bool overlapped = false;
   bool new_file = true;  // save: the file is created by the writes (its blocks allocated at writeback)
@@ -97,6 +104,7 @@ private:
   void h2d_copy_tensor(int rank);  // into its GPU block
   void load_done(int rank);
 
+  HostMemoryKind copy_memory(Bytes bytes) const;  // the memory a d2h copy of `bytes` goes into
   Bytes tensor_start(i64 t) const;  // where tensor t starts in the rank's file
   Bytes tensor_bytes(i64 t) const;
   // Where the tensor holding byte `offset` ends (the tensors lie in order, tensor_bytes each).

@@ -179,4 +179,38 @@ ShardPlan shard(const StateSpec& s, const Parallelism& p) {
   return plan;
 }
 
+double share_above(const Architecture& a, const StateSpec& s, const Parallelism& p, double bytes) {
+  const BytesPerParam b = bytes_per_param(s);
+  const double h = static_cast<double>(a.hidden), head_dim = a.heads > 0 ? h / a.heads : 0, tp = p.tp;
+  // Elements of one rank's share of each tensor of the model, with how many there are.
+  std::vector<std::pair<double, double>> tensors = {
+      {h * h / tp, 2.0 * a.layers},                                  // q, o
+      {h * a.kv_heads * head_dim / tp, 2.0 * a.layers},               // k, v
+      {h * a.ffn / tp, (a.gated_mlp ? 3.0 : 2.0) * a.layers},         // MLP
+      {h, 2.0 * a.layers + 1},                                        // norms, whole on every rank
+      {static_cast<double>(a.vocab) * h / tp, a.tied_embeddings ? 1.0 : 2.0}};  // embedding, head
+  const double rank_params = static_cast<double>(s.params) / (tp * p.pp);
+  double above = 0, all = 0;
+  // One component of `width` bytes an element, flat over the data-parallel ranks or not.
+  auto component = [&](double width, bool flat) {
+    if (width <= 0) return;
+    if (flat) {
+      const double t = rank_params / p.dp * width;
+      all += t;
+      if (t > bytes) above += t;
+      return;
+    }
+    for (const auto& [elements, count] : tensors) {
+      const double t = elements * width;
+      all += t * count;
+      if (t > bytes) above += t * count;
+    }
+  };
+  component(b.weights, p.zero >= 3);
+  component(b.master, p.zero >= 1);
+  for (int m = 0; m < b.moments / 4; ++m) component(4, p.zero >= 1);
+  component(b.gradients, p.zero >= 2);
+  return all > 0 ? above / all : 0;
+}
+
 }  // namespace iowall::checkpoint

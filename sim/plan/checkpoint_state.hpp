@@ -81,4 +81,11 @@ struct ShardPlan {
 };
 ShardPlan shard(const StateSpec& s, const Parallelism& p);
 
+// The share of a checkpoint's bytes held in tensors larger than `bytes`, the state laid out
+// as the frameworks save it: each weight matrix split over the tensor-parallel ranks (norms
+// whole), one tensor per component (weights, fp32 master, each optimizer moment, gradients),
+// and a component that ZeRO divides over the data-parallel ranks saved as one flat tensor per
+// rank (DeepSpeed's partitions).
+double share_above(const Architecture& a, const StateSpec& s, const Parallelism& p, double bytes);
+
 }  // namespace iowall::checkpoint
