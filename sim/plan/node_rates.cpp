@@ -163,6 +163,19 @@ std::shared_ptr<const NodeSimulation> simulate_node_with(const std::string& topo
   return simulate(topology, path, rank_bytes, inputs, values);
 }
 
+std::vector<NodePhase> periodic_save(const NodeSimulation& sim, double new_share) {
+  if (sim.first_save.size() != sim.save.size() || new_share <= 0) return sim.save;
+  std::vector<NodePhase> out;
+  for (std::size_t i = 0; i < sim.save.size(); ++i) {
+    const NodePhase& kept = sim.save[i];
+    const NodePhase& fresh = sim.first_save[i];
+    NodePhase p = new_share >= 0.5 ? fresh : kept;  // the limit of the larger share
+    p.seconds = (1 - new_share) * kept.seconds + new_share * fresh.seconds;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 void use_node_storage(PlanInput& in) {
   // The simulated storage phases (everything but the copy engine's and the buffered
   // serializer's) give the node's rates; a phase that took no time leaves the preset's.

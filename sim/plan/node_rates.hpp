@@ -47,6 +47,15 @@ void use_node_storage(PlanInput& in);
 
 // The scenario simulate_node runs for one direction (exposed for tests and for people who
 // want to run it themselves with `iowall run`).
+// glibc malloc's mmap threshold at its highest: a freed block up to this size stays on the
+// heap for the next save, a larger one was mmap()ed and is unmapped when freed (mallopt(3)
+// M_MMAP_THRESHOLD, DEFAULT_MMAP_THRESHOLD_MAX = 4*1024*1024*sizeof(long) on 64-bit).
+inline constexpr double kMallocReuseMax = 32.0 * 1024 * 1024;
+
+// The buffered path's periodic save, phase by phase: the memory-kept save and the first
+// save (new memory) weighted by the share of the bytes whose memory is new each time.
+std::vector<NodePhase> periodic_save(const NodeSimulation& sim, double new_share);
+
 enum class NodeRun { save, first_save, restore };
 std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, NodeRun run);
 

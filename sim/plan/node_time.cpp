@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/plan/node_rates.hpp"
+
 namespace iowall::plan {
 namespace {
 
@@ -38,7 +40,8 @@ Phase node_transfer(const PlanInput& in, const RankLoad& l, Direction dir, const
     double seconds = 0;
   };
   std::vector<Group> groups;
-  for (const NodePhase& p : save ? sim.save : sim.restore) {
+  const std::vector<NodePhase> phases = save ? periodic_save(sim, in.new_memory_share) : sim.restore;
+  for (const NodePhase& p : phases) {
     if (!(p.seconds > 0)) continue;
     const Role r = role_of(p.name, sim.path);
     if (groups.empty() || groups.back().role != r) groups.push_back({r, {}, 0});

@@ -12,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/plan/node_rates.hpp"
+#include "sim/plan/plan_text.hpp"
 #include "sim/plan/settings_reader.hpp"
 
 namespace iowall::plan {
@@ -139,6 +140,23 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (st.params < 1) rd.fail("checkpoint_size", "is smaller than one parameter's state");
   }
 
+  if (rd.has("tensor_size") && !(in.node_sim && in.path == IoPath::buffered))
+    rd.fail("tensor_size", "applies with --node and --path buffered only");
+  if (in.node_sim && in.path == IoPath::buffered) {
+    // The memory a periodic save copies into: glibc keeps a freed block below its mmap
+    // threshold (at most 32 MiB) for the next allocation of its size, maps a larger one anew.
+    if (rd.has("tensor_size")) {
+      const double t = rd.bytes("tensor_size");
+      if (!(t >= 1)) rd.fail("tensor_size", "must be at least 1 B");
+      in.new_memory_share = t > kMallocReuseMax ? 1 : 0;
+      in.new_memory_from = fmt::format("--tensor-size {}", bytes_text(t));
+    } else if (rd.has("model")) {
+      in.new_memory_share = checkpoint::share_above(*checkpoint::architecture(rd.text("model")), st, par, kMallocReuseMax);
+      in.new_memory_from = fmt::format("{}'s tensors split over tp {}", rd.text("model"), par.tp);
+    } else {
+      in.new_memory_from = "no shape given: every tensor taken as larger than 32 MiB";
+    }
+  }
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });
   if (in.node_sim) use_node_storage(in);
   if (in.cluster) in.storage = cluster_storage(*in.cluster);

@@ -86,6 +86,10 @@ struct PlanInput {
   double restart = 0;             // s to reschedule and re-initialise after a failure, beside restore
   double cluster_power = 0;       // W; 0 = gpus x 1275 W (DGX H100: 10.2 kW for 8 GPUs)
   std::shared_ptr<const NodeSimulation> node_sim;  // --node: phases from the node's simulation
+  // --node, buffered: the share of a rank's saved bytes in tensors whose memory a periodic save
+  // finds new (over glibc's 32 MiB mmap threshold ceiling), and what it came from.
+  double new_memory_share = 1;
+  std::string new_memory_from;
   std::shared_ptr<const ClusterSpec> cluster;      // --cluster: routes and servers for the flow fidelity
   NodeOverrides node_overrides;
 };

@@ -53,6 +53,9 @@ const std::map<std::string, std::string>& setting_keys() {
       {"node", "one node's topology (a shipped name, a file, discovered or calibrated): save and restore rates from "
                "its simulation at chunk fidelity (the hand node flags override it)"},
       {"node_sample", "with --node: bytes each GPU saves and restores in the node's simulation (default 1 GiB)"},
+      {"tensor_size", "with --node and --path buffered: the size of the tensors a rank saves, which decides the memory "
+                      "a periodic save copies into (glibc keeps a tensor's up to 32 MiB between saves, maps a larger "
+                      "one anew); default: from --model's shape, else larger than 32 MiB"},
       {"bounce_copies", "CPU copies per byte on the bounce path"},
       {"bounce_pipelined", "bounce stages overlap"},
       {"gpu_link_bw", "one GPU's PCIe link (GDS ceiling)"},

@@ -108,6 +108,10 @@ struct PlanNodeResult {
   double save_s = 0, restore_s = 0;
   std::vector<Phase> first_save;  // buffered: the first save in a process (0, empty: none)
   double first_save_s = 0;
+  // buffered: a periodic save, its bytes' memory kept from the last save or new by the share.
+  std::vector<Phase> periodic_save;
+  double periodic_save_s = 0, new_memory_share = 0;
+  std::string new_memory_from;
   bool operator==(const PlanNodeResult&) const = default;
 };
 

@@ -36,7 +36,12 @@ json node_json(const PlanNodeResult& n) {
   };
   json j = {{"topology", n.topology}, {"path", n.path},         {"gpus", n.gpus},
             {"rank_bytes", n.rank_bytes}, {"save", run(n.save, n.save_s)}, {"restore", run(n.restore, n.restore_s)}};
-  if (n.first_save_s > 0) j["first_save"] = run(n.first_save, n.first_save_s);
+  if (n.first_save_s > 0) {
+    j["first_save"] = run(n.first_save, n.first_save_s);
+    j["periodic_save"] = run(n.periodic_save, n.periodic_save_s);
+    j["periodic_save"]["new_memory_share"] = n.new_memory_share;
+    j["periodic_save"]["new_memory_from"] = n.new_memory_from;
+  }
   return j;
 }
 
@@ -86,7 +91,13 @@ PlanNodeResult node_from(const JsonFields& f) {
   if (!f.has("save") || !f.has("restore")) f.fail("save", "the node's save and restore are both required");
   run("save", n.save, n.save_s);
   run("restore", n.restore, n.restore_s);
-  if (f.has("first_save")) run("first_save", n.first_save, n.first_save_s);
+  if (f.has("first_save")) {
+    run("first_save", n.first_save, n.first_save_s);
+    run("periodic_save", n.periodic_save, n.periodic_save_s);
+    const JsonFields ps(f.at("periodic_save"), f.file(), f.pointer("periodic_save"));
+    n.new_memory_share = ps.number("new_memory_share");
+    n.new_memory_from = ps.text("new_memory_from");
+  }
   return n;
 }
 

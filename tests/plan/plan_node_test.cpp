@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/error.hpp"
 #include "sim/plan/checkpoint_planner.hpp"
+#include "sim/plan/checkpoint_state.hpp"
+#include "sim/plan/node_rates.hpp"
 #include "sim/plan/plan_request.hpp"
 #include "tests/support/run_iowall.hpp"
 
@@ -55,9 +58,57 @@ TEST_CASE("plan --node: the buffered save is slower than O_DIRECT and GDS, and b
   const PlanResult gds = plan_checkpoint(req(node_plan("gds")).input);
   CHECK(buffered.save.last_done > bounce.save.last_done);
   CHECK(buffered.save.last_done > gds.save.last_done);
-  // A periodic save copies into memory the last save left mapped: torch.save's serializer
-  // (CRC-32 and write() into the page cache) is the rank's CPU work that bounds it.
-  CHECK(buffered.save.bottleneck.rfind("serialize_write on gpu-machine-h200", 0) == 0);
+  // Without a shape every tensor is taken as over glibc's 32 MiB mmap threshold: each save
+  // copies into new memory, which faults in page by page on the rank's thread.
+  CHECK(buffered.save.bottleneck.rfind("d2h on gpu-machine-h200", 0) == 0);
+  // Tensors of 4 MiB find the memory the last save freed: torch.save's serializer (CRC-32
+  // and write() into the page cache) is the rank's CPU work that bounds it.
+  json small = node_plan("buffered");
+  small["tensor_size"] = "4 MiB";
+  CHECK(plan_checkpoint(req(small).input).save.bottleneck.rfind("serialize_write on gpu-machine-h200", 0) == 0);
+}
+
+TEST_CASE("plan --node: a periodic buffered save's new memory is the share of its bytes in tensors over 32 MiB",
+          "[plan][node]") {
+  // Llama 3 8B (h 4096, ffn 14336, 32 layers, 8 KV heads, vocabulary 128256), bf16 weights with
+  // fp32 master and two moments: unsplit, every MLP matrix (117 MB bf16), q and o in fp32
+  // (67 MB; 32 MiB exactly in bf16, kept) and the embedding and head are over 32 MiB: 94.7%
+  // of the bytes. Split over tp 8 only the embedding and head are (131 MB bf16 a rank):
+  // 2 x 525.3M of 8.03G parameters, 13.1%.
+  const iowall::checkpoint::Architecture& a = *iowall::checkpoint::architecture("llama3-8b");
+  iowall::checkpoint::StateSpec st;
+  st.params = iowall::checkpoint::parameter_count(a);
+  iowall::checkpoint::Parallelism one, eight;
+  eight.gpus = eight.tp = 8;
+  CHECK(iowall::checkpoint::share_above(a, st, one, kMallocReuseMax) == Approx(0.9474).epsilon(0.001));
+  CHECK(iowall::checkpoint::share_above(a, st, eight, kMallocReuseMax) == Approx(0.1308).epsilon(0.001));
+  // ZeRO-1 saves the optimizer's fp32 state as one flat partition a rank: all over 32 MiB.
+  eight.tp = 1, eight.dp = 8, eight.zero = 1;
+  CHECK(iowall::checkpoint::share_above(a, st, eight, kMallocReuseMax) > 12.0 / 14);
+
+  // The plan's periodic save lies between the save into kept memory and the first save, by
+  // that share, phase by phase.
+  json s = {{"model", "llama3-8b"}, {"gpus", 8}, {"tp", 8}, {"node", "gpu-machine-h200"}, {"path", "buffered"}};
+  const PlanInput in = req(s).input;
+  CHECK(in.new_memory_share == Approx(0.1308).epsilon(0.001));
+  const NodeSimulation& ns = *in.node_sim;
+  const std::vector<NodePhase> periodic = periodic_save(ns, in.new_memory_share);
+  REQUIRE(periodic.size() == ns.save.size());
+  for (std::size_t i = 0; i < periodic.size(); ++i)
+    CHECK(periodic[i].seconds == Approx(0.869 * ns.save[i].seconds + 0.131 * ns.first_save[i].seconds).epsilon(0.002));
+  const auto r = iowall::testing::run_iowall(
+      "plan checkpoint --model llama3-8b --gpus 8 --tp 8 --node gpu-machine-h200 --path buffered --output-format json");
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("/node/periodic_save/new_memory_share"_json_pointer).get<double>() == Approx(0.1308).epsilon(0.001));
+  CHECK(j.at("/node/periodic_save/last_done_s"_json_pointer).get<double>() >
+        j.at("/node/save/last_done_s"_json_pointer).get<double>());
+  CHECK(j.at("/node/periodic_save/last_done_s"_json_pointer).get<double>() <
+        j.at("/node/first_save/last_done_s"_json_pointer).get<double>());
+  // The size applies to the buffered path on a node only.
+  json gds = node_plan("gds");
+  gds["tensor_size"] = "4 MiB";
+  CHECK_THROWS_AS(req(gds), iowall::InputError);
 }
 
 TEST_CASE("plan --node: a process's first buffered save faults its copies into new memory, a periodic one does not",
