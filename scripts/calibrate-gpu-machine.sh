@@ -83,7 +83,9 @@
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_SIZES (default "4K 128K 1M"),
 # DISK_QDS, PRIVATE_UDEV,
 # FRAMEWORK_SIZES (default "2 8"), FRAMEWORK_WRITERS (default the four framework writers;
-# plain_stream is there only when named).
+# plain_stream is there only when named), FRAMEWORK_TENSORS (parameter tensors of the state, default
+# 128: 4 tensors each, the fp32 ones 4.5 MB at 2 GB; 8 makes them 72 MB, over glibc's 32 MiB mmap
+# threshold, so a process's later saves copy into new memory too).
 #
 # PRIVATE_UDEV=1 (root only): cuFile refuses a file whose block device has no udev entry
 # (error 5027; a VM without udev has none). With this setting the script runs itself in a
@@ -408,7 +410,7 @@ frameworks() {
   # shellcheck disable=SC2086  # sizes are words
   PYTHONUNBUFFERED=1 python3 "$here/checkpoint-frameworks.py" --dir "$work/frameworks" --output "$work/frameworks/checkpoints.json" \
     --rounds "${ROUNDS:-3}" --writers "${FRAMEWORK_WRITERS:-torch_save,torch_save_gpu,safetensors,dcp}" --crc-probe \
-    ${FRAMEWORK_SIZES:-2 8} > summary.txt 2> frameworks.log
+    --tensors "${FRAMEWORK_TENSORS:-128}" ${FRAMEWORK_SIZES:-2 8} > summary.txt 2> frameworks.log
 }
 
 for phase in "${phases[@]}"; do
