@@ -1,6 +1,7 @@
 #include "sim/plan/node_rates.hpp"
 
 #include <cmath>
+#include <future>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -110,12 +111,18 @@ std::shared_ptr<NodeSimulation> simulate(const std::string& topology, IoPath pat
   // Only the buffered path's save finds memory that differs between a first save and later ones.
   std::vector<NodeRun> runs{NodeRun::save, NodeRun::restore};
   if (path == IoPath::buffered) runs.push_back(NodeRun::first_save);
-  for (const NodeRun run : runs) {
-    const Scenario sc = node_run_scenario(topology, path, rank_bytes, run, inputs, values);
+  // The runs are independent simulations: each on a thread of its own, results taken in order.
+  std::vector<std::future<RunResult>> results;
+  for (const NodeRun run : runs)
+    results.push_back(std::async(std::launch::async, [sc = node_run_scenario(topology, path, rank_bytes, run, inputs,
+                                                                            values)] { return run_scenario(sc); }));
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const NodeRun run = runs[k];
     RunResult r;
     try {
-      r = run_scenario(sc);
+      r = results[k].get();
     } catch (const InputError& e) {
+      for (std::size_t j = k + 1; j < results.size(); ++j) results[j].wait();
       const std::string& m = e.message();
       throw InputError("", "--node", m.rfind(topology + ":", 0) == 0 ? m : fmt::format("{}: {}", topology, m));
     }
