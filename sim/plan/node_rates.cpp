@@ -30,10 +30,10 @@ json workload(IoPath path, double rank_bytes, NodeRun run) {
             {"storage", "local"}};
   switch (path) {
     case IoPath::buffered:
-      // torch.save: .cpu() into pageable memory, CRC-32, write(), fsync. A process's first
-      // save faults its copies into new memory; later ones find the memory the last save freed
-      // still mapped (node_rates.hpp). torch.load: one blocking reader, the kernel's readahead a
-      // window ahead (data_path()), into new memory (a restore starts a new process).
+      // torch.save: .cpu() into pageable memory, CRC-32, write(), fsync; simulated into memory
+      // kept from the last save and, as a first save, into new memory (node_rates.hpp).
+      // torch.load: one blocking reader, the kernel's readahead a window ahead (data_path()),
+      // into new memory (a restore starts a new process).
       w["host_memory"] = run == NodeRun::save ? "pageable" : "pageable_fresh";
       if (save) w["serialize"] = "crc32", w["pipeline"] = "sequential", w["durability"] = "fsync_end";
       break;

@@ -6,12 +6,14 @@
 //   buffered  cpu_cached: .cpu() into pageable memory, torch.save's CRC-32 pass, 1 MiB
 //             write()s into the page cache, fsync; restore through the page cache (one
 //             blocking reader, the kernel's readahead a window ahead of it) into new memory,
-//             then to the GPU. The save is simulated twice: a periodic save finds the memory
-//             the process's last save freed still mapped (host_memory pageable: the GPU
-//             machine's checkpoint rounds 2 and 3 took 0-5,418 page faults against the first
-//             round's 488,060 at 2 GB and 1,469,320 at 8 GB, in 13 of the 15 sessions that
-//             counted them; validation/checkpoint-h*.json's notes), and the first save in a process faults its copies into new memory
-//             (pageable_fresh); the planner's save and stall are the periodic one's.
+//             then to the GPU. The save is simulated twice: into memory the process kept
+//             from its last save (host_memory pageable: the GPU machine's checkpoint rounds
+//             2 and 3 took 0-5,418 page faults against the first round's 488,060 at 2 GB and
+//             1,469,320 at 8 GB, 4-18 MB tensors, in 13 of the 15 sessions that counted
+//             them; validation/checkpoint-h*.json's notes), and into new memory, as the
+//             first save in a process does (pageable_fresh). The planner's periodic save
+//             weights the two by the share of bytes in tensors over kMallocReuseMax, which
+//             glibc maps anew at every save (periodic_save below).
 //   bounce    cpu_only: pinned, double-buffered host buffers (FastPersist, DeepNVMe), a
 //             buffer written with O_DIRECT while the next is copied, fsync at the end;
 //             restore with O_DIRECT into pinned memory, then to the GPU.
