@@ -149,6 +149,12 @@ def main():
         s["name"] = f"ckpt-{tag}-{args.name}-{key}"
         s["description"] += f"; parameters of session {sess} (scripts/checkpoint-derive.py)"
         s["topology"] = topo_path
+        # The state's tensors as the run built them: four a layer (bf16 weight, fp32 master weight and
+        # two Adam moments; scripts/training_state.py), the base scenarios' 512 being 128 layers.
+        layers = (fw.get("options") or {}).get("tensors", 128)
+        if s["workload"].get("tensors") == 512 and layers != 128:
+            s["workload"]["tensors"] = 4 * layers
+            s["description"] = s["description"].replace("512 tensors (128 layers", f"{4 * layers} tensors ({layers} layers")
         # The page cache's and block queue's settings are the machine's: the topology holds them.
         s["paths"] = [{"name": "cpu_cached"}]
         if not virtual:
