@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Where the model's checkpoint misses sit, phase by phase, over every one-run GPU-machine session
+(validation/checkpoint-hN-vmN.json): each case's scenario run with its settings, each of its phases
+(save: d2h, serialize_write, fsync; cold load: read, h2d) set against the same phase's median over the
+session's rounds (frameworks/checkpoints.json), measured over model. Per writer, size and phase: the
+sessions' median ratio, its range, and how many sessions are past 15% either way. A phase whose median
+ratio sits away from 1 is a bias of the model; one centred on 1 with a wide range is the VMs' spread,
+which no calibration of the session foresaw.
+usage: scripts/phase-ratios.py [--sessions]   (--sessions: every session's ratios as well)
+Environment: IOWALL (default build/release/iowall).
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_measurements import ROOT, case_phases  # noqa: E402
+
+# The model's phase name for each measured one, by the case's kind.
+PHASES = {"save": (("d2h", "d2h"), ("serialize_write", "serialize_write"), ("fsync", "fsync")),
+          "cold-load": (("load_cold_read", "read"), ("load_cold_h2d", "h2d"))}
+
+
+def session_ratios(iowall, path):
+    source = json.load(open(path))
+    session = source["source"]["url"].rstrip("/")
+    fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
+    measured = {(r["writer"], r["size_bytes"], r["phase"]): r["median_s"] for r in fw["summary"]}
+    out = {}
+    for case in source["cases"]:
+        m = re.fullmatch(r"(\w+)-([0-9.]+)gb-(save|cold-load)", case["id"])
+        if not m:
+            continue
+        writer, gb, kind = m.group(1), float(m.group(2)), m.group(3)
+        phases, error = case_phases(iowall, case)
+        if error is not None:
+            sys.exit(f"phase-ratios: {case['scenario']}: {error}")
+        model = {p["name"]: p["seconds"] for p in phases}
+        for mine, theirs in PHASES[kind]:
+            meas = measured.get((writer, round(gb * 1e9), mine))
+            if meas and model.get(theirs):
+                out[(writer, gb, mine)] = meas / model[theirs]
+    return out
+
+
+def main():
+    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    per_session = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json"))):
+        per_session[re.search(r"-(vm\d+)\.json$", path).group(1)] = session_ratios(iowall, path)
+    keys = sorted({k for r in per_session.values() for k in r})
+    print(f"{len(per_session)} sessions; measured over model, by phase")
+    print(f"{'writer':12} {'size':>5} {'phase':16} {'n':>3} {'median':>7} {'min':>6} {'max':>6} {'past 15%':>9}")
+    for k in keys:
+        xs = [r[k] for r in per_session.values() if k in r]
+        past = sum(abs(x - 1) > 0.15 for x in xs)
+        print(f"{k[0]:12} {k[1]:>3g}GB {k[2]:16} {len(xs):>3} {statistics.median(xs):>7.2f} {min(xs):>6.2f} "
+              f"{max(xs):>6.2f} {past:>9}")
+    if "--sessions" in sys.argv[1:]:
+        print("\nsession " + " ".join(f"{k[0][:5]}{k[1]:g}/{k[2][-5:]}" for k in keys))
+        for name, r in sorted(per_session.items(), key=lambda kv: int(kv[0][2:])):
+            print(f"{name:7} " + " ".join(f"{r[k]:>{len(f'{k[0][:5]}{k[1]:g}/{k[2][-5:]}')}.2f}" if k in r else "-"
+                                          for k in keys))
+
+
+if __name__ == "__main__":
+    main()
