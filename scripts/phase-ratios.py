@@ -7,7 +7,10 @@ sessions' median ratio, its range, how many sessions are past 15% either way, an
 less model in seconds (a cost the model lacks per tensor or per load shows alike at 2 and 8 GB there). A phase whose median
 ratio sits away from 1 is a bias of the model; one centred on 1 with a wide range is the VMs' spread,
 which no calibration of the session foresaw.
-usage: scripts/phase-ratios.py [--sessions]   (--sessions: every session's ratios as well)
+With --disk, for the sessions whose rounds counted the disk (disk_busy_ms per phase), torch.load's cold
+read split into the time the disk was busy and the time it waited, beside the model's split (its read
+phase's seconds times the virtual disk's utilization) and a plain stream of the same bytes (measured only).
+usage: scripts/phase-ratios.py [--sessions] [--disk]   (--sessions: every session's ratios as well)
 Environment: IOWALL (default build/release/iowall).
 """
 import glob
@@ -47,6 +50,44 @@ def session_ratios(iowall, path):
     return out
 
 
+def disk_split(iowall):
+    print("\ntorch.load cold read: disk busy and waiting, measured (median of the rounds) and modelled, seconds")
+    print(f"{'session':7} {'size':>5} {'wall':>6} {'busy':>6} {'idle':>6} | {'model':>6} {'busy':>6} {'idle':>6} | "
+          f"plain stream {'wall':>6} {'idle':>6}")
+    for path in sorted(glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json")),
+                       key=lambda p: int(re.search(r"vm(\d+)", p).group(1))):
+        source = json.load(open(path))
+        session = source["source"]["url"].rstrip("/")
+        fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
+
+        def split(writer, size):
+            rounds = [r["phases"]["load_cold_read"] for r in fw["records"]
+                      if r["writer"] == writer and r["size_bytes"] == size and "load_cold_read" in r.get("phases", {})]
+            if not rounds or any("disk_busy_ms" not in r for r in rounds):
+                return None
+            wall = statistics.median(r["seconds"] for r in rounds)
+            return wall, statistics.median(r["disk_busy_ms"] / 1e3 for r in rounds)
+        for case in source["cases"]:
+            m = re.fullmatch(r"torch_save-([0-9.]+)gb-cold-load", case["id"])
+            if not m:
+                continue
+            size = round(float(m.group(1)) * 1e9)
+            measured = split("torch_save", size)
+            if not measured:
+                continue
+            phases, error = case_phases(iowall, case)
+            if error is not None:
+                sys.exit(f"phase-ratios: {case['scenario']}: {error}")
+            read = next(p for p in phases if p["name"] == "read")
+            busy = read["seconds"] * read["limited_by"]["utilization"]
+            plain = split("plain_stream", size)
+            wall, mbusy = measured
+            name = re.search(r"-(vm\d+)[.]json$", path).group(1)
+            print(f"{name:7} {m.group(1):>3}GB {wall:6.3f} {mbusy:6.3f} "
+                  f"{wall - mbusy:6.3f} | {read['seconds']:6.3f} {busy:6.3f} {read['seconds'] - busy:6.3f} | "
+                  + (f"{'':12} {plain[0]:6.3f} {plain[0] - plain[1]:6.3f}" if plain else ""))
+
+
 def main():
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
     per_session = {}
@@ -67,6 +108,10 @@ def main():
         for name, r in sorted(per_session.items(), key=lambda kv: int(kv[0][2:])):
             print(f"{name:7} " + " ".join(f"{r[k][0]:>{len(f'{k[0][:5]}{k[1]:g}/{k[2][-5:]}')}.2f}" if k in r else "-"
                                           for k in keys))
+
+
+    if "--disk" in sys.argv[1:]:
+        disk_split(iowall)
 
 
 if __name__ == "__main__":
