@@ -4,8 +4,8 @@
 (save: d2h, serialize_write, fsync; cold load: read, h2d) set against the same phase's median over the
 session's rounds (frameworks/checkpoints.json), measured over model. Per writer, size and phase: the
 sessions' median ratio, its range, how many sessions are past 15% either way, and the median of measured
-less model in seconds (a cost the model lacks per tensor or per load shows alike at 2 and 8 GB there). A phase whose median
-ratio sits away from 1 is a bias of the model; one centred on 1 with a wide range is the VMs' spread,
+less model in seconds (a cost the model lacks per tensor or per load shows alike at 2 and 8 GB there).
+A phase whose median ratio sits away from 1 is a bias of the model; one centred on 1 with a wide range is the VMs' spread,
 which no calibration of the session foresaw.
 With --disk, for the sessions whose rounds counted the disk (disk_busy_ms per phase), torch.load's cold
 read split into the time the disk was busy and the time it waited, beside the model's split (its read
@@ -28,10 +28,31 @@ PHASES = {"save": (("d2h", "d2h"), ("serialize_write", "serialize_write"), ("fsy
           "cold-load": (("load_cold_read", "read"), ("load_cold_h2d", "h2d"))}
 
 
-def session_ratios(iowall, path):
-    source = json.load(open(path))
-    session = source["source"]["url"].rstrip("/")
-    fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
+_RUNS = {}
+
+
+def run_case(iowall, case):
+    """The case's simulated phases, each case simulated once however many tables ask."""
+    key = (case["scenario"], json.dumps(case["set"], sort_keys=True))
+    if key not in _RUNS:
+        phases, error = case_phases(iowall, case)
+        if error is not None:
+            sys.exit(f"phase-ratios: {case['scenario']}: {error}")
+        _RUNS[key] = phases
+    return _RUNS[key]
+
+
+def sessions():
+    """Each one-run session, in vmN order: its name, corpus source and frameworks record."""
+    paths = glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json"))
+    for path in sorted(paths, key=lambda p: int(re.search(r"-vm(\d+)\.json$", p).group(1))):
+        source = json.load(open(path))
+        session = source["source"]["url"].rstrip("/")
+        fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
+        yield re.search(r"-(vm\d+)\.json$", path).group(1), source, fw
+
+
+def session_ratios(iowall, source, fw):
     measured = {(r["writer"], r["size_bytes"], r["phase"]): r["median_s"] for r in fw["summary"]}
     out = {}
     for case in source["cases"]:
@@ -39,10 +60,7 @@ def session_ratios(iowall, path):
         if not m:
             continue
         writer, gb, kind = m.group(1), float(m.group(2)), m.group(3)
-        phases, error = case_phases(iowall, case)
-        if error is not None:
-            sys.exit(f"phase-ratios: {case['scenario']}: {error}")
-        model = {p["name"]: p["seconds"] for p in phases}
+        model = {p["name"]: p["seconds"] for p in run_case(iowall, case)}
         for mine, theirs in PHASES[kind]:
             meas = measured.get((writer, round(gb * 1e9), mine))
             if meas and model.get(theirs):
@@ -54,12 +72,7 @@ def disk_split(iowall):
     print("\ntorch.load cold read: disk busy and waiting, measured (median of the rounds) and modelled, seconds")
     print(f"{'session':7} {'size':>5} {'wall':>6} {'busy':>6} {'idle':>6} | {'model':>6} {'busy':>6} {'idle':>6} | "
           f"plain stream {'wall':>6} {'idle':>6}")
-    for path in sorted(glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json")),
-                       key=lambda p: int(re.search(r"vm(\d+)", p).group(1))):
-        source = json.load(open(path))
-        session = source["source"]["url"].rstrip("/")
-        fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
-
+    for name, source, fw in sessions():
         def split(writer, size):
             rounds = [r["phases"]["load_cold_read"] for r in fw["records"]
                       if r["writer"] == writer and r["size_bytes"] == size and "load_cold_read" in r.get("phases", {})]
@@ -75,14 +88,10 @@ def disk_split(iowall):
             measured = split("torch_save", size)
             if not measured:
                 continue
-            phases, error = case_phases(iowall, case)
-            if error is not None:
-                sys.exit(f"phase-ratios: {case['scenario']}: {error}")
-            read = next(p for p in phases if p["name"] == "read")
+            read = next(p for p in run_case(iowall, case) if p["name"] == "read")
             busy = read["seconds"] * read["limited_by"]["utilization"]
             plain = split("plain_stream", size)
             wall, mbusy = measured
-            name = re.search(r"-(vm\d+)[.]json$", path).group(1)
             print(f"{name:7} {m.group(1):>3}GB {wall:6.3f} {mbusy:6.3f} "
                   f"{wall - mbusy:6.3f} | {read['seconds']:6.3f} {busy:6.3f} {read['seconds'] - busy:6.3f} | "
                   + (f"{'':12} {plain[0]:6.3f} {plain[0] - plain[1]:6.3f}" if plain else ""))
@@ -90,9 +99,7 @@ def disk_split(iowall):
 
 def main():
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
-    per_session = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json"))):
-        per_session[re.search(r"-(vm\d+)\.json$", path).group(1)] = session_ratios(iowall, path)
+    per_session = {name: session_ratios(iowall, source, fw) for name, source, fw in sessions()}
     keys = sorted({k for r in per_session.values() for k in r})
     print(f"{len(per_session)} sessions; measured over model, by phase")
     print(f"{'writer':12} {'size':>5} {'phase':16} {'n':>3} {'median':>7} {'min':>6} {'max':>6} {'past 15%':>9}"
@@ -105,11 +112,9 @@ def main():
               f"{max(xs):>6.2f} {past:>9} {statistics.median(ds):>+14.3f}")
     if "--sessions" in sys.argv[1:]:
         print("\nsession " + " ".join(f"{k[0][:5]}{k[1]:g}/{k[2][-5:]}" for k in keys))
-        for name, r in sorted(per_session.items(), key=lambda kv: int(kv[0][2:])):
+        for name, r in per_session.items():
             print(f"{name:7} " + " ".join(f"{r[k][0]:>{len(f'{k[0][:5]}{k[1]:g}/{k[2][-5:]}')}.2f}" if k in r else "-"
                                           for k in keys))
-
-
     if "--disk" in sys.argv[1:]:
         disk_split(iowall)
 
