@@ -8,8 +8,9 @@ less model in seconds (a cost the model lacks per tensor or per load shows alike
 A phase whose median ratio sits away from 1 is a bias of the model; one centred on 1 with a wide range is the VMs' spread,
 which no calibration of the session foresaw.
 With --disk, for the sessions whose rounds counted the disk (disk_busy_ms per phase), torch.load's cold
-read split into the time the disk was busy and the time it waited, beside the model's split (its read
-phase's seconds times the virtual disk's utilization) and a plain stream of the same bytes (measured only).
+read split into the time the disk was busy and the time it waited, with the reader's CPU seconds (rounds
+into kept memory), beside the model's split (its read phase's seconds times the virtual disk's
+utilization) and a plain stream of the same bytes (measured only).
 usage: scripts/phase-ratios.py [--sessions] [--disk]   (--sessions: every session's ratios as well)
 Environment: IOWALL (default build/release/iowall).
 """
@@ -70,8 +71,8 @@ def session_ratios(iowall, source, fw):
 
 def disk_split(iowall):
     print("\ntorch.load cold read: disk busy and waiting, measured (median of the rounds) and modelled, seconds")
-    print(f"{'session':7} {'size':>5} {'wall':>6} {'busy':>6} {'idle':>6} | {'model':>6} {'busy':>6} {'idle':>6} | "
-          f"plain stream {'wall':>6} {'idle':>6}")
+    print(f"{'session':7} {'size':>5} {'wall':>6} {'busy':>6} {'idle':>6} {'cpu':>5} | {'model':>6} {'busy':>6} "
+          f"{'idle':>6} | plain stream {'wall':>6} {'idle':>6} {'cpu':>5}")
     for name, source, fw in sessions():
         def split(writer, size):
             rounds = [r["phases"]["load_cold_read"] for r in fw["records"]
@@ -79,7 +80,10 @@ def disk_split(iowall):
             if not rounds or any("disk_busy_ms" not in r for r in rounds):
                 return None
             wall = statistics.median(r["seconds"] for r in rounds)
-            return wall, statistics.median(r["disk_busy_ms"] / 1e3 for r in rounds)
+            # The reader's CPU over the rounds that faulted little (memory kept from an earlier round).
+            kept = [r["cpu_s"] for r in rounds if "cpu_s" in r and r.get("minor_faults", 0) < 50000]
+            return (wall, statistics.median(r["disk_busy_ms"] / 1e3 for r in rounds),
+                    statistics.median(kept) if kept else float("nan"))
         for case in source["cases"]:
             m = re.fullmatch(r"torch_save-([0-9.]+)gb-cold-load", case["id"])
             if not m:
@@ -91,10 +95,10 @@ def disk_split(iowall):
             read = next(p for p in run_case(iowall, case) if p["name"] == "read")
             busy = read["seconds"] * read["limited_by"]["utilization"]
             plain = split("plain_stream", size)
-            wall, mbusy = measured
-            print(f"{name:7} {m.group(1):>3}GB {wall:6.3f} {mbusy:6.3f} "
-                  f"{wall - mbusy:6.3f} | {read['seconds']:6.3f} {busy:6.3f} {read['seconds'] - busy:6.3f} | "
-                  + (f"{'':12} {plain[0]:6.3f} {plain[0] - plain[1]:6.3f}" if plain else ""))
+            wall, mbusy, cpu = measured
+            print(f"{name:7} {m.group(1):>3}GB {wall:6.3f} {mbusy:6.3f} {wall - mbusy:6.3f} {cpu:5.2f} | "
+                  f"{read['seconds']:6.3f} {busy:6.3f} {read['seconds'] - busy:6.3f} | "
+                  + (f"{'':12} {plain[0]:6.3f} {plain[0] - plain[1]:6.3f} {plain[2]:5.2f}" if plain else ""))
 
 
 def main():
