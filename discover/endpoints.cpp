@@ -10,17 +10,12 @@
 #include "discover/parts.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/units.hpp"
+#include "sim/core/text.hpp"
 
 namespace iowall::discover {
 namespace {
 
 using nlohmann::json;
-
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 long long number(const std::optional<std::string>& text) { return text ? std::atoll(text->c_str()) : 0; }
 

@@ -18,16 +18,12 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/text.hpp"
+
 extern char** environ;
 
 namespace iowall::discover {
 namespace {
-
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  const auto e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 // "00000000:1B:00.0" -> "0000:1b:00.0" (sysfs writes a 4-digit domain in lower case).
 std::string sysfs_bdf(const std::string& smi) {
@@ -61,8 +57,8 @@ NvidiaSmi parse_nvidia_smi(const std::string& q_text, const std::string& topo_te
     }
     if (current.empty()) continue;
     const auto colon = line.find(':');
-    const std::string key = trim(colon == std::string::npos ? line : line.substr(0, colon));
-    const std::string value = colon == std::string::npos ? "" : trim(line.substr(colon + 1));
+    const std::string key(trim(colon == std::string::npos ? std::string_view(line) : std::string_view(line).substr(0, colon)));
+    const std::string value(colon == std::string::npos ? std::string_view() : trim(std::string_view(line).substr(colon + 1)));
     if (colon == std::string::npos || value.empty()) {
       section = key;
       continue;

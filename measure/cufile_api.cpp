@@ -26,14 +26,14 @@ void bind(void* lib, const char* sym, F& fn) {
   fn = reinterpret_cast<F>(::dlsym(lib, sym));
 }
 
-struct Loaded {
+struct LoadedCufile {
   CuFileApi api;
   bool ok = false;
   std::string why;
 };
 
-Loaded load() {
-  Loaded l;
+LoadedCufile open_cufile() {
+  LoadedCufile l;
   std::string tried;
   for (const char* name : {"libcufile.so.0", "libcufile.so"}) {
     l.api.lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
@@ -129,7 +129,7 @@ std::string cufile_io_error_text(ssize_t result, int saved_errno) {
 }
 
 const CuFileApi* load_cufile(std::string& why) {
-  static const Loaded loaded = load();
+  static const LoadedCufile loaded = open_cufile();
   why = loaded.why;
   return loaded.ok ? &loaded.api : nullptr;
 }

@@ -83,7 +83,7 @@ struct HostDriverRegistrar {
 
 // Registers a HostDriver subclass constructed from (const Params&) under NAME.
 #define IOWALL_REGISTER_HOST_DRIVER(Class, NAME, DESCRIPTION)                                          \
-  static const ::iowall::detail::HostDriverRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){             \
+  static const ::iowall::detail::HostDriverRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){             \
       NAME, DESCRIPTION, __FILE__,                                                                      \
       [](const ::iowall::Params& p) -> std::unique_ptr<::iowall::HostDriver> { return std::make_unique<Class>(p); }}
 

@@ -6,7 +6,7 @@
 namespace iowall::nvmeof {
 namespace {
 
-const detail::PathRegistrar registrar{
+const detail::PathRegistrar nvmeof_transport_registrar{
     "nvmeof",
     "NVMe-oF from a remote target, transport chosen by \"transport\": rdma (then the parameters of nvmeof_rdma) or "
     "tcp (those of nvmeof_tcp)",

@@ -107,7 +107,7 @@ struct ReadServiceRegistrar {
 
 // Registers a ReadService subclass constructed from (NvmeSsd&) under NAME.
 #define IOWALL_REGISTER_READ_SERVICE(Class, NAME, DESCRIPTION, ...)                             \
-  static const ::iowall::detail::ReadServiceRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){     \
+  static const ::iowall::detail::ReadServiceRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){     \
       NAME, DESCRIPTION, __FILE__,                                                               \
       [](::iowall::NvmeSsd& d) -> std::unique_ptr<::iowall::ReadService> { return std::make_unique<Class>(d); }, \
       ::iowall::ReadCeilingForm{&Class::ceiling, Class::kFormula}, __VA_ARGS__}

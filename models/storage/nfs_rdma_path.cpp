@@ -281,7 +281,7 @@ private:
 };
 
 namespace {
-const detail::PathRegistrar registrar{
+const detail::PathRegistrar nfs_rdma_path_registrar{
     "nfs_rdma",
     "GDS over NFS with RPC-over-RDMA: rsize/wsize RPCs over nconnect connections of max_slots slots, nfsd CPU per "
     "RPC, the server's page cache or drives, RDMA into GPU memory or a bounce buffer",

@@ -80,7 +80,7 @@ private:
 };
 
 namespace {
-const detail::PathRegistrar registrar{
+const detail::PathRegistrar object_store_path_registrar{
     "object_store",
     "S3-like object store: per-request first-byte latency, objects as parallel ranged GETs over storage nodes, "
     "TCP (CPU per byte) or RDMA into GPU memory (cuObject)",

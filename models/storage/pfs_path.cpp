@@ -180,7 +180,7 @@ private:
 };
 
 namespace {
-const detail::PathRegistrar registrar{
+const detail::PathRegistrar pfs_path_registrar{
     "pfs",
     "Lustre-like parallel file system: MDS opens, files striped over OSTs on storage servers, per-OST RPCs over "
     "RDMA (into GPU memory or a bounce buffer) or TCP",

@@ -21,7 +21,7 @@ struct CommandRegistrar {
 void setup_commands(CLI::App& root, CliState& state);
 
 #define IOWALL_REGISTER_COMMAND(ORDER, SETUP) \
-  static const ::iowall::CommandRegistrar IOWALL_CONCAT(iowall_cmd_, __LINE__){ORDER, SETUP}
+  static const ::iowall::CommandRegistrar IOWALL_CONCAT(iowall_cmd_, __COUNTER__){ORDER, SETUP}
 #ifndef IOWALL_CONCAT
 #define IOWALL_CONCAT_(a, b) a##b
 #define IOWALL_CONCAT(a, b) IOWALL_CONCAT_(a, b)

@@ -117,7 +117,7 @@ struct PresetRegistrar {
 
 // Registers a Device subclass under a model name: put it in the class's .cpp file.
 #define IOWALL_REGISTER_DEVICE(Class, NAME, DESCRIPTION)                                        \
-  static const ::iowall::detail::DeviceRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){          \
+  static const ::iowall::detail::DeviceRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){          \
       NAME, DESCRIPTION, __FILE__,                                                              \
       [](const ::iowall::Params& p, ::iowall::SimContext& c) -> std::unique_ptr<::iowall::Device> { \
         return std::make_unique<Class>(p, c);                                                   \
@@ -125,13 +125,13 @@ struct PresetRegistrar {
 
 // Registers a link protocol (a function Params -> LinkSpec).
 #define IOWALL_REGISTER_LINK(NAME, DESCRIPTION, FUNCTION) \
-  static const ::iowall::detail::LinkRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){NAME, DESCRIPTION, __FILE__, FUNCTION}
+  static const ::iowall::detail::LinkRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){NAME, DESCRIPTION, __FILE__, FUNCTION}
 
 // Registers a DataPath subclass constructed from (const Params&, PathEnv&); its Config, a
 // ParamSet (sim/core/params.hpp) built from the same Params, declares its parameters with
 // IOWALL_PARAM and so documents them.
 #define IOWALL_REGISTER_PATH(Class, NAME, DESCRIPTION)                                           \
-  static const ::iowall::detail::PathRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){             \
+  static const ::iowall::detail::PathRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){             \
       NAME, DESCRIPTION, __FILE__,                                                               \
       [](const ::iowall::Params& p, ::iowall::PathEnv& env) -> std::unique_ptr<::iowall::DataPath> { \
         return std::make_unique<Class>(p, env);                                                  \
@@ -142,7 +142,7 @@ struct PresetRegistrar {
 // (const Params&, WorkloadEnv&); `DESCRIBE(params)` reads every parameter it may read.
 // A class serving several kinds registers once per kind.
 #define IOWALL_REGISTER_WORKLOAD(Class, NAME, DESCRIPTION, DESCRIBE)                               \
-  static const ::iowall::detail::WorkloadRegistrar IOWALL_CONCAT(iowall_reg_, __LINE__){           \
+  static const ::iowall::detail::WorkloadRegistrar IOWALL_CONCAT(iowall_reg_, __COUNTER__){           \
       NAME, DESCRIPTION, __FILE__,                                                                 \
       [](const ::iowall::Params& p, ::iowall::WorkloadEnv& env) -> std::unique_ptr<::iowall::Workload> { \
         return std::make_unique<Class>(p, env);                                                    \
@@ -151,7 +151,7 @@ struct PresetRegistrar {
 
 // A named set of parameter values for a model, with its source.
 #define IOWALL_PRESET(DOMAIN, MODEL, NAME, DESCRIPTION, SOURCE, JSON)                        \
-  static const ::iowall::detail::PresetRegistrar IOWALL_CONCAT(iowall_preset_, __LINE__){    \
+  static const ::iowall::detail::PresetRegistrar IOWALL_CONCAT(iowall_preset_, __COUNTER__){    \
       DOMAIN, MODEL, NAME, DESCRIPTION, SOURCE, JSON}
 
 }  // namespace iowall

@@ -88,7 +88,7 @@ struct StudyRegistrar {
 // under NAME (also listed by `iowall models` in the domain "study"). Put it in the
 // class's .cpp file.
 #define IOWALL_REGISTER_STUDY(Class, NAME, DESCRIPTION)                                               \
-  static const ::iowall::detail::StudyRegistrar IOWALL_CONCAT(iowall_study_, __LINE__){               \
+  static const ::iowall::detail::StudyRegistrar IOWALL_CONCAT(iowall_study_, __COUNTER__){               \
       NAME, DESCRIPTION, __FILE__,                                                                     \
       [](const ::iowall::Params& p, const ::iowall::StudyEnv& env) -> std::unique_ptr<::iowall::StudyResult> { \
         const auto config = Class::read_config(p);                                                     \

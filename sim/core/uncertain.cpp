@@ -6,14 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/text.hpp"
+
 namespace iowall {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 ParseResult parse_kind(std::string_view text, QuantityKind kind, i64& out) {
   // One i64 carries a value of any kind in its type's integer unit: the raw fields, by design.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/core/text.hpp"
+
 namespace iowall {
 namespace {
 
@@ -63,12 +65,6 @@ bool parse_decimal(std::string_view& s, Decimal& d) {
   }
   s.remove_prefix(i);
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 template <size_t N>

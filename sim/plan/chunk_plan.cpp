@@ -91,7 +91,7 @@ PlanResult plan_chunk(const PlanInput& in) {
 }
 
 namespace {
-const bool registered = [] {
+const bool chunk_registered = [] {
   register_solver("chunk", plan_chunk);
   return true;
 }();

@@ -147,7 +147,7 @@ PlanResult plan_flow(const PlanInput& in) {
 }
 
 namespace {
-const bool registered = [] {
+const bool flow_registered = [] {
   register_solver("flow", plan_flow);
   return true;
 }();

@@ -9,6 +9,10 @@ namespace iowall::report {
 
 std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
 
+std::string or_text(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
+
+Interval scaled(const Interval& v, double k) { return {k * v.median, k * v.low, k * v.high}; }
+
 std::string fidelity_text(const std::string& f) {
   if (f == "analytical") return "analytical (closed form)";
   if (f == "flow") return "flow (max-min fair sharing of flows over links)";

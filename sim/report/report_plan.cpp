@@ -22,8 +22,6 @@ std::string bytes(double b) {
 }
 std::string seconds(double s) { return fixed(s, s < 10 ? 3 : 1) + " s"; }
 std::string percent(double f) { return fixed(100 * f, 2) + " %"; }
-Interval scaled(const Interval& v, double k) { return {k * v.median, k * v.low, k * v.high}; }
-std::string or_text(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
 
 // With --uncertainty, `interval` (the last rank's) follows the last rank's time.
 std::vector<std::string> phase_row(const std::string& name, const PlanPhaseResult& p, const PlanCheckpointResult& r,

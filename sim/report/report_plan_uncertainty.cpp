@@ -35,8 +35,6 @@ double nominal_of(const PlanCheckpointResult& r, const PlanFigure& f) {
 
 std::string or_name(const PlanCheckpointResult& r) { return r.name.empty() ? "checkpoint" : r.name; }
 
-Interval scaled(const Interval& v, double k) { return {k * v.median, k * v.low, k * v.high}; }
-
 std::string intervals_part(const PlanCheckpointResult& r, Charts& charts) {
   const UncertaintySummary& u = *r.uncertainty;
   std::string s = "<h3>Prediction intervals</h3>\n";

@@ -23,6 +23,10 @@ std::string plan_uncertainty_part(const PlanCheckpointResult& r, Charts& charts)
 
 // Shared by the sections.
 std::string fixed(double v, int digits);
+// `s`, or `fallback` where `s` is empty.
+std::string or_text(const std::string& s, const char* fallback);
+// An interval with its median and both bounds multiplied by `k` (a change of unit).
+Interval scaled(const Interval& v, double k);
 // What each fidelity is, for readers who do not know the names.
 std::string fidelity_text(const std::string& fidelity);
 // "resource (97% busy)" from a path's metrics; when the run names no limiter, the busiest

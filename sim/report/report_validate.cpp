@@ -10,7 +10,6 @@ namespace iowall::report {
 namespace {
 
 std::string gbps(double bps) { return fixed(bps / 1e9, 3); }
-std::string or_text(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
 
 std::string summary(const char* what, const ValidateSummary& s) {
   if (s.points == 0) return fmt::format("{}: no simulated points.", what);

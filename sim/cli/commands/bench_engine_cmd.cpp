@@ -41,7 +41,7 @@ struct HoldModel {
   }
 };
 
-void setup(CLI::App& root, CliState&) {
+void setup_bench_engine(CLI::App& root, CliState&) {
   CLI::App* bench = root.add_subcommand("bench", "benchmarks of the simulator itself");
   bench->require_subcommand(1);
   auto pending = std::make_shared<std::int64_t>(100000);
@@ -100,6 +100,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(90, setup);
+IOWALL_REGISTER_COMMAND(90, setup_bench_engine);
 
 }  // namespace iowall

@@ -92,7 +92,7 @@ std::string text_of(const Json& j) {
   return t;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_bench_iops(CLI::App& root, CliState&) {
   CLI::App* bench = nullptr;
   for (CLI::App* sub : root.get_subcommands([](CLI::App* s) { return s->get_name() == "bench"; })) bench = sub;
   if (!bench) return;
@@ -129,6 +129,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(92, setup);
+IOWALL_REGISTER_COMMAND(92, setup_bench_iops);
 
 }  // namespace iowall

@@ -80,7 +80,7 @@ Json run_storage(const std::string& size, const std::string& io, const std::stri
   return out;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_bench_pcie(CLI::App& root, CliState&) {
   CLI::App* bench = nullptr;
   for (CLI::App* sub : root.get_subcommands([](CLI::App* s) { return s->get_name() == "bench"; })) bench = sub;
   if (!bench) return;
@@ -123,6 +123,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(91, setup);
+IOWALL_REGISTER_COMMAND(91, setup_bench_pcie);
 
 }  // namespace iowall

@@ -79,7 +79,7 @@ std::string path_from_profile(const std::string& topology, const std::string& pr
   return ec || rel.empty() ? topology : rel.generic_string();
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_calibrate(CLI::App& root, CliState&) {
   auto a = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = root.add_subcommand("calibrate", "fit model parameters to `iowall measure` results: a profile JSON");
   cmd->add_option("measurements", a->files, "measurement JSON files written by `iowall measure --output-format json`");
@@ -117,6 +117,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(60, setup);
+IOWALL_REGISTER_COMMAND(60, setup_calibrate);
 
 }  // namespace iowall

@@ -32,7 +32,7 @@ struct CheckArgs {
   OutputOptions out;
 };
 
-void setup(CLI::App& root, CliState& state) {
+void setup_check(CLI::App& root, CliState& state) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = root.add_subcommand(
       "check", "reproduce the published figures of the validation corpus and report each error and the medians");
@@ -88,6 +88,6 @@ void setup(CLI::App& root, CliState& state) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(55, setup);
+IOWALL_REGISTER_COMMAND(55, setup_check);
 
 }  // namespace iowall

@@ -10,7 +10,7 @@
 namespace iowall {
 namespace {
 
-void setup(CLI::App& root, CliState&) {
+void setup_cxl(CLI::App& root, CliState&) {
   CLI::App* cmd = root.add_subcommand("cxl", "CXL memory tier: KV-cache offload study, flit arithmetic");
   cmd->require_subcommand(1);
 
@@ -51,6 +51,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(41, setup);
+IOWALL_REGISTER_COMMAND(41, setup_cxl);
 
 }  // namespace iowall

@@ -49,7 +49,7 @@ std::string model_text(const Json& m, bool detail) {
   return out;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_models(CLI::App& root, CliState&) {
   auto name = std::make_shared<std::string>();
   auto out = std::make_shared<OutputOptions>();
   CLI::App* cmd = root.add_subcommand("models", "list the models (devices, links, paths) and what they take");
@@ -74,6 +74,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(20, setup);
+IOWALL_REGISTER_COMMAND(20, setup_models);
 
 }  // namespace iowall

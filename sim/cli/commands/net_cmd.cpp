@@ -30,7 +30,7 @@ Sub fabric_command(CLI::App& net, const char* name, const char* help, const char
   return {o, cmd};
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_net(CLI::App& root, CliState&) {
   CLI::App* net = root.add_subcommand("net", "fabric experiments: PFC headroom and skid, spreading, DCQCN incast");
   net->require_subcommand(1);
 
@@ -64,6 +64,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(38, setup);
+IOWALL_REGISTER_COMMAND(38, setup_net);
 
 }  // namespace iowall

@@ -8,7 +8,7 @@
 namespace iowall {
 namespace {
 
-void setup(CLI::App& root, CliState&) {
+void setup_pcie(CLI::App& root, CliState&) {
   auto a = std::make_shared<StudyOptions>("pcie_bw", "iowall pcie bw");
   CLI::App* pcie = root.add_subcommand("pcie", "PCIe calculators");
   pcie->require_subcommand(1);
@@ -34,6 +34,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(35, setup);
+IOWALL_REGISTER_COMMAND(35, setup_pcie);
 
 }  // namespace iowall

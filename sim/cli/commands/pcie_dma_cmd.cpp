@@ -8,7 +8,7 @@
 namespace iowall {
 namespace {
 
-void setup(CLI::App& root, CliState&) {
+void setup_pcie_dma(CLI::App& root, CliState&) {
   CLI::App* pcie = nullptr;
   for (CLI::App* sub : root.get_subcommands([](CLI::App* s) { return s->get_name() == "pcie"; })) pcie = sub;
   if (!pcie) return;
@@ -33,6 +33,6 @@ void setup(CLI::App& root, CliState&) {
 }  // namespace
 
 // After `pcie` (order 35) so that the parent command exists.
-IOWALL_REGISTER_COMMAND(36, setup);
+IOWALL_REGISTER_COMMAND(36, setup_pcie_dma);
 
 }  // namespace iowall

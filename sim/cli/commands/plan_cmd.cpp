@@ -71,7 +71,7 @@ ReadRequest read_request(const PlanArgs& a) {
   return r;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_plan(CLI::App& root, CliState&) {
   CLI::App* plan = root.add_subcommand("plan", "capacity planning: how long, what it costs, what storage is needed");
   plan->require_subcommand(1);
   auto args = std::make_shared<PlanArgs>();
@@ -123,7 +123,7 @@ void setup(CLI::App& root, CliState&) {
   });
 }
 
-IOWALL_REGISTER_COMMAND(40, setup);
+IOWALL_REGISTER_COMMAND(40, setup_plan);
 
 // A large question: 16,384 GPUs (tp 8, pp 16, dp 128, ZeRO-1), a 405B model, with both
 // inverse queries; timed as the CLI answers it, minus parsing and printing.

@@ -18,7 +18,7 @@ void cost_options(StudyOptions& o, CLI::App& cmd, const std::string& prefix = ""
   o.text(cmd, "--" + prefix + "capacity", "memory of this kind that exists (e.g. \"2 TiB\")");
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_rdma(CLI::App& root, CliState&) {
   CLI::App* rdma = root.add_subcommand("rdma", "RDMA HCA calculators: registration, translation cache");
   rdma->require_subcommand(1);
 
@@ -61,6 +61,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(37, setup);
+IOWALL_REGISTER_COMMAND(37, setup_rdma);
 
 }  // namespace iowall

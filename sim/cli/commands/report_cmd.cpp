@@ -8,7 +8,7 @@
 namespace iowall {
 namespace {
 
-void setup(CLI::App& root, CliState&) {
+void setup_report(CLI::App& root, CliState&) {
   struct Args {
     std::vector<std::string> files;
     std::string output;
@@ -30,6 +30,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(70, setup);
+IOWALL_REGISTER_COMMAND(70, setup_report);
 
 }  // namespace iowall

@@ -33,7 +33,7 @@ struct RunArgs {
   OutputOptions out;
 };
 
-void setup(CLI::App& root, CliState&) {
+void setup_run(CLI::App& root, CliState&) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = root.add_subcommand("run", "simulate a scenario: every data path it names, one table and JSON");
   cmd->add_option("scenario", args->scenario, "scenario JSON file (default: the embedded default scenario)");
@@ -101,6 +101,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(10, setup);
+IOWALL_REGISTER_COMMAND(10, setup_run);
 
 }  // namespace iowall

@@ -23,7 +23,7 @@ Json full_scenario_schema() {
   return s;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_schema(CLI::App& root, CliState&) {
   auto which = std::make_shared<std::string>();
   CLI::App* cmd = root.add_subcommand("schema", "print the JSON Schema of topologies or scenarios");
   cmd->add_option("kind", *which, "topology or scenario")->required()->check(CLI::IsMember({"topology", "scenario"}));
@@ -32,6 +32,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(80, setup);
+IOWALL_REGISTER_COMMAND(80, setup_schema);
 
 }  // namespace iowall

@@ -47,7 +47,7 @@ std::string sweep_table(const SweepResult& r) {
   return out;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_sweep(CLI::App& root, CliState&) {
   struct Args {
     std::string scenario = "scenarios/default.json";
     std::vector<std::string> axes, sets, merge;
@@ -151,6 +151,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(15, setup);
+IOWALL_REGISTER_COMMAND(15, setup_sweep);
 
 }  // namespace iowall

@@ -113,7 +113,7 @@ std::string topology_list_text(const Json& list) {
   return out;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_topo(CLI::App& root, CliState&) {
   CLI::App* topo = root.add_subcommand("topo", "inspect a topology, discover this machine's, or derive a variant");
   topo->require_subcommand(1);
   auto file = std::make_shared<std::string>();
@@ -151,6 +151,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(30, setup);
+IOWALL_REGISTER_COMMAND(30, setup_topo);
 
 }  // namespace iowall

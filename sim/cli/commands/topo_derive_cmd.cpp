@@ -33,7 +33,7 @@ Json value_of(const std::string& text) {
   return text;
 }
 
-void setup(CLI::App& root, CliState&) {
+void setup_topo_derive(CLI::App& root, CliState&) {
   CLI::App* topo = root.get_subcommand("topo");
   auto a = std::make_shared<DeriveArgs>();
   CLI::App* cmd = topo->add_subcommand("derive", "a what-if variant of a topology: PCIe generation, drives per switch, "
@@ -88,6 +88,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(32, setup);
+IOWALL_REGISTER_COMMAND(32, setup_topo_derive);
 
 }  // namespace iowall

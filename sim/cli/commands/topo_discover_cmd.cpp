@@ -21,7 +21,7 @@ struct DiscoverArgs {
   bool quiet = false;
 };
 
-void setup(CLI::App& root, CliState&) {
+void setup_topo_discover(CLI::App& root, CliState&) {
   CLI::App* topo = root.get_subcommand("topo");
   auto a = std::make_shared<DiscoverArgs>();
   CLI::App* cmd = topo->add_subcommand(
@@ -62,6 +62,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(31, setup);
+IOWALL_REGISTER_COMMAND(31, setup_topo_discover);
 
 }  // namespace iowall

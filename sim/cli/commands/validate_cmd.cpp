@@ -26,7 +26,7 @@ struct ValidateArgs {
   OutputOptions out;
 };
 
-void setup(CLI::App& root, CliState&) {
+void setup_validate(CLI::App& root, CliState&) {
   auto a = std::make_shared<ValidateArgs>();
   CLI::App* cmd = root.add_subcommand(
       "validate", "fit on a subset of measured points, predict the rest by simulation, report the errors");
@@ -92,6 +92,6 @@ void setup(CLI::App& root, CliState&) {
 
 }  // namespace
 
-IOWALL_REGISTER_COMMAND(61, setup);
+IOWALL_REGISTER_COMMAND(61, setup_validate);
 
 }  // namespace iowall
