@@ -60,12 +60,12 @@ constexpr IdEntry kDrives[] = {
 
 // NVMe drives by the model string the controller reports (nvme id-ctrl MN), where one PCI
 // ID covers several products.
-struct ModelEntry {
+struct PartModelEntry {
   const char* contains;
   const char* preset;
   const char* name;
 };
-constexpr ModelEntry kDriveModels[] = {
+constexpr PartModelEntry kDriveModels[] = {
     {"SSDPE21K", "optane_p4800x", "Intel Optane SSD DC P4800X (U.2)"},
     {"SSDPED1K", "optane_p4800x", "Intel Optane SSD DC P4800X (add-in card)"},
     {"SSDPE2KE", "intel_p4600", "Intel SSD DC P4600 (U.2)"},
@@ -88,7 +88,7 @@ constexpr IdEntry kNics[] = {
 };
 
 // CPUs by /proc/cpuinfo model name.
-constexpr ModelEntry kCpus[] = {
+constexpr PartModelEntry kCpus[] = {
     {"Platinum 8480", "xeon_8480", "Intel Xeon Platinum 8480"},  {"Platinum 8380", "xeon_8380", "Intel Xeon Platinum 8380"},
     {"Platinum 8280L", "xeon_8280l", "Intel Xeon Platinum 8280L"}, {"Platinum 8168", "xeon_8168", "Intel Xeon Platinum 8168"},
     {"Gold 6442Y", "xeon_6442y", "Intel Xeon Gold 6442Y"},        {"E5-2699 v4", "xeon_e5_2699v4", "Intel Xeon E5-2699 v4"},
@@ -130,7 +130,7 @@ PartMatch match_gpu(unsigned vendor, unsigned device, const std::string& product
 }
 
 PartMatch match_nvme(unsigned vendor, unsigned device, const std::string& model) {
-  for (const ModelEntry& e : kDriveModels)
+  for (const PartModelEntry& e : kDriveModels)
     if (!model.empty() && model.find(e.contains) != std::string::npos) {
       PartMatch m;
       m.preset = e.preset;
@@ -179,7 +179,7 @@ PartMatch match_switch(unsigned vendor, unsigned device, int generation) {
 
 PartMatch match_cpu(const std::string& model_name) {
   PartMatch m;
-  for (const ModelEntry& e : kCpus)
+  for (const PartModelEntry& e : kCpus)
     if (model_name.find(e.contains) != std::string::npos) {
       m.preset = e.preset;
       m.name = e.name;
@@ -209,9 +209,9 @@ std::vector<std::pair<std::string, std::string>> presets_named() {
   for (const IdEntry& e : kGpus) out.emplace_back("gpu", e.preset);
   for (const NameEntry& e : kGpuNames) out.emplace_back("gpu", e.preset);
   for (const IdEntry& e : kDrives) out.emplace_back("nvme_ssd", e.preset);
-  for (const ModelEntry& e : kDriveModels) out.emplace_back("nvme_ssd", e.preset);
+  for (const PartModelEntry& e : kDriveModels) out.emplace_back("nvme_ssd", e.preset);
   for (const IdEntry& e : kNics) out.emplace_back("nic", e.preset);
-  for (const ModelEntry& e : kCpus) out.emplace_back("cpu_socket", e.preset);
+  for (const PartModelEntry& e : kCpus) out.emplace_back("cpu_socket", e.preset);
   for (const char* s : {"pex89000", "pex88000", "pex9700"}) out.emplace_back("pcie_switch", s);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -22,7 +22,7 @@ static_assert(sizeof(cufile::IOEvents) == 24);
 static_assert(sizeof(cufile::Error) == 8);
 
 template <typename F>
-void bind(void* lib, const char* sym, F& fn) {
+void bind_cufile(void* lib, const char* sym, F& fn) {
   fn = reinterpret_cast<F>(::dlsym(lib, sym));
 }
 
@@ -49,23 +49,23 @@ LoadedCufile open_cufile() {
     return l;
   }
   auto& a = l.api;
-  bind(a.lib, "cuFileDriverOpen", a.DriverOpen);
+  bind_cufile(a.lib, "cuFileDriverOpen", a.DriverOpen);
   // cufile.h maps cuFileDriverClose to cuFileDriverClose_v2 in recent releases.
-  bind(a.lib, "cuFileDriverClose_v2", a.DriverClose);
-  if (!a.DriverClose) bind(a.lib, "cuFileDriverClose", a.DriverClose);
-  bind(a.lib, "cuFileDriverGetProperties", a.DriverGetProperties);
-  bind(a.lib, "cuFileHandleRegister", a.HandleRegister);
-  bind(a.lib, "cuFileHandleDeregister", a.HandleDeregister);
-  bind(a.lib, "cuFileBufRegister", a.BufRegister);
-  bind(a.lib, "cuFileBufDeregister", a.BufDeregister);
-  bind(a.lib, "cuFileRead", a.Read);
-  bind(a.lib, "cuFileWrite", a.Write);
-  bind(a.lib, "cuFileBatchIOSetUp", a.BatchIOSetUp);
-  bind(a.lib, "cuFileBatchIOSubmit", a.BatchIOSubmit);
-  bind(a.lib, "cuFileBatchIOGetStatus", a.BatchIOGetStatus);
-  bind(a.lib, "cuFileBatchIODestroy", a.BatchIODestroy);
-  bind(a.lib, "cuFileGetParameterBool", a.GetParameterBool);
-  bind(a.lib, "cuFileGetVersion", a.GetVersion);
+  bind_cufile(a.lib, "cuFileDriverClose_v2", a.DriverClose);
+  if (!a.DriverClose) bind_cufile(a.lib, "cuFileDriverClose", a.DriverClose);
+  bind_cufile(a.lib, "cuFileDriverGetProperties", a.DriverGetProperties);
+  bind_cufile(a.lib, "cuFileHandleRegister", a.HandleRegister);
+  bind_cufile(a.lib, "cuFileHandleDeregister", a.HandleDeregister);
+  bind_cufile(a.lib, "cuFileBufRegister", a.BufRegister);
+  bind_cufile(a.lib, "cuFileBufDeregister", a.BufDeregister);
+  bind_cufile(a.lib, "cuFileRead", a.Read);
+  bind_cufile(a.lib, "cuFileWrite", a.Write);
+  bind_cufile(a.lib, "cuFileBatchIOSetUp", a.BatchIOSetUp);
+  bind_cufile(a.lib, "cuFileBatchIOSubmit", a.BatchIOSubmit);
+  bind_cufile(a.lib, "cuFileBatchIOGetStatus", a.BatchIOGetStatus);
+  bind_cufile(a.lib, "cuFileBatchIODestroy", a.BatchIODestroy);
+  bind_cufile(a.lib, "cuFileGetParameterBool", a.GetParameterBool);
+  bind_cufile(a.lib, "cuFileGetVersion", a.GetVersion);
   if (!a.DriverOpen || !a.DriverClose || !a.HandleRegister || !a.HandleDeregister || !a.BufRegister ||
       !a.BufDeregister || !a.Read || !a.Write) {
     l.why = fmt::format("{} lacks one of the cuFile functions iowall needs", a.lib_name);

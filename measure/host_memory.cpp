@@ -18,8 +18,8 @@ namespace {
 
 int advice_flag(ThpAdvice a) { return a == ThpAdvice::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE; }
 
-std::uintptr_t round_down(std::uintptr_t v, std::uintptr_t a) { return v / a * a; }
-std::uintptr_t round_up(std::uintptr_t v, std::uintptr_t a) { return (v + a - 1) / a * a; }
+std::uintptr_t round_down_to(std::uintptr_t v, std::uintptr_t a) { return v / a * a; }
+std::uintptr_t round_up_to(std::uintptr_t v, std::uintptr_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
@@ -39,8 +39,8 @@ HostBuffer::HostBuffer(HostMemory kind, ThpAdvice thp, std::size_t bytes, const 
       if (!malloced_) throw RunError(fmt::format("malloc of {} bytes failed", bytes));
       data_ = static_cast<char*>(malloced_);
       if (thp != ThpAdvice::none) {
-        const std::uintptr_t lo = round_down(reinterpret_cast<std::uintptr_t>(data_), page);
-        const std::uintptr_t hi = round_up(reinterpret_cast<std::uintptr_t>(data_) + bytes, page);
+        const std::uintptr_t lo = round_down_to(reinterpret_cast<std::uintptr_t>(data_), page);
+        const std::uintptr_t hi = round_up_to(reinterpret_cast<std::uintptr_t>(data_) + bytes, page);
         advised_ = ::madvise(reinterpret_cast<void*>(lo), hi - lo, advice_flag(thp)) == 0;
       }
       std::memset(data_, 0x5a, bytes);  // every page faulted in before any timing
@@ -52,8 +52,8 @@ HostBuffer::HostBuffer(HostMemory kind, ThpAdvice thp, std::size_t bytes, const 
       void* m = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (m == MAP_FAILED) throw RunError(fmt::format("mmap of {} bytes failed: {}", span, std::strerror(errno)));
       const auto base = reinterpret_cast<std::uintptr_t>(m);
-      const std::uintptr_t start = round_up(base, kHugePage);
-      const std::uintptr_t end = round_up(start + bytes, page);
+      const std::uintptr_t start = round_up_to(base, kHugePage);
+      const std::uintptr_t end = round_up_to(start + bytes, page);
       if (start > base) ::munmap(m, start - base);
       if (base + span > end) ::munmap(reinterpret_cast<void*>(end), base + span - end);
       data_ = reinterpret_cast<char*>(start);

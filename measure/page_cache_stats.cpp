@@ -8,7 +8,7 @@
 namespace iowall::measure {
 namespace {
 
-std::string slurp(const std::string& path) {
+std::string slurp_proc(const std::string& path) {
   std::ifstream in(path);
   if (!in) return {};
   std::ostringstream s;
@@ -36,7 +36,7 @@ Counter field(std::string_view text, std::string_view key, char sep) {
 }
 
 Counter one_number(const std::string& path) {
-  const std::string s = slurp(path);
+  const std::string s = slurp_proc(path);
   std::int64_t v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p == s.data()) return std::nullopt;
@@ -75,7 +75,7 @@ DirtyCounters parse_dirty_counters(std::string_view meminfo, std::string_view vm
 }
 
 DirtyCounters read_dirty_counters(const std::string& proc) {
-  return parse_dirty_counters(slurp(proc + "/meminfo"), slurp(proc + "/vmstat"));
+  return parse_dirty_counters(slurp_proc(proc + "/meminfo"), slurp_proc(proc + "/vmstat"));
 }
 
 VmDirtySettings read_vm_dirty_settings(const std::string& proc) {
@@ -87,7 +87,7 @@ VmDirtySettings read_vm_dirty_settings(const std::string& proc) {
   s.dirty_background_bytes = one_number(vm + "dirty_background_bytes");
   s.dirty_expire_centisecs = one_number(vm + "dirty_expire_centisecs");
   s.dirty_writeback_centisecs = one_number(vm + "dirty_writeback_centisecs");
-  const std::string meminfo = slurp(proc + "/meminfo");
+  const std::string meminfo = slurp_proc(proc + "/meminfo");
   s.mem_total_bytes = meminfo_bytes(meminfo, "MemTotal");
   s.mem_available_bytes = meminfo_bytes(meminfo, "MemAvailable");
   return s;

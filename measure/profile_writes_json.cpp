@@ -26,7 +26,7 @@ json centisecs_or_null(const std::optional<std::uint64_t>& v) {
 json number_or_null(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 // The kernel's settings under the cpu_cached path's parameter names.
-json vm_json(const measure::MeasuredVm& v) {
+json vm_settings_json(const measure::MeasuredVm& v) {
   return {{"dirty_ratio", number_or_null(v.dirty_ratio)},
           {"dirty_background_ratio", number_or_null(v.dirty_background_ratio)},
           {"dirty_bytes", bytes_or_null(v.dirty_bytes)},
@@ -91,7 +91,7 @@ void add_write_fits(const WriteFits& w, json& fits) {
          w.writeback->flusher_identified ? json(bandwidth_text(w.writeback->flusher_Bps)) : json(nullptr)},
         {"writeback_request",
          w.writeback->request_bytes > 0 ? json(to_string(Bytes(w.writeback->request_bytes))) : json(nullptr)},
-        {"vm", w.writeback->vm ? vm_json(*w.writeback->vm) : json(nullptr)},
+        {"vm", w.writeback->vm ? vm_settings_json(*w.writeback->vm) : json(nullptr)},
         {"r2", round_sig(w.writeback->q.r2, 4)},
         {"rms_log_residual", round_sig(w.writeback->q.rms_residual, 3)},
         {"points", w.writeback->q.points},

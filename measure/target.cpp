@@ -21,18 +21,18 @@
 namespace iowall::measure {
 namespace {
 
-[[noreturn]] void bad(std::string_view option, std::string message) {
+[[noreturn]] void bad_target(std::string_view option, std::string message) {
   throw InputError(kWhere, std::string(option), std::move(message));
 }
 
 std::int64_t block_device_size(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) bad("-f", fmt::format("cannot open block device {} to read its size: {}", path, std::strerror(errno)));
+  if (fd < 0) bad_target("-f", fmt::format("cannot open block device {} to read its size: {}", path, std::strerror(errno)));
   std::uint64_t bytes = 0;
   const int rc = ::ioctl(fd, BLKGETSIZE64, &bytes);
   const int e = errno;
   ::close(fd);
-  if (rc != 0) bad("-f", fmt::format("cannot read the size of {}: {}", path, std::strerror(e)));
+  if (rc != 0) bad_target("-f", fmt::format("cannot read the size of {}: {}", path, std::strerror(e)));
   return static_cast<std::int64_t>(bytes);
 }
 
@@ -41,7 +41,7 @@ Bytes covered_size(const MeasureOptions& o, const Target& t) {
   if (t.kind == TargetKind::new_file) return *o.size;
   if (o.size) {
     if (o.size->n > t.capacity)
-      bad("-s", fmt::format("\"{}\" is more than the {} bytes of {}; iowall never grows an existing {}",
+      bad_target("-s", fmt::format("\"{}\" is more than the {} bytes of {}; iowall never grows an existing {}",
                             size_text(*o.size), t.capacity, t.path,
                             t.kind == TargetKind::block_device ? "device" : "file"));
     return *o.size;
@@ -49,7 +49,7 @@ Bytes covered_size(const MeasureOptions& o, const Target& t) {
   const std::int64_t per = o.io_size.n * o.threads;
   const std::int64_t n = t.capacity / o.io_size.n * o.io_size.n;
   if (n < per)
-    bad("-f", fmt::format("{} holds {} bytes, less than one I/O of \"{}\" for each of the {} threads", t.path,
+    bad_target("-f", fmt::format("{} holds {} bytes, less than one I/O of \"{}\" for each of the {} threads", t.path,
                           t.capacity, size_text(o.io_size), o.threads));
   return Bytes(n);
 }
@@ -71,27 +71,27 @@ Target inspect_target(const MeasureOptions& o) {
   const bool writes = o.mode.writes();
   struct stat st {};
   if (::stat(o.file.c_str(), &st) != 0) {
-    if (errno != ENOENT) bad("-f", fmt::format("cannot inspect {}: {}", o.file, std::strerror(errno)));
+    if (errno != ENOENT) bad_target("-f", fmt::format("cannot inspect {}: {}", o.file, std::strerror(errno)));
     if (!o.destroy_data_on.empty())
-      bad("--destroy-data-on", fmt::format("{} does not exist; --destroy-data-on is for block devices", o.file));
+      bad_target("--destroy-data-on", fmt::format("{} does not exist; --destroy-data-on is for block devices", o.file));
     if (!o.size)
-      bad("-s", fmt::format("{} does not exist and no -s was given to create it with", o.file));
+      bad_target("-s", fmt::format("{} does not exist and no -s was given to create it with", o.file));
     const std::filesystem::path parent = std::filesystem::absolute(o.file).parent_path();
     struct stat pst {};
     if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
-      bad("-f", fmt::format("cannot create {}: its directory {} does not exist", o.file, parent.string()));
+      bad_target("-f", fmt::format("cannot create {}: its directory {} does not exist", o.file, parent.string()));
     t.kind = TargetKind::new_file;
   } else if (S_ISDIR(st.st_mode)) {
-    bad("-f", fmt::format("{} is a directory; name a file (new or existing) or a block device", o.file));
+    bad_target("-f", fmt::format("{} is a directory; name a file (new or existing) or a block device", o.file));
   } else if (S_ISREG(st.st_mode)) {
     t.kind = TargetKind::existing_file;
     t.capacity = st.st_size;
     if (!o.destroy_data_on.empty())
-      bad("--destroy-data-on", fmt::format("{} is a regular file; --destroy-data-on is for block devices "
+      bad_target("--destroy-data-on", fmt::format("{} is a regular file; --destroy-data-on is for block devices "
                                            "(use --allow-write to write to an existing file)",
                                            o.file));
     if (writes && !o.allow_write)
-      bad("--allow-write", fmt::format("{} exists and -I {} would overwrite its data; pass --allow-write "
+      bad_target("--allow-write", fmt::format("{} exists and -I {} would overwrite its data; pass --allow-write "
                                        "to permit that, or name a path that does not exist",
                                        o.file, o.mode_text));
   } else if (S_ISBLK(st.st_mode)) {
@@ -99,29 +99,29 @@ Target inspect_target(const MeasureOptions& o) {
     t.rdev = st.st_rdev;
     if (writes) {
       if (o.destroy_data_on.empty())
-        bad("--destroy-data-on", fmt::format("-I {} would overwrite block device {}; pass --destroy-data-on {} "
+        bad_target("--destroy-data-on", fmt::format("-I {} would overwrite block device {}; pass --destroy-data-on {} "
                                              "if its data may be destroyed",
                                              o.mode_text, o.file, o.file));
       struct stat dst {};
       if (::stat(o.destroy_data_on.c_str(), &dst) != 0 || !S_ISBLK(dst.st_mode) || dst.st_rdev != st.st_rdev)
-        bad("--destroy-data-on", fmt::format("\"{}\" is not the block device given with -f ({})",
+        bad_target("--destroy-data-on", fmt::format("\"{}\" is not the block device given with -f ({})",
                                              o.destroy_data_on, o.file));
       // Checked before anything is opened for writing.
       const std::string busy = device_in_use(st.st_rdev);
       if (!busy.empty())
-        bad("--destroy-data-on", fmt::format("refusing to write to {}: {}", o.file, busy));
+        bad_target("--destroy-data-on", fmt::format("refusing to write to {}: {}", o.file, busy));
     } else if (!o.destroy_data_on.empty()) {
-      bad("--destroy-data-on", "given for a read-only mode; it is only needed to write to a block device");
+      bad_target("--destroy-data-on", "given for a read-only mode; it is only needed to write to a block device");
     }
     t.capacity = block_device_size(o.file);
   } else {
-    bad("-f", fmt::format("{} is not a regular file or a block device", o.file));
+    bad_target("-f", fmt::format("{} is not a regular file or a block device", o.file));
   }
   t.size = covered_size(o, t);
   if (uses_odirect(o.xfer) && t.size.n % kAlign != 0)
-    bad("-s", fmt::format("{} bytes is not a multiple of 4 KiB, which O_DIRECT requires", t.size.n));
+    bad_target("-s", fmt::format("{} bytes is not a multiple of 4 KiB, which O_DIRECT requires", t.size.n));
   if (t.size.n % o.io_size.n != 0)
-    bad("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", size_text(t.size), size_text(o.io_size)));
+    bad_target("-s", fmt::format("\"{}\" is not a multiple of the I/O size \"{}\"", size_text(t.size), size_text(o.io_size)));
   return t;
 }
 

@@ -12,7 +12,7 @@ namespace {
 // Wire bytes of a stream of TLPs of at most `max_payload` bytes: per-TLP overhead,
 // then SKP ordered sets (Gen1-5) or the flit's non-TLP bytes (Gen6). ACK/UpdateFC
 // DLLPs for this traffic travel in the opposite direction.
-WireFormat format(const LinkConfig& c, i64 max_payload, i64 overhead) {
+WireFormat pcie_format(const LinkConfig& c, i64 max_payload, i64 overhead) {
   WireFormat w;
   w.max_payload = max_payload;
   w.packet_overhead = overhead;
@@ -53,7 +53,7 @@ LinkSpec make_pcie_link(const Params& p) {
   }
   const i64 cpl = c.rcb_split ? std::min(c.rcb, c.mps) : c.mps;
   return LinkSpec{"pcie", encoded_bandwidth(c), c.flit() ? latency + fec_latency : latency,
-                  format(c, c.mps, mwr_overhead(c)), format(c, cpl, cpld_overhead(c)), describe(c), credits, "PCIe TLPs"};
+                  pcie_format(c, c.mps, mwr_overhead(c)), pcie_format(c, cpl, cpld_overhead(c)), describe(c), credits, "PCIe TLPs"};
 }
 
 LinkSpec make_fabric_link(const Params& p) {

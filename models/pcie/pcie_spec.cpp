@@ -36,9 +36,9 @@ constexpr i64 kGen3Ack[6][6] = {{333, 512, 655, 1167, 2191, 4239}, {224, 313, 38
                                 {169, 214, 250, 378, 634, 1146},   {163, 203, 182, 246, 374, 630},
                                 {144, 168, 182, 246, 374, 630},    {129, 141, 148, 180, 244, 372}};
 
-i64 table(const i64 (&t)[6][6], const LinkConfig& c) { return t[width_index(c.lanes)][mps_index(c.mps)]; }
+i64 spec_table(const i64 (&t)[6][6], const LinkConfig& c) { return t[width_index(c.lanes)][mps_index(c.mps)]; }
 
-i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+i64 ceil_div_u(i64 a, i64 b) { return (a + b - 1) / b; }
 
 }  // namespace
 
@@ -63,9 +63,9 @@ i64 mrd_overhead(const LinkConfig& c) { return mwr_overhead(c); }
 i64 cpld_overhead(const LinkConfig& c) { return (c.flit() ? 12 : 20) + (c.ecrc ? 4 : 0); }
 
 i64 ack_interval(const LinkConfig& c) {
-  if (c.gen == 1) return table(kGen1Ack, c);
-  if (c.gen == 2) return table(kGen2Ack, c);
-  return table(kGen3Ack, c);  // Gen3, Gen4 and Gen5 share the table
+  if (c.gen == 1) return spec_table(kGen1Ack, c);
+  if (c.gen == 2) return spec_table(kGen2Ack, c);
+  return spec_table(kGen3Ack, c);  // Gen3, Gen4 and Gen5 share the table
 }
 // The UpdateFC guideline equals the ACK limit except Gen1 x32 at MPS 2 KiB (248).
 i64 fc_interval(const LinkConfig& c) {
@@ -110,7 +110,7 @@ namespace {
 // The data TLP bytes and request TLP bytes of one transfer, and the counts.
 void tlp_bytes(const LinkConfig& c, Op op, i64 size, StreamCost& s, i64& data, i64& req) {
   if (op == Op::write) {
-    s.tlps = ceil_div(size, c.mps);
+    s.tlps = ceil_div_u(size, c.mps);
     data = size + s.tlps * mwr_overhead(c);
     req = 0;
     return;
@@ -118,8 +118,8 @@ void tlp_bytes(const LinkConfig& c, Op op, i64 size, StreamCost& s, i64& data, i
   // Reads: one MRd per MRRS bytes; each is answered by completions of at most MPS
   // bytes (or RCB bytes when the completer splits at the boundary).
   const i64 cpl_size = c.rcb_split ? std::min(c.rcb, c.mps) : c.mps;
-  s.requests = ceil_div(size, c.mrrs);
-  for (i64 left = size; left > 0; left -= c.mrrs) s.tlps += ceil_div(std::min(left, c.mrrs), cpl_size);
+  s.requests = ceil_div_u(size, c.mrrs);
+  for (i64 left = size; left > 0; left -= c.mrrs) s.tlps += ceil_div_u(std::min(left, c.mrrs), cpl_size);
   data = size + s.tlps * cpld_overhead(c);
   req = s.requests * mrd_overhead(c);
 }

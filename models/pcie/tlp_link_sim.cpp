@@ -12,10 +12,10 @@
 namespace iowall::pcie {
 namespace {
 
-enum class Kind : std::uint8_t { mwr, mrd, cpld };
+enum class TlpKind : std::uint8_t { mwr, mrd, cpld };
 
 struct Tlp {
-  Kind kind;
+  TlpKind kind;
   i64 payload;
   int tag;  // for MRd and CplD
 };
@@ -74,7 +74,7 @@ public:
   void kick(Transmitter& t) {
     if (t.busy) return;
     if (t.dir == 0 && t.tlps.empty() && writes_.left() && engine_ready(writes_.at_transfer_start(), [this] { kick(tx_[0]); }))
-      t.tlps.push_back({Kind::mwr, writes_.next(), -1});
+      t.tlps.push_back({TlpKind::mwr, writes_.next(), -1});
     i64 bytes = 0;
     const LinkConfig& l = c_.link;
     bool tlp_sent = false, is_skp = false;
@@ -107,27 +107,27 @@ public:
     } else if (!t.tlps.empty()) {
       tlp = t.tlps.front();
       const i64 data_credits = (tlp.payload + 15) / 16;
-      if (tlp.kind == Kind::mwr && (t.posted_h < 1 || t.posted_d < data_credits)) {
+      if (tlp.kind == TlpKind::mwr && (t.posted_h < 1 || t.posted_d < data_credits)) {
         ++result_.credit_stalls;
         return;  // waits for an UpdateFC
       }
-      if (tlp.kind == Kind::mrd && t.np_h < 1) {
+      if (tlp.kind == TlpKind::mrd && t.np_h < 1) {
         ++result_.credit_stalls;
         return;
       }
-      if (tlp.kind == Kind::mwr) {
+      if (tlp.kind == TlpKind::mwr) {
         --t.posted_h;
         t.posted_d -= data_credits;
-      } else if (tlp.kind == Kind::mrd) {
+      } else if (tlp.kind == TlpKind::mrd) {
         --t.np_h;
       }
       t.tlps.pop_front();
       // A read request carries no data: its `payload` is the size it asks for.
-      bytes = tlp.kind == Kind::mrd ? mrd_overhead(l)
-                                    : tlp.payload + (tlp.kind == Kind::mwr ? mwr_overhead(l) : cpld_overhead(l));
+      bytes = tlp.kind == TlpKind::mrd ? mrd_overhead(l)
+                                    : tlp.payload + (tlp.kind == TlpKind::mwr ? mwr_overhead(l) : cpld_overhead(l));
       if (l.flit()) bytes = (bytes * 256 + 235) / 236;  // its share of flits
       tlp_sent = true;
-      if (tlp.kind == Kind::mrd) ++result_.requests; else ++result_.data_tlps;
+      if (tlp.kind == TlpKind::mrd) ++result_.requests; else ++result_.data_tlps;
     } else {
       return;
     }
@@ -168,9 +168,9 @@ private:
         ++back.acks_pending;
       }
     }
-    if (tlp.kind != Kind::cpld) {
+    if (tlp.kind != TlpKind::cpld) {
       // The receiver drains at once; the freed credits go back in UpdateFC DLLPs.
-      if (tlp.kind == Kind::mwr) {
+      if (tlp.kind == TlpKind::mwr) {
         ++back.fc_posted_h;
         back.fc_posted_d += (tlp.payload + 15) / 16;
       } else {
@@ -193,8 +193,8 @@ private:
         ++back.fcs_pending;
       }
     }
-    if (tlp.kind == Kind::mwr) deliver(tlp.payload);
-    if (tlp.kind == Kind::mrd) {
+    if (tlp.kind == TlpKind::mwr) deliver(tlp.payload);
+    if (tlp.kind == TlpKind::mrd) {
       // The completer answers after its latency with completions of MPS (or RCB) bytes.
       const std::uint32_t index = pending_tlps_.acquire(tlp);
       q_.schedule(q_.now() + c_.completer_latency, [this, index] {
@@ -202,11 +202,11 @@ private:
         pending_tlps_.release(index);
         const i64 cpl = c_.link.rcb_split ? std::min(c_.link.rcb, c_.link.mps) : c_.link.mps;
         for (i64 off = 0; off < req.payload; off += cpl)
-          tx_[1].tlps.push_back({Kind::cpld, std::min(cpl, req.payload - off), req.tag});
+          tx_[1].tlps.push_back({TlpKind::cpld, std::min(cpl, req.payload - off), req.tag});
         kick(tx_[1]);
       });
     }
-    if (tlp.kind == Kind::cpld) {
+    if (tlp.kind == TlpKind::cpld) {
       deliver(tlp.payload);
       auto& left = tag_left_[static_cast<std::size_t>(tlp.tag)];
       left -= tlp.payload;
@@ -249,7 +249,7 @@ private:
       free_tags_.pop_front();
       const i64 size = reads_.next();
       tag_left_[static_cast<std::size_t>(tag)] = size;
-      tx_[0].tlps.push_back({Kind::mrd, size, tag});
+      tx_[0].tlps.push_back({TlpKind::mrd, size, tag});
     }
     kick(tx_[0]);
   }

@@ -27,13 +27,13 @@ Time ReadService::now() const { return drive_.now(); }
 
 namespace {
 
-struct Registered {
+struct RegisteredReadService {
   std::string description;
   ReadServiceFactory factory;
   ReadCeilingForm ceiling;
 };
-std::map<std::string, Registered>& registered() {
-  static std::map<std::string, Registered> r;
+std::map<std::string, RegisteredReadService>& registered_read_services() {
+  static std::map<std::string, RegisteredReadService> r;
   return r;
 }
 
@@ -160,18 +160,18 @@ IOWALL_REGISTER_READ_SERVICE(
 
 std::vector<std::string> read_service_names() {
   std::vector<std::string> out;
-  for (const auto& [name, r] : registered()) out.push_back(name);
+  for (const auto& [name, r] : registered_read_services()) out.push_back(name);
   return out;
 }
 
 std::unique_ptr<ReadService> make_read_service(const std::string& name, NvmeSsd& drive) {
-  const auto it = registered().find(name);
-  return it == registered().end() ? nullptr : it->second.factory(drive);
+  const auto it = registered_read_services().find(name);
+  return it == registered_read_services().end() ? nullptr : it->second.factory(drive);
 }
 
 const ReadCeilingForm& read_ceiling(const std::string& name) {
-  const auto it = registered().find(name);
-  if (it == registered().end()) throw std::logic_error("no read service \"" + name + "\"");
+  const auto it = registered_read_services().find(name);
+  if (it == registered_read_services().end()) throw std::logic_error("no read service \"" + name + "\"");
   return it->second.ceiling;
 }
 
@@ -180,7 +180,7 @@ namespace detail {
 ReadServiceRegistrar::ReadServiceRegistrar(const char* name, const char* description, const char* header,
                                            ReadServiceFactory f, ReadCeilingForm ceiling,
                                            std::vector<std::pair<std::string, std::string>> uses) {
-  registered()[name] = {description, std::move(f), ceiling};
+  registered_read_services()[name] = {description, std::move(f), ceiling};
   ModelEntry e;
   e.domain = "read_service";
   e.name = name;

@@ -9,7 +9,7 @@ namespace iowall {
 
 namespace {
 
-bool given(const Params& p, const char* key) { return !p.describing() && p.json().contains(key); }
+bool checkpoint_given(const Params& p, const char* key) { return !p.describing() && p.json().contains(key); }
 
 }  // namespace
 
@@ -50,7 +50,7 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   if (memory == "allocator") {
     if (!save) p.fail("host_memory", "allocator applies to checkpoint_save only (a restore's process is new)");
     c.allocator_reuse_max = reuse_max;
-  } else if (given(p, "allocator_reuse_max")) {
+  } else if (checkpoint_given(p, "allocator_reuse_max")) {
     p.fail("allocator_reuse_max", "applies with \"host_memory\": \"allocator\" only");
   }
   c.huge_pages = p.get_choice("thp", "off", {"off", "on"},
@@ -117,12 +117,12 @@ CheckpointConfig read_checkpoint(const Params& p, bool save) {
   for (const char* k : save ? std::vector<const char*>{"deserialize", "reader", "gpu_memory"}
                             : std::vector<const char*>{"serialize", "pipeline", "buffer", "buffers", "durability",
                                                        "fsync_every", "file"})
-    if (given(p, k))
+    if (checkpoint_given(p, k))
       p.fail(k, save ? "applies to checkpoint_load only" : "applies to checkpoint_save only (a restore only reads)");
-  if (given(p, "fsync_every") && durability != "fsync_each")
+  if (checkpoint_given(p, "fsync_every") && durability != "fsync_each")
     p.fail("fsync_every", "applies with \"durability\": \"fsync_each\" only");
   c.reader = reader == "mapped" ? CheckpointConfig::Reader::mapped : CheckpointConfig::Reader::read;
-  if (c.reader == CheckpointConfig::Reader::mapped && given(p, "host_memory"))
+  if (c.reader == CheckpointConfig::Reader::mapped && checkpoint_given(p, "host_memory"))
     p.fail("host_memory", "applies to \"reader\": \"read\" only (a mapped file's data stays in the page cache)");
   c.gpu_memory = gpu_memory == "cached" ? CheckpointConfig::GpuMemory::cached : CheckpointConfig::GpuMemory::fresh;
   c.overlapped = pipeline == "overlapped";

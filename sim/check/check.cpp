@@ -151,7 +151,7 @@ Quantity simulated(const Source& s, const Case& c, const Outcome& o, std::string
   return q;
 }
 
-double median(std::vector<double> v) {
+double median_value(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -221,12 +221,12 @@ void summarize(CheckResult& r, const Corpus& corpus) {
     for (const PointResult& p : r.points)
       if (p.source == s.id) errs.push_back(std::abs(p.error));
     sum.points = errs.size();
-    sum.median_abs_error = median(errs);
+    sum.median_abs_error = median_value(errs);
     sum.max_abs_error = errs.empty() ? 0 : *std::max_element(errs.begin(), errs.end());
     all.insert(all.end(), errs.begin(), errs.end());
     r.sources.push_back(std::move(sum));
   }
-  r.median_abs_error = median(all);
+  r.median_abs_error = median_value(all);
   r.max_abs_error = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
 }
 

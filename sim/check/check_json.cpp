@@ -11,7 +11,7 @@
 namespace iowall::check {
 namespace {
 
-double rounded(double v, int digits) {
+double rounded_value(double v, int digits) {
   const double f = std::pow(10.0, digits);
   return std::round(v * f) / f;
 }
@@ -34,24 +34,24 @@ Dimension dimension_named(const std::string& s, const std::string& file, const s
 }
 
 // Typed access with errors naming the file and pointer.
-const Json& field(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
+const Json& check_field(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
   if (!j.is_object() || !j.contains(key)) throw InputError(file, ptr, fmt::format("\"{}\" is missing", key));
   return j.at(key);
 }
-double number(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
-  const Json& v = field(j, key, file, ptr);
+double check_number(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
+  const Json& v = check_field(j, key, file, ptr);
   if (!v.is_number()) throw InputError(file, ptr + "/" + key, "is not a number");
   return v.get<double>();
 }
 std::string text(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
-  const Json& v = field(j, key, file, ptr);
+  const Json& v = check_field(j, key, file, ptr);
   if (!v.is_string()) throw InputError(file, ptr + "/" + key, "is not a string");
   return v.get<std::string>();
 }
-Quantity quantity(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
-  const Json& q = field(j, key, file, ptr);
+Quantity check_quantity(const Json& j, const char* key, const std::string& file, const std::string& ptr) {
+  const Json& q = check_field(j, key, file, ptr);
   const std::string at = ptr + "/" + key;
-  return {number(q, "value", file, at), dimension_named(text(q, "dimension", file, at), file, at + "/dimension")};
+  return {check_number(q, "value", file, at), dimension_named(text(q, "dimension", file, at), file, at + "/dimension")};
 }
 
 }  // namespace
@@ -65,8 +65,8 @@ Json check_json(const CheckResult& r) {
                        {"year", s.year},
                        {"url", s.url},
                        {"points", s.points},
-                       {"median_abs_error", rounded(s.median_abs_error, 4)},
-                       {"max_abs_error", rounded(s.max_abs_error, 4)}});
+                       {"median_abs_error", rounded_value(s.median_abs_error, 4)},
+                       {"max_abs_error", rounded_value(s.max_abs_error, 4)}});
   Json cases = Json::array();
   for (const PointResult& p : r.points)
     cases.push_back({{"source", p.source},
@@ -76,28 +76,28 @@ Json check_json(const CheckResult& r) {
                      {"published_text", p.published_text},
                      {"published", quantity_json(p.published)},
                      {"simulated", quantity_json(p.simulated)},
-                     {"error", rounded(p.error, 4)},
+                     {"error", rounded_value(p.error, 4)},
                      {"limited_by", p.limited_by},
                      {"note", p.note}});
   return {{"iowall_result", result_marker("check")},
           {"points", r.points.size()},
           {"sources", r.sources.size()},
-          {"median_abs_error", rounded(r.median_abs_error, 4)},
-          {"max_abs_error", rounded(r.max_abs_error, 4)},
+          {"median_abs_error", rounded_value(r.median_abs_error, 4)},
+          {"max_abs_error", rounded_value(r.max_abs_error, 4)},
           {"per_source", sources},
           {"cases", cases}};
 }
 
 CheckResult check_from_json(const Json& j, const std::string& file) {
   // The marker's version is checked by result_from_json, which calls this for the shape.
-  const Json& marker = field(j, "iowall_result", file, "");
+  const Json& marker = check_field(j, "iowall_result", file, "");
   if (text(marker, "kind", file, "/iowall_result") != "check")
     throw InputError(file, "/iowall_result/kind", "is not \"check\"");
   CheckResult r;
-  r.median_abs_error = number(j, "median_abs_error", file, "");
-  r.max_abs_error = number(j, "max_abs_error", file, "");
-  const Json& sources = field(j, "per_source", file, "");
-  const Json& cases = field(j, "cases", file, "");
+  r.median_abs_error = check_number(j, "median_abs_error", file, "");
+  r.max_abs_error = check_number(j, "max_abs_error", file, "");
+  const Json& sources = check_field(j, "per_source", file, "");
+  const Json& cases = check_field(j, "cases", file, "");
   if (!sources.is_array()) throw InputError(file, "/per_source", "is not an array");
   if (!cases.is_array()) throw InputError(file, "/cases", "is not an array");
   for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -107,10 +107,10 @@ CheckResult check_from_json(const Json& j, const std::string& file) {
     s.title = text(sources[i], "title", file, ptr);
     s.publisher = text(sources[i], "publisher", file, ptr);
     s.url = text(sources[i], "url", file, ptr);
-    s.year = static_cast<int>(number(sources[i], "year", file, ptr));
-    s.points = static_cast<std::size_t>(number(sources[i], "points", file, ptr));
-    s.median_abs_error = number(sources[i], "median_abs_error", file, ptr);
-    s.max_abs_error = number(sources[i], "max_abs_error", file, ptr);
+    s.year = static_cast<int>(check_number(sources[i], "year", file, ptr));
+    s.points = static_cast<std::size_t>(check_number(sources[i], "points", file, ptr));
+    s.median_abs_error = check_number(sources[i], "median_abs_error", file, ptr);
+    s.max_abs_error = check_number(sources[i], "max_abs_error", file, ptr);
     r.sources.push_back(std::move(s));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -122,9 +122,9 @@ CheckResult check_from_json(const Json& j, const std::string& file) {
     p.figure = text(c, "figure", file, ptr);
     p.metric = text(c, "metric", file, ptr);
     p.published_text = text(c, "published_text", file, ptr);
-    p.published = quantity(c, "published", file, ptr);
-    p.simulated = quantity(c, "simulated", file, ptr);
-    p.error = number(c, "error", file, ptr);
+    p.published = check_quantity(c, "published", file, ptr);
+    p.simulated = check_quantity(c, "simulated", file, ptr);
+    p.error = check_number(c, "error", file, ptr);
     p.limited_by = text(c, "limited_by", file, ptr);
     p.note = text(c, "note", file, ptr);
     r.points.push_back(std::move(p));

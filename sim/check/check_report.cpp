@@ -35,9 +35,9 @@ std::string value(const Quantity& q) {
   return *s.unit ? n + " " + s.unit : n;
 }
 
-std::string pct(double e) { return fmt::format("{:+.1f}%", e * 100); }
+std::string check_pct(double e) { return fmt::format("{:+.1f}%", e * 100); }
 
-std::string summary_line(const CheckResult& r) {
+std::string check_summary_line(const CheckResult& r) {
   return fmt::format("{} points from {} sources: median |error| {:.1f}%, worst {:.1f}%", r.points.size(), r.sources.size(),
                      r.median_abs_error * 100, r.max_abs_error * 100);
 }
@@ -53,13 +53,13 @@ std::string check_table(const CheckResult& r) {
       s += fmt::format("\n{}\n  {:<28} {:>14} {:>14} {:>8}  {}\n", source, "case", "published", "simulated", "error",
                        "limited by");
     }
-    s += fmt::format("  {:<28} {:>14} {:>14} {:>8}  {}\n", p.id, value(p.published), value(p.simulated), pct(p.error),
+    s += fmt::format("  {:<28} {:>14} {:>14} {:>8}  {}\n", p.id, value(p.published), value(p.simulated), check_pct(p.error),
                      p.limited_by.empty() ? "-" : p.limited_by);
   }
   s += fmt::format("\n{:<34} {:>6} {:>10} {:>10}\n", "source", "points", "median", "worst");
   for (const SourceSummary& x : r.sources)
     s += fmt::format("{:<34} {:>6} {:>9.1f}% {:>9.1f}%\n", x.id, x.points, x.median_abs_error * 100, x.max_abs_error * 100);
-  s += summary_line(r) + "\n";
+  s += check_summary_line(r) + "\n";
   return s;
 }
 
@@ -69,7 +69,7 @@ std::string check_markdown(const CheckResult& r, const Corpus& corpus, const std
                    "CI fails when the median or any point gets worse than `reports/validation.json` by more than "
                    "2 points.\n\n",
                    command);
-  s += "**" + summary_line(r) + ".**\n\n";
+  s += "**" + check_summary_line(r) + ".**\n\n";
   s += "| source | points | median abs error | worst |\n|---|---:|---:|---:|\n";
   for (const SourceSummary& x : r.sources)
     s += fmt::format("| {} | {} | {:.1f}% | {:.1f}% |\n", x.id, x.points, x.median_abs_error * 100, x.max_abs_error * 100);
@@ -82,7 +82,7 @@ std::string check_markdown(const CheckResult& r, const Corpus& corpus, const std
     for (const PointResult& p : r.points) {
       if (p.source != src.id) continue;
       s += fmt::format("| {} | {}{} | {} | {} | {} | {} |\n", p.id, p.figure, p.note.empty() ? "" : " (" + p.note + ")",
-                       p.published_text, value(p.simulated), pct(p.error), p.limited_by.empty() ? "-" : p.limited_by);
+                       p.published_text, value(p.simulated), check_pct(p.error), p.limited_by.empty() ? "-" : p.limited_by);
     }
   }
   return s;
@@ -132,7 +132,7 @@ report::ChartSpec parity(const CheckResult& r, Dimension dim) {
 std::string section(const ResultDoc& doc, report::Charts& charts) {
   const CheckResult r = check_from_json(*doc.other, doc.file);
   std::string s = "<h2>Accuracy against published figures</h2>\n";
-  s += html::paragraph(summary_line(r) + ". Error = simulated / published - 1.");
+  s += html::paragraph(check_summary_line(r) + ". Error = simulated / published - 1.");
   std::vector<std::vector<std::string>> rows;
   for (const SourceSummary& x : r.sources)
     rows.push_back({x.id, x.title, fmt::format("{}", x.year), fmt::format("{}", x.points),
@@ -147,7 +147,7 @@ std::string section(const ResultDoc& doc, report::Charts& charts) {
   }
   rows.clear();
   for (const PointResult& p : r.points)
-    rows.push_back({p.source, p.id, p.figure, p.published_text, value(p.simulated), pct(p.error),
+    rows.push_back({p.source, p.id, p.figure, p.published_text, value(p.simulated), check_pct(p.error),
                     p.limited_by.empty() ? "-" : p.limited_by});
   s += "<h3>Points</h3>\n";
   s += html::table({"source", "case", "figure", "published", "simulated", "error", "limited by (simulated)"}, rows, 3);

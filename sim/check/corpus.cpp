@@ -32,7 +32,7 @@ struct RateUnit {
   const char* suffix;
   double scale;
 };
-constexpr RateUnit kRateUnits[] = {{"MIOPS", 1e6}, {"kIOPS", 1e3}, {"KIOPS", 1e3}, {"IOPS", 1.0}};
+constexpr RateUnit kCorpusRateUnits[] = {{"MIOPS", 1e6}, {"kIOPS", 1e3}, {"KIOPS", 1e3}, {"IOPS", 1.0}};
 
 bool split_number(const std::string& text, double& value, std::string& unit) {
   std::size_t used = 0;
@@ -79,7 +79,7 @@ Quantity parse_figure(const std::string& text, Dimension expected, const std::st
       break;
     }
     case Dimension::rate: {
-      for (const RateUnit& u : kRateUnits)
+      for (const RateUnit& u : kCorpusRateUnits)
         if (unit == u.suffix) q.si = number * u.scale;
       Rate r;
       if (q.si == 0 && parse_rate(text, r).ok) q.si = r.per_s_value();
@@ -180,9 +180,9 @@ std::size_t Corpus::points() const {
 namespace {
 
 // Field access with errors that name the file and pointer.
-class Reader {
+class CorpusReader {
 public:
-  Reader(const Json& j, std::string file, std::string pointer) : j_(j), file_(std::move(file)), ptr_(std::move(pointer)) {
+  CorpusReader(const Json& j, std::string file, std::string pointer) : j_(j), file_(std::move(file)), ptr_(std::move(pointer)) {
     if (!j_.is_object()) fail(ptr_, "is not an object");
   }
   [[noreturn]] void fail(const std::string& pointer, const std::string& why) const {
@@ -218,7 +218,7 @@ private:
   std::string file_, ptr_;
 };
 
-Reproduction read_reproduction(const Reader& c, Metric& metric, const std::string& metric_name) {
+Reproduction read_reproduction(const CorpusReader& c, Metric& metric, const std::string& metric_name) {
   Reproduction r;
   const int kinds = int(c.has("scenario")) + int(c.has("plan")) + int(c.has("study"));
   if (kinds != 1) c.fail(c.at("id"), "a case names exactly one of \"scenario\", \"plan\" or \"study\"");
@@ -261,12 +261,12 @@ Reproduction read_reproduction(const Reader& c, Metric& metric, const std::strin
 namespace {
 
 Source source_from_json(const Json& json, const std::string& file, const std::string& id) {
-  const Reader top(json, file, "");
+  const CorpusReader top(json, file, "");
   top.only({"$schema", "source", "conditions", "cases"});
   Source s;
   s.id = id;
   s.file = file;
-  const Reader src(top.object("source"), file, "/source");
+  const CorpusReader src(top.object("source"), file, "/source");
   src.only({"title", "publisher", "year", "url", "where", "kind"});
   s.title = src.text("title");
   s.publisher = src.text("publisher");
@@ -276,7 +276,7 @@ Source source_from_json(const Json& json, const std::string& file, const std::st
       src.json().at("year").get<int>() > 2100)
     src.fail(src.at("year"), "the year of publication (an integer) is missing or out of range");
   s.year = src.json().at("year").get<int>();
-  const Reader cond(top.object("conditions"), file, "/conditions");
+  const CorpusReader cond(top.object("conditions"), file, "/conditions");
   cond.only({"hardware", "software", "assumed"});
   s.hardware = cond.text("hardware");
   s.software = cond.text("software");
@@ -294,7 +294,7 @@ Source source_from_json(const Json& json, const std::string& file, const std::st
   const Json& cases = json.at("cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string ptr = "/cases/" + std::to_string(i);
-    const Reader c(cases[i], file, ptr);
+    const CorpusReader c(cases[i], file, ptr);
     c.only({"id", "figure", "published", "metric", "scenario", "plan", "study", "set", "path", "params", "note"});
     Case k;
     k.pointer = ptr;

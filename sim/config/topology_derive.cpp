@@ -322,7 +322,7 @@ void swap_drives(Editor& e, const Json& v, Edits& out) {
   out.name.push_back(preset);
 }
 
-void pcie_generation(Editor& e, const Json& v, Edits& out) {
+void derived_pcie_generation(Editor& e, const Json& v, Edits& out) {
   const bool whole = v.is_number_integer() && !(v.is_number_unsigned() && v.get<unsigned long long>() > 6);
   if (!whole || v.get<long long>() < 1 || v.get<long long>() > 6)
     e.fail("pcie_gen", "", fmt::format("{} is not a PCIe generation the pcie link model has (1 to 6)", quote_json(v)));
@@ -375,7 +375,7 @@ Json derive_topology(const Json& base, const Json& spec, const std::string& base
   if (spec.contains("ssds_per_switch")) drives_per_switch(e, spec["ssds_per_switch"], edits);
   if (spec.contains("nic_rails")) nics_per_gpu(e, spec["nic_rails"], edits);
   if (spec.contains("drive")) swap_drives(e, spec["drive"], edits);
-  if (spec.contains("pcie_gen")) pcie_generation(e, spec["pcie_gen"], edits);
+  if (spec.contains("pcie_gen")) derived_pcie_generation(e, spec["pcie_gen"], edits);
   Json t = e.take();
   if (edits.said.empty()) return t;
   const std::string name = t.value("name", "topology");

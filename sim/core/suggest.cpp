@@ -6,7 +6,7 @@
 namespace iowall {
 namespace {
 
-std::string lower(std::string_view s) {
+std::string lower_case(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
@@ -55,13 +55,13 @@ bool is_part(const std::string& word, const std::string& name) {
 }  // namespace
 
 std::vector<std::string> close_names(std::string_view word, const std::vector<std::string>& known) {
-  const std::string w = lower(word);
+  const std::string w = lower_case(word);
   if (w.empty() || w.size() > 200) return {};
   const std::size_t letters = w.size() - std::min(w.size(), w.find_first_not_of('-'));
   const std::size_t limit = std::max<std::size_t>(1, letters / 3);
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const std::string& k : known) {
-    const std::string kl = lower(k);
+    const std::string kl = lower_case(k);
     if (kl == w) continue;
     const std::size_t d = distance(w, kl, limit);
     if (d <= limit) scored.emplace_back(d, k);

@@ -11,7 +11,7 @@ namespace iowall::plan {
 
 namespace {
 
-std::string rate(double bytes_per_s) { return fmt::format("{} B/s", static_cast<long long>(std::llround(bytes_per_s))); }
+std::string link_rate(double bytes_per_s) { return fmt::format("{} B/s", static_cast<long long>(std::llround(bytes_per_s))); }
 
 // Ethernet switches and the ports they have handed out.
 class Switches {
@@ -29,10 +29,10 @@ private:
 };
 
 Json ethernet(const std::string& a, const std::string& b, double bytes_per_s) {
-  return {{"a", a}, {"b", b}, {"ethernet", {{"rate", rate(bytes_per_s)}, {"cable", "3 m"}}}};
+  return {{"a", a}, {"b", b}, {"ethernet", {{"rate", link_rate(bytes_per_s)}, {"cable", "3 m"}}}};
 }
 
-Json pcie(const std::string& a, const std::string& b, int lanes) {
+Json pcie_link_json(const std::string& a, const std::string& b, int lanes) {
   return {{"a", a}, {"b", b}, {"pcie", {{"gen", 5}, {"lanes", lanes}}}};
 }
 
@@ -62,7 +62,7 @@ ClusterTopology cluster_topology(const ClusterSpec& c, const std::string& option
       d["id"] = prefix + id;
       if (model == "gpu") out.rank_gpus.push_back(prefix + id);
       if (model == "nic" && nic_index++ < c.nodes.nics) {
-        d["line_rate"] = rate(c.nodes.nic_bw);
+        d["line_rate"] = link_rate(c.nodes.nic_bw);
         nics.push_back(prefix + id);
       }
       devices.push_back(std::move(d));
@@ -100,16 +100,16 @@ ClusterTopology cluster_topology(const ClusterSpec& c, const std::string& option
       const int on_switch = s.drives / s.nics + (k < s.drives % s.nics ? 1 : 0);  // drive d on switch d mod ports
       const std::string sw = fmt::format("{}sw{}", p, k), nic = fmt::format("{}nic{}", p, k);
       devices.push_back({{"id", sw}, {"model", "pcie_switch"}, {"preset", "pex89000"}, {"downstream_ports", 1 + on_switch}});
-      devices.push_back({{"id", nic}, {"model", "nic"}, {"preset", "cx7_400g"}, {"line_rate", rate(s.nic_bw)}});
-      links.push_back(pcie(fmt::format("{}rc.rp{}", p, k), sw + ".up", 16));
-      links.push_back(pcie(sw + ".dn0", nic + ".up", 16));
+      devices.push_back({{"id", nic}, {"model", "nic"}, {"preset", "cx7_400g"}, {"line_rate", link_rate(s.nic_bw)}});
+      links.push_back(pcie_link_json(fmt::format("{}rc.rp{}", p, k), sw + ".up", 16));
+      links.push_back(pcie_link_json(sw + ".dn0", nic + ".up", 16));
       links.push_back(ethernet(nic + ".net", switches.port(fmt::format("sleaf{}", v / s.servers_per_leaf)), s.nic_bw));
     }
     for (int d = 0; d < s.drives; ++d) {
       const std::string id = fmt::format("{}nvme{}", p, d);
       devices.push_back({{"id", id}, {"model", "nvme_ssd"}, {"preset", "pm1743"},
-                         {"write_bandwidth", rate(s.drive_write_bw)}, {"read_bandwidth", rate(s.drive_read_bw)}});
-      links.push_back(pcie(fmt::format("{}sw{}.dn{}", p, d % s.nics, 1 + d / s.nics), id + ".up", 4));
+                         {"write_bandwidth", link_rate(s.drive_write_bw)}, {"read_bandwidth", link_rate(s.drive_read_bw)}});
+      links.push_back(pcie_link_json(fmt::format("{}sw{}.dn{}", p, d % s.nics, 1 + d / s.nics), id + ".up", 4));
       out.drives.push_back(id);
     }
   }

@@ -72,13 +72,13 @@ std::vector<NodePhase> phases(const PathMetrics& m) {
 }  // namespace
 
 namespace {
-const char* name(NodeRun run) {
+const char* node_run_name(NodeRun run) {
   return run == NodeRun::save ? "save" : run == NodeRun::first_save ? "first-save" : "restore";
 }
 }  // namespace
 
 std::string node_scenario(const std::string& topology, IoPath path, double rank_bytes, NodeRun run) {
-  const json doc = {{"name", fmt::format("node-{}-{}", name(path), name(run))},
+  const json doc = {{"name", fmt::format("node-{}-{}", name(path), node_run_name(run))},
                     {"description", "one node's checkpoint, simulated for iowall plan checkpoint --node"},
                     {"topology", topology},
                     {"fidelity", "chunk"},

@@ -18,7 +18,7 @@ Role role_of(const std::string& phase, IoPath path) {
   return Role::storage;
 }
 
-double secs(double bytes, double bw) { return bw > 0 ? bytes / bw : 0.0; }
+double node_secs(double bytes, double bw) { return bw > 0 ? bytes / bw : 0.0; }
 
 }  // namespace
 
@@ -63,21 +63,21 @@ Phase node_transfer(const PlanInput& in, const RankLoad& l, Direction dir, const
     const double sim_s = g.seconds * scale;
     switch (g.role) {
       case Role::copy_engine:
-        if (save ? o.d2h_bw : o.h2d_bw) terms.push_back({"GPU copy engine", secs(l.rank_max, save ? n.d2h_bw : n.h2d_bw)});
+        if (save ? o.d2h_bw : o.h2d_bw) terms.push_back({"GPU copy engine", node_secs(l.rank_max, save ? n.d2h_bw : n.h2d_bw)});
         else terms.push_back({simulated, sim_s});
         break;
       case Role::cpu:
         if (o.memcpy_bw)
-          terms.push_back({"CPU memcpy (one thread per rank)", secs(std::max(1, st.memcpys) * l.rank_max, n.memcpy_bw)});
+          terms.push_back({"CPU memcpy (one thread per rank)", node_secs(std::max(1, st.memcpys) * l.rank_max, n.memcpy_bw)});
         else terms.push_back({simulated, sim_s});
         break;
       case Role::storage:
         if (save ? o.node_bw : o.node_read_bw)
-          terms.push_back({"node storage link", secs(l.node_max, save ? s.node_write_bw : s.node_read_bw)});
+          terms.push_back({"node storage link", node_secs(l.node_max, save ? s.node_write_bw : s.node_read_bw)});
         else terms.push_back({simulated, sim_s});
-        if (sim.path == IoPath::gds && o.gpu_link_bw) terms.push_back({"GPU PCIe link (GDS)", secs(l.rank_max, n.gpu_link_bw)});
+        if (sim.path == IoPath::gds && o.gpu_link_bw) terms.push_back({"GPU PCIe link (GDS)", node_secs(l.rank_max, n.gpu_link_bw)});
         if (const double client = s.client_cap(); client > 0)
-          terms.push_back({"storage client per rank", secs(l.rank_max, client)});
+          terms.push_back({"storage client per rank", node_secs(l.rank_max, client)});
         break;
     }
     double m = 0;

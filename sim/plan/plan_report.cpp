@@ -30,7 +30,7 @@ std::string dur(double s) {
   if (s >= 1) return fmt::format("{:.3g} s", s);
   return fmt::format("{:.3g} ms", s * 1e3);
 }
-std::string pct(double f) { return fmt::format("{:.2f}%", 100 * f); }
+std::string plan_pct(double f) { return fmt::format("{:.2f}%", 100 * f); }
 
 PlanPhaseResult phase_result(const Phase& p) {
   PlanPhaseResult out{p.bytes, p.first_done, p.last_done, p.bottleneck, {}};
@@ -104,8 +104,8 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
                    dur(r.mtbf), fmt::format("{:.0f}", in.mttf / 3600), in.par.gpus, dur(r.young), dur(r.daly),
                    dur(r.interval), in.interval > 0 ? " (given)" : r.interval > r.daly ? " (the async flush; Daly is shorter)" : " (Daly)");
   s += fmt::format("{:<14}{} (checkpoints alone: {}); overhead {} of wall time; first order delta/T + (T/2+R)/M = {}\n",
-                   "availability", pct(r.availability), pct(r.availability_no_failures), pct(r.overhead),
-                   pct(r.waste_first_order));
+                   "availability", plan_pct(r.availability), plan_pct(r.availability_no_failures), plan_pct(r.overhead),
+                   plan_pct(r.waste_first_order));
   s += fmt::format("{:<14}{:.0f} GPU-h (checkpoints {:.0f}, rework and recovery {:.0f}); {:.3g} MWh of {:.3g} MW ({:.3g} MW wasted)\n",
                    "lost per day", r.gpu_hours_lost_per_day, r.gpu_hours_checkpoint, r.gpu_hours_rework, r.mwh_lost_per_day,
                    r.cluster_power / 1e6, r.power_wasted / 1e6);
@@ -113,7 +113,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     const BandwidthAnswer& bw = *a.bandwidth;
     const std::string what = bw.per_node ? "per-node storage bandwidth" : "aggregate storage write bandwidth";
     if (bw.bandwidth)
-      s += fmt::format("{:<14}overhead {} needs {} {}{}\n", "inverse", pct(*q.target_overhead), what, rate_text(*bw.bandwidth),
+      s += fmt::format("{:<14}overhead {} needs {} {}{}\n", "inverse", plan_pct(*q.target_overhead), what, rate_text(*bw.bandwidth),
                        bw.units > 0 ? fmt::format(" = {:.0f} x {} at {} each", bw.units, in.storage.server_unit,
                                                   rate_text(in.storage.server_write_bw))
                                     : "");
@@ -125,7 +125,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
     }
     else
       s += fmt::format("{:<14}overhead {} is out of reach: with unlimited storage bandwidth it is still {} (limited by {})\n",
-                       "inverse", pct(*q.target_overhead), pct(bw.floor_overhead), bw.floor_bottleneck);
+                       "inverse", plan_pct(*q.target_overhead), plan_pct(bw.floor_overhead), bw.floor_bottleneck);
   }
   for (std::size_t i = 0; i < a.levers.size(); ++i) {
     const Lever& l = a.levers[i];

@@ -147,7 +147,7 @@ void replace_notes(StorageTarget& t, const std::vector<std::string>& keys, std::
   t.notes.insert(t.notes.begin() + static_cast<std::ptrdiff_t>(std::min(at, t.notes.size())), StorageNote{keys, std::move(text)});
 }
 
-std::string time_text(double s) { return to_string(Time(static_cast<i64>(std::llround(s * 1e12)))); }
+std::string target_time_text(double s) { return to_string(Time(static_cast<i64>(std::llround(s * 1e12)))); }
 
 }  // namespace
 
@@ -190,10 +190,10 @@ void note_given_settings(StorageTarget& t, const GivenSetting& given) {
     replace_notes(t, {"io_size", "queue_depth", "request_latency"},
                   fmt::format("requests of {} ({}), {} in flight per rank ({}), {} each ({})",
                               to_string(Bytes(static_cast<i64>(std::llround(t.io_size)))), from({"io_size"}),
-                              t.queue_depth, from({"queue_depth"}), time_text(t.request_latency), from({"request_latency"})));
+                              t.queue_depth, from({"queue_depth"}), target_time_text(t.request_latency), from({"request_latency"})));
   if (any({"file_latency"}))
     replace_notes(t, {"file_latency"},
-                  fmt::format("file create + commit {} ({})", time_text(t.file_latency), from({"file_latency"})));
+                  fmt::format("file create + commit {} ({})", target_time_text(t.file_latency), from({"file_latency"})));
   if (any({"capacity"}))
     replace_notes(t, {"capacity"},
                   fmt::format("capacity {} ({}){}", to_string(Bytes(static_cast<i64>(std::llround(t.capacity)))), from({"capacity"}),

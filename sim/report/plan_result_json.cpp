@@ -47,7 +47,7 @@ json node_json(const PlanNodeResult& n) {
 
 // --- reading ---
 
-bool flag(const JsonFields& f, const char* key) {
+bool plan_flag(const JsonFields& f, const char* key) {
   if (!f.has(key)) return false;
   if (!f.at(key).is_boolean()) f.fail(key, "not true or false");
   return f.at(key).get<bool>();
@@ -103,7 +103,7 @@ PlanNodeResult node_from(const JsonFields& f) {
 
 PlanOverheadCurve curve_from(const JsonFields& f) {
   PlanOverheadCurve c;
-  c.per_node = flag(f, "per_node");
+  c.per_node = plan_flag(f, "per_node");
   c.current_bandwidth_Bps = f.number("current_bandwidth_Bps");
   if (f.has("points")) {
     const json& a = f.at("points");
@@ -237,7 +237,7 @@ PlanCheckpointResult plan_result_from_json(const json& j, const std::string& fil
   if (const auto b = object(f, "inverse_bandwidth")) {
     PlanInverseBandwidth ib;
     ib.target_overhead = b->number("target_overhead");
-    ib.per_node = flag(*b, "per_node");
+    ib.per_node = plan_flag(*b, "per_node");
     if (b->has("bandwidth_Bps") && !b->at("bandwidth_Bps").is_null()) ib.bandwidth_Bps = b->number("bandwidth_Bps");
     ib.units = b->number("units");
     ib.unit = b->text("unit");

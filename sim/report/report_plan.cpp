@@ -21,7 +21,7 @@ std::string bytes(double b) {
   return fixed(b / 1e6, 3) + " MB";
 }
 std::string seconds(double s) { return fixed(s, s < 10 ? 3 : 1) + " s"; }
-std::string percent(double f) { return fixed(100 * f, 2) + " %"; }
+std::string percent_text(double f) { return fixed(100 * f, 2) + " %"; }
 
 // With --uncertainty, `interval` (the last rank's) follows the last rank's time.
 std::vector<std::string> phase_row(const std::string& name, const PlanPhaseResult& p, const PlanCheckpointResult& r,
@@ -103,9 +103,9 @@ std::string plan_section(const ResultDoc& doc, Charts& charts) {
     overhead_interval = fmt::format("; median [5% .. 95%] {} %", interval_cell(scaled(iv->second, 100), 3));
   s += "<h3>Availability and cost</h3>\n";
   s += html::table({"quantity", "value"},
-                   {{"overhead (checkpoints, failures and recovery)", percent(r.overhead) + " of wall time" + overhead_interval},
-                    {"availability", percent(r.availability)},
-                    {"availability without failures", percent(r.availability_no_failures)},
+                   {{"overhead (checkpoints, failures and recovery)", percent_text(r.overhead) + " of wall time" + overhead_interval},
+                    {"availability", percent_text(r.availability)},
+                    {"availability without failures", percent_text(r.availability_no_failures)},
                     {"stall per checkpoint", seconds(r.stall_s)},
                     {"cluster MTBF", seconds(f.mtbf_s)},
                     {"checkpoint interval used", seconds(f.interval_s)},
@@ -115,10 +115,10 @@ std::string plan_section(const ResultDoc& doc, Charts& charts) {
   if (const auto& b = r.inverse_bandwidth) {
     s += html::paragraph(
         b->bandwidth_Bps
-            ? fmt::format("Overhead {} needs {} storage bandwidth {:.4g} GB/s.", percent(b->target_overhead),
+            ? fmt::format("Overhead {} needs {} storage bandwidth {:.4g} GB/s.", percent_text(b->target_overhead),
                           b->per_node ? "per-node" : "aggregate", *b->bandwidth_Bps / 1e9)
             : fmt::format("Overhead {} is out of reach: with unlimited storage bandwidth it is still {} (limited by {}).",
-                          percent(b->target_overhead), percent(b->floor_overhead), or_text(b->floor_bottleneck, "?")));
+                          percent_text(b->target_overhead), percent_text(b->floor_overhead), or_text(b->floor_bottleneck, "?")));
   }
   for (const auto& w : r.warnings) s += html::paragraph("warning: " + w, "warning");
   if (r.overhead_vs_bandwidth)

@@ -15,7 +15,7 @@ using nlohmann::json;
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
-std::string topology_text(const RunResult& r) {
+std::string run_topology_text(const RunResult& r) {
   const std::string s = or_dash(r.topology);
   if (!r.topology_summary) return s;
   const TopologySummary& t = *r.topology_summary;
@@ -116,7 +116,7 @@ std::string run_section(const ResultDoc& doc, Charts& charts) {
   std::string s = fmt::format("<h2>Run: {}</h2>\n", html::escape(scenario));
   s += html::facts({{"result file", doc.file},
                     {"scenario", scenario + (r.description.empty() ? "" : ": " + r.description)},
-                    {"topology", topology_text(r)},
+                    {"topology", run_topology_text(r)},
                     {"workload", workload_text(r.workload)},
                     {"data paths", fmt::format("{}", fmt::join(paths, ", "))},
                     {"fidelity", fidelity_text(r.fidelity)},

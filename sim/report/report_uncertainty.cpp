@@ -14,7 +14,7 @@
 namespace iowall::report {
 namespace {
 
-std::string intervals_part(const RunResult& r, Charts& charts) {
+std::string run_intervals_part(const RunResult& r, Charts& charts) {
   const UncertaintySummary& u = *r.uncertainty;
   std::string s = "<h3>Prediction intervals</h3>\n";
   s += html::paragraph(
@@ -52,7 +52,7 @@ std::string tornado(const RunResult& r, const PathResult& p, const SensitivityRe
                        sens, charts);
 }
 
-std::string sensitivity_part(const RunResult& r, Charts& charts) {
+std::string run_sensitivity_part(const RunResult& r, Charts& charts) {
   const SensitivityResult& s = *r.sensitivity;
   const HeadlineMetric* h = headline_metric(s.metric);
   std::string out = "<h3>Sensitivity: which inputs decide the answer</h3>\n";
@@ -90,8 +90,8 @@ std::string sensitivity_part(const RunResult& r, Charts& charts) {
 
 std::string uncertainty_part(const RunResult& r, Charts& charts) {
   std::string s;
-  if (r.uncertainty) s += intervals_part(r, charts);
-  if (r.sensitivity) s += sensitivity_part(r, charts);
+  if (r.uncertainty) s += run_intervals_part(r, charts);
+  if (r.sensitivity) s += run_sensitivity_part(r, charts);
   return s;
 }
 

@@ -9,9 +9,9 @@
 namespace iowall::report {
 namespace {
 
-std::string gbps(double bps) { return fixed(bps / 1e9, 3); }
+std::string gbps_text(double bps) { return fixed(bps / 1e9, 3); }
 
-std::string summary(const char* what, const ValidateSummary& s) {
+std::string validate_summary(const char* what, const ValidateSummary& s) {
   if (s.points == 0) return fmt::format("{}: no simulated points.", what);
   return fmt::format("{}: {} simulated points, median |error| {:.1f} %, worst {:.1f} %; run-to-run spread of the "
                      "measurements (max-min)/median, median over those points {:.1f} %.",
@@ -55,8 +55,8 @@ std::string validate_section(const ResultDoc& doc, Charts& charts) {
                     {"fit subset", or_text(r.fit_subset, "-")},
                     {"fidelity of the predictions", fidelity_text(r.fidelity)},
                     {"points", fmt::format("{}", points.size())}});
-  s += html::paragraph(summary("Held out", r.held_out));
-  s += html::paragraph(summary("In the fit subset", r.in_sample), "note");
+  s += html::paragraph(validate_summary("Held out", r.held_out));
+  s += html::paragraph(validate_summary("In the fit subset", r.in_sample), "note");
   s += charts.figure(measured_vs_predicted(points),
                      "Measured throughput (median of the repeats, bars from the slowest to the fastest repeat) and the "
                      "simulated throughput of each point, in GB/s (log scale).");
@@ -64,8 +64,8 @@ std::string validate_section(const ResultDoc& doc, Charts& charts) {
   for (const ValidatePoint& p : points) {
     const auto& pred = p.prediction;
     rows.push_back({or_text(p.point, "?"), p.set == "fit" ? "fit" : "held out", fmt::format("{}", p.repeats),
-                    gbps(p.measured_median_Bps), gbps(p.measured_min_Bps) + " - " + gbps(p.measured_max_Bps),
-                    fixed(100 * p.spread, 1), pred ? gbps(pred->predicted_Bps) : "-",
+                    gbps_text(p.measured_median_Bps), gbps_text(p.measured_min_Bps) + " - " + gbps_text(p.measured_max_Bps),
+                    fixed(100 * p.spread, 1), pred ? gbps_text(pred->predicted_Bps) : "-",
                     pred ? fmt::format("{:+.1f}", 100 * pred->error) : "-",
                     pred ? or_text(pred->limited_by, "-") : or_text(p.method, "-")});
   }

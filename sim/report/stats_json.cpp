@@ -30,7 +30,7 @@ StatSeries series_from(const JsonFields& f) {
   return s;
 }
 
-StatKind kind_of(const JsonFields& f) {
+StatKind stats_kind_of(const JsonFields& f) {
   if (f.has("value")) return StatKind::counter;
   if (f.has("percentile")) return StatKind::histogram;
   if (f.has("period_s") && !f.has("mean")) return StatKind::series;
@@ -40,7 +40,7 @@ StatKind kind_of(const JsonFields& f) {
 StatRecord stat_from_json(const json& j, const std::string& file, const std::string& at) {
   const JsonFields f(j, file, at);
   StatRecord r;
-  r.kind = kind_of(f);
+  r.kind = stats_kind_of(f);
   r.unit = f.text("unit");
   switch (r.kind) {
     case StatKind::counter: r.value = f.unsigned_integer("value"); break;

@@ -15,7 +15,7 @@ std::string percentile_text(const StatRecord& r, double p) {
 
 // The headline numbers of one statistic: value for counters, mean/max for gauges,
 // count/mean/p50/p99 for histograms, period and length for series.
-std::string summary(const StatRecord& r) {
+std::string stats_summary(const StatRecord& r) {
   switch (r.kind) {
     case StatKind::counter: return fmt::format("{}", r.value);
     case StatKind::histogram:
@@ -33,7 +33,7 @@ std::string summary(const StatRecord& r) {
 
 std::string stats_text(const StatsResult& stats) {
   std::string out;
-  for (const auto& [path, r] : stats) out += fmt::format("  {:<48} {:<6} {}\n", path, r.unit, summary(r));
+  for (const auto& [path, r] : stats) out += fmt::format("  {:<48} {:<6} {}\n", path, r.unit, stats_summary(r));
   return out;
 }
 

@@ -14,7 +14,7 @@ double round_to(double v, int digits) {
 }
 
 // Linear interpolation between the order statistics (Hyndman and Fan's type 7).
-double percentile(const std::vector<double>& sorted, double p) {
+double sample_percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
   const double h = (static_cast<double>(sorted.size()) - 1) * p;
   const auto lo = static_cast<std::size_t>(std::floor(h));
@@ -50,8 +50,8 @@ const HeadlineMetric* headline_metric(const std::string& key) {
 
 Interval interval_of(std::vector<double> values, int digits) {
   std::sort(values.begin(), values.end());
-  return {round_to(percentile(values, 0.5), digits), round_to(percentile(values, 0.05), digits),
-          round_to(percentile(values, 0.95), digits)};
+  return {round_to(sample_percentile(values, 0.5), digits), round_to(sample_percentile(values, 0.05), digits),
+          round_to(sample_percentile(values, 0.95), digits)};
 }
 
 Interval widen(const Interval& v, const ErrorBand& band, bool inverse, int digits) {

@@ -13,7 +13,7 @@
 namespace iowall {
 namespace {
 
-double round_to(double v, int digits) {
+double round_to_digits(double v, int digits) {
   const double f = std::pow(10.0, digits);
   return std::round(v * f) / f;
 }
@@ -32,7 +32,7 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, Time end) 
     }
   }
   if (!best) return std::nullopt;
-  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to(best_util, 4)};
+  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to_digits(best_util, 4)};
 }
 
 std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std::vector<double>& at_start,
@@ -54,7 +54,7 @@ std::optional<LimitedBy> limiting_resource(const StatRegistry& stats, const std:
     }
   }
   if (!best) return std::nullopt;
-  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to(best_util, 4)};
+  return LimitedBy{best->path.substr(0, best->path.size() - 5), round_to_digits(best_util, 4)};
 }
 
 namespace {
@@ -86,9 +86,9 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
       end = std::max(end, s.end);
       if (!longest || s.end - s.start > longest->end - longest->start) longest = &s;
     }
-    p.seconds = round_to((longest->end - longest->start).seconds(), 9);
-    p.start_s = round_to(start.seconds(), 9);
-    p.end_s = round_to(end.seconds(), 9);
+    p.seconds = round_to_digits((longest->end - longest->start).seconds(), 9);
+    p.start_s = round_to_digits(start.seconds(), 9);
+    p.end_s = round_to_digits(end.seconds(), 9);
     if (longest->end > longest->start) {
       const auto busiest = [&](const std::string& skip) {
         return limiting_resource(stats, longest->busy_start, longest->busy_end, longest->start, longest->end, skip);
@@ -99,9 +99,9 @@ std::vector<PhaseMetrics> phase_metrics(const std::vector<std::vector<PhaseSpan>
       if (other && thread < kSeriesEach && other->utilization < kSeriesEach &&
           thread + other->utilization >= kSeriesTogether)
         p.limited_by = LimitedBy{fmt::format("{} in series with {}", longest->thread, other->resource),
-                                 round_to(std::min(1.0, thread + other->utilization), 4)};
+                                 round_to_digits(std::min(1.0, thread + other->utilization), 4)};
       else if (!longest->thread.empty() && (!p.limited_by || thread > p.limited_by->utilization))
-        p.limited_by = LimitedBy{longest->thread, round_to(std::min(1.0, thread), 4)};
+        p.limited_by = LimitedBy{longest->thread, round_to_digits(std::min(1.0, thread), 4)};
     }
     out.push_back(std::move(p));
   }
@@ -127,7 +127,7 @@ std::optional<LimitedBy> phased_limit(const std::vector<PhaseMetrics>& phases) {
   const auto best = std::max_element(by_limit.begin(), by_limit.end(),
                                      [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
   if (best == by_limit.end() || !(total > 0)) return std::nullopt;
-  return LimitedBy{best->first, round_to(std::min(1.0, best->second.second / total), 4)};
+  return LimitedBy{best->first, round_to_digits(std::min(1.0, best->second.second / total), 4)};
 }
 
 // Below this utilization the busiest resource is idle most of the time: it is not what
@@ -165,25 +165,25 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
     first_done = std::min(first_done, r.first_done);
     last_done = std::max(last_done, r.last_done);
     latency.merge(r.latency_ns);
-    m.jobs.push_back({r.target, r.bytes.count(), round_to(gb_per_s(r.bytes, r.last_done), 4),
-                      round_to(r.first_done.seconds(), 9), round_to(r.last_done.seconds(), 9)});
+    m.jobs.push_back({r.target, r.bytes.count(), round_to_digits(gb_per_s(r.bytes, r.last_done), 4),
+                      round_to_digits(r.first_done.seconds(), 9), round_to_digits(r.last_done.seconds(), 9)});
   }
   double cpu_busy = 0;
   for (const StatEntry& e : ctx.stats().entries())
     if (e.kind == StatKind::gauge && e.path.find("/cores/busy") != std::string::npos)
       cpu_busy += static_cast<const TimeWeighted*>(e.stat)->mean(Time(0), last_done);
   const double iops = static_cast<double>(ios) / last_done.seconds();
-  m.throughput_GBps = round_to(gb_per_s(bytes, last_done), 4);
-  m.iops = round_to(iops, 1);
-  m.latency_mean_us = round_to(latency.mean() / 1e3, 3);
-  m.latency_p50_us = round_to(static_cast<double>(latency.percentile(50)) / 1e3, 3);
-  m.latency_p99_us = round_to(static_cast<double>(latency.percentile(99)) / 1e3, 3);
-  m.latency_p999_us = round_to(static_cast<double>(latency.percentile(99.9)) / 1e3, 3);
-  m.cpu_cores_busy = round_to(cpu_busy, 3);
+  m.throughput_GBps = round_to_digits(gb_per_s(bytes, last_done), 4);
+  m.iops = round_to_digits(iops, 1);
+  m.latency_mean_us = round_to_digits(latency.mean() / 1e3, 3);
+  m.latency_p50_us = round_to_digits(static_cast<double>(latency.percentile(50)) / 1e3, 3);
+  m.latency_p99_us = round_to_digits(static_cast<double>(latency.percentile(99)) / 1e3, 3);
+  m.latency_p999_us = round_to_digits(static_cast<double>(latency.percentile(99.9)) / 1e3, 3);
+  m.cpu_cores_busy = round_to_digits(cpu_busy, 3);
   m.bytes = bytes.count();
   m.ios = ios;
-  m.first_done_s = round_to(first_done.seconds(), 9);
-  m.last_done_s = round_to(last_done.seconds(), 9);
+  m.first_done_s = round_to_digits(first_done.seconds(), 9);
+  m.last_done_s = round_to_digits(last_done.seconds(), 9);
   m.events = ctx.queue().executed();
   m.limited_by = limiting_resource(ctx.stats(), std::max(last_done, ctx.now()));
   m.phases = phase_metrics(workload.phases(), ctx.stats());
@@ -196,15 +196,15 @@ PathResult run_path(const Scenario& sc, const PathChoice& choice, const RunOptio
   if (const Workload::Window w = workload.io_window();
       w.slots > 0 && ios > 0 && (!m.limited_by || m.limited_by->utilization < kWindowBoundBelow)) {
     const double occupancy = iops * latency.mean() / 1e9 / static_cast<double>(w.slots);
-    m.limited_by = LimitedBy{"io window (" + w.what + ")", round_to(std::min(1.0, occupancy), 4)};
+    m.limited_by = LimitedBy{"io window (" + w.what + ")", round_to_digits(std::min(1.0, occupancy), 4)};
   }
   // The host stack's efficiency (figures.md: 10 M IOPS per core, polled io_uring).
-  if (cpu_busy > 0) m.iops_per_cpu_core = round_to(iops / cpu_busy, 1);
+  if (cpu_busy > 0) m.iops_per_cpu_core = round_to_digits(iops / cpu_busy, 1);
   m.note = path->note();
   if (workload.reports_durability()) {
     Time writes_done{};
     for (const JobResult& r : workload.results()) writes_done = std::max(writes_done, r.writes_done);
-    m.write_phase_s = round_to(writes_done.seconds(), 9);
+    m.write_phase_s = round_to_digits(writes_done.seconds(), 9);
     if (workload.durable()) m.durable_s = m.last_done_s;
   }
   out.stats = collect_stats(ctx.stats(), last_done);

@@ -79,7 +79,7 @@ void walk_scenario(Scenario& sc, const Visit& visit,
   for (PathChoice& p : sc.paths) walk(p.params, Place{sc.file, p.pointer, p.label}, {"name", "label"}, visit);
 }
 
-std::string key_of(const std::string& name, const std::string& text) { return name + "\n" + text; }
+std::string input_key_of(const std::string& name, const std::string& text) { return name + "\n" + text; }
 
 }  // namespace
 
@@ -89,7 +89,7 @@ std::vector<UncertainInput> uncertain_inputs(const Scenario& scenario) {
     if (!has_uncertainty(text)) return;
     const std::optional<QuantityKind> kind = quantity_kind_of(text);
     if (!kind) return;  // not a quantity ("../topology.json"): the model's parameter read decides
-    auto [it, added] = found.try_emplace(key_of(key, text));
+    auto [it, added] = found.try_emplace(input_key_of(key, text));
     UncertainInput& in = it->second;
     ++in.places;
     if (!added) return;
@@ -112,17 +112,17 @@ std::vector<UncertainInput> uncertain_inputs(const Scenario& scenario) {
 Scenario with_values(const Scenario& scenario, const std::vector<UncertainInput>& inputs, const std::vector<i64>& values) {
   std::map<std::string, std::string> text_of;  // key -> the value's text
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    text_of[key_of(inputs[k].name, inputs[k].text)] = quantity_text(inputs[k].u.kind, values.at(k));
+    text_of[input_key_of(inputs[k].name, inputs[k].text)] = quantity_text(inputs[k].u.kind, values.at(k));
   Scenario sc = scenario;
   walk_scenario(
       sc,
       [&](const std::string& key, Json& value, const Place&) {
-        const auto it = text_of.find(key_of(key, value.get<std::string>()));
+        const auto it = text_of.find(input_key_of(key, value.get<std::string>()));
         if (it != text_of.end()) value = it->second;
       },
       [&](const std::string& key, const std::string& text, const Place&, Json& device) {
         // The device's own key overrides its preset's value, as the topology loader merges them.
-        const auto it = text_of.find(key_of(key, text));
+        const auto it = text_of.find(input_key_of(key, text));
         if (it != text_of.end()) device[key] = it->second;
       });
   return sc;

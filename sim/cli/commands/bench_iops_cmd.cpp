@@ -50,7 +50,7 @@ Json one_run(const IopsArgs& a, const std::string& path, int repeat) {
           {"wall_us_per_io", c.wall / ios * 1e6}};
 }
 
-Json summarize(const Json& runs, const std::vector<std::string>& paths, double target) {
+Json summarize_iops(const Json& runs, const std::vector<std::string>& paths, double target) {
   Json out = Json::array();
   for (const std::string& p : paths) {
     std::vector<double> wall, cpu;
@@ -74,7 +74,7 @@ Json summarize(const Json& runs, const std::vector<std::string>& paths, double t
   return out;
 }
 
-std::string text_of(const Json& j) {
+std::string iops_text_of(const Json& j) {
   std::string t = fmt::format("{:<14} {:>6} {:>12} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "path", "repeat",
                               "sim IOPS", "sim s", "wall s", "CPU s", "wall/sim s", "events/IO");
   for (const Json& r : j["runs"])
@@ -122,8 +122,8 @@ void setup_bench_iops(CLI::App& root, CliState&) {
                     {"scenario", a->scenario},
                     {"size_per_gpu", a->size},
                     {"runs", runs},
-                    {"summary", summarize(runs, paths, a->target)}};
-    emit(a->out, [&] { return text_of(j); }, j);
+                    {"summary", summarize_iops(runs, paths, a->target)}};
+    emit(a->out, [&] { return iops_text_of(j); }, j);
   });
 }
 

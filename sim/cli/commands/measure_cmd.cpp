@@ -145,7 +145,7 @@ void emit_copy(const MeasureOptions& o, const CopyRunInfo& info) {
   write_out(o, lines, o.json ? copy_to_json(info).dump(2) + "\n" : std::string());
 }
 
-void emit(const MeasureOptions& o, const RunInfo& info) {
+void emit_measurement(const MeasureOptions& o, const RunInfo& info) {
   std::string lines;
   for (const auto& r : info.repeats) {
     lines += gdsio_summary(info, r) + "\n";
@@ -232,7 +232,7 @@ void setup_measure_command(CLI::App& root, CliState& state) {
     if (!o.output.empty() && same_file(o.output, o.file))
       throw InputError(kWhere, "--output", fmt::format("{} is the measurement's own target (-f {})", o.output, o.file));
     const RunInfo info = run_measurement(o);
-    emit(o, info);
+    emit_measurement(o, info);
     state.exit_code = 0;
   });
 }

@@ -55,7 +55,7 @@ struct ReadRequest {
 
 // Scenario settings first (origin FILE#/plan/key), flags on top (origin --flag). A value
 // given with a spread plans at its nominal value; the request echoes it as given.
-ReadRequest read_request(const PlanArgs& a) {
+ReadRequest read_plan_request(const PlanArgs& a) {
   ReadRequest r;
   json settings = json::object();
   std::string name = "checkpoint";
@@ -102,7 +102,7 @@ void setup_plan(CLI::App& root, CliState&) {
   cmd->callback([args] {
     args->report.check();
     args->uncertainty.check();
-    const ReadRequest r = read_request(*args);
+    const ReadRequest r = read_plan_request(*args);
     const plan::PlanRequest& q = r.q;
     // Under mpirun the ranks share the samples (as run and sweep do); rank 0 writes the
     // chart, the report and the result.

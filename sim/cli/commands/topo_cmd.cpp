@@ -62,7 +62,7 @@ Json describe_topology(const Topology& topo) {
   return out;
 }
 
-std::string topology_text(const Json& t) {
+std::string topology_summary_text(const Json& t) {
   std::string out = fmt::format("{}: {}\n\ndevices\n", t["name"].get<std::string>(), t["description"].get<std::string>());
   for (const auto& d : t["devices"])
     out += fmt::format("  {:<10} {}\n", d["id"].get<std::string>(), d["model"].get<std::string>());
@@ -138,7 +138,7 @@ void setup_topo(CLI::App& root, CliState&) {
       return;
     }
     const Json t = describe_topology(topology);
-    emit(*out, [&] { return topology_text(t); }, t);
+    emit(*out, [&] { return topology_summary_text(t); }, t);
   });
   auto list_out = std::make_shared<OutputOptions>();
   CLI::App* list = topo->add_subcommand("list", "the topologies shipped in iowall, by the names topo show and scenarios take");
