@@ -11,7 +11,11 @@ With --disk, for the sessions whose rounds counted the disk (disk_busy_ms per ph
 read split into the time the disk was busy and the time it waited, with the reader's CPU seconds (rounds
 into kept memory), beside the model's split (its read phase's seconds times the virtual disk's
 utilization) and a plain stream of the same bytes (measured only).
-usage: scripts/phase-ratios.py [--sessions] [--disk]   (--sessions: every session's ratios as well)
+With --sweep, the sessions ranked by their calibration sweep's 1 MiB O_DIRECT reads by one thread at QD8
+(medians of the rounds, disk/sweep/cpu_only-1M-qd{1,8}-t1-r*.json) beside torch.load's cold read measured
+over the model at 2 and 8 GB: whether a session whose sweep serves 1 MiB fast has a model that reads its
+checkpoints too fast.
+usage: scripts/phase-ratios.py [--sessions] [--disk] [--sweep]   (--sessions: every session's ratios as well)
 Environment: IOWALL (default build/release/iowall).
 """
 import glob
@@ -51,6 +55,24 @@ def sessions():
         session = source["source"]["url"].rstrip("/")
         fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
         yield re.search(r"-(vm\d+)\.json$", path).group(1), source, fw
+
+
+def sweep_median(session, point):
+    runs = glob.glob(os.path.join(ROOT, session, "disk", "sweep", f"cpu_only-{point}-r*.json"))
+    bws = [j["read"]["bw_bytes"] / 1e9 for f in runs for j in json.load(open(f))["jobs"]]
+    return statistics.median(bws) if bws else None
+
+
+def sweep_ranking(per_session, sources):
+    print("\nsession  1M QD1 GB/s  1M QD8 GB/s  read measured/model 2 GB  8 GB")
+    rows = []
+    for name, r in per_session.items():
+        session = sources[name]["source"]["url"].rstrip("/")
+        ratios = [r.get(("torch_save", gb, "load_cold_read"), (None,))[0] for gb in (2.0, 8.0)]
+        rows.append((name, sweep_median(session, "1M-qd1-t1"), sweep_median(session, "1M-qd8-t1"), ratios))
+    text = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
+    for name, qd1, qd8, ratios in sorted(rows, key=lambda row: row[2] or 0):
+        print(f"{name:7}  {text(qd1):>11}  {text(qd8):>11}  {text(ratios[0]):>24}  {text(ratios[1]):>4}")
 
 
 def session_ratios(iowall, source, fw):
@@ -103,7 +125,10 @@ def disk_split(iowall):
 
 def main():
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
-    per_session = {name: session_ratios(iowall, source, fw) for name, source, fw in sessions()}
+    sources, per_session = {}, {}
+    for name, source, fw in sessions():
+        sources[name] = source
+        per_session[name] = session_ratios(iowall, source, fw)
     keys = sorted({k for r in per_session.values() for k in r})
     print(f"{len(per_session)} sessions; measured over model, by phase")
     print(f"{'writer':12} {'size':>5} {'phase':16} {'n':>3} {'median':>7} {'min':>6} {'max':>6} {'past 15%':>9}"
@@ -121,6 +146,8 @@ def main():
                                           for k in keys))
     if "--disk" in sys.argv[1:]:
         disk_split(iowall)
+    if "--sweep" in sys.argv[1:]:
+        sweep_ranking(per_session, sources)
 
 
 if __name__ == "__main__":
