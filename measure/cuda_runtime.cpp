@@ -6,17 +6,11 @@
 #include <fmt/format.h>
 
 #include "measure/options.hpp"
+#include "measure/shared_library.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall::measure {
 namespace {
-
-template <typename F>
-bool bind(void* lib, const char* sym, F& fn, std::string& missing) {
-  fn = reinterpret_cast<F>(::dlsym(lib, sym));
-  if (!fn) missing += (missing.empty() ? "" : ", ") + std::string(sym);
-  return fn != nullptr;
-}
 
 struct Loaded {
   CudaRuntime rt;
@@ -26,40 +20,33 @@ struct Loaded {
 
 Loaded load() {
   Loaded l;
-  std::string tried;
-  for (const char* name : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}) {
-    l.rt.lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (l.rt.lib) {
-      l.rt.lib_name = name;
-      break;
-    }
-    const char* err = ::dlerror();
-    tried += fmt::format("{}{} ({})", tried.empty() ? "" : "; ", name, err ? err : "not found");
-  }
+  const SharedLibrary so = open_first({"libcudart.so.13", "libcudart.so.12", "libcudart.so"});
+  l.rt.lib = so.handle;
+  l.rt.lib_name = so.name;
   if (!l.rt.lib) {
-    l.why = "the CUDA runtime could not be loaded: " + tried;
+    l.why = "the CUDA runtime could not be loaded: " + so.tried;
     return l;
   }
   std::string missing;
   auto& r = l.rt;
-  bind(r.lib, "cudaGetDeviceCount", r.GetDeviceCount, missing);
-  bind(r.lib, "cudaSetDevice", r.SetDevice, missing);
-  bind(r.lib, "cudaMalloc", r.Malloc, missing);
-  bind(r.lib, "cudaFree", r.Free, missing);
-  bind(r.lib, "cudaHostRegister", r.HostRegister, missing);
-  bind(r.lib, "cudaHostUnregister", r.HostUnregister, missing);
-  bind(r.lib, "cudaMemcpyAsync", r.MemcpyAsync, missing);
-  bind(r.lib, "cudaMemcpy", r.Memcpy, missing);
-  bind(r.lib, "cudaHostAlloc", r.HostAlloc, missing);
-  bind(r.lib, "cudaFreeHost", r.FreeHost, missing);
-  bind(r.lib, "cudaMemset", r.Memset, missing);
-  bind(r.lib, "cudaStreamCreate", r.StreamCreate, missing);
-  bind(r.lib, "cudaStreamDestroy", r.StreamDestroy, missing);
-  bind(r.lib, "cudaStreamSynchronize", r.StreamSynchronize, missing);
-  bind(r.lib, "cudaDeviceSynchronize", r.DeviceSynchronize, missing);
-  bind(r.lib, "cudaRuntimeGetVersion", r.RuntimeGetVersion, missing);
-  bind(r.lib, "cudaDriverGetVersion", r.DriverGetVersion, missing);
-  bind(r.lib, "cudaGetErrorString", r.GetErrorString, missing);
+  bind_symbol(r.lib, "cudaGetDeviceCount", r.GetDeviceCount, &missing);
+  bind_symbol(r.lib, "cudaSetDevice", r.SetDevice, &missing);
+  bind_symbol(r.lib, "cudaMalloc", r.Malloc, &missing);
+  bind_symbol(r.lib, "cudaFree", r.Free, &missing);
+  bind_symbol(r.lib, "cudaHostRegister", r.HostRegister, &missing);
+  bind_symbol(r.lib, "cudaHostUnregister", r.HostUnregister, &missing);
+  bind_symbol(r.lib, "cudaMemcpyAsync", r.MemcpyAsync, &missing);
+  bind_symbol(r.lib, "cudaMemcpy", r.Memcpy, &missing);
+  bind_symbol(r.lib, "cudaHostAlloc", r.HostAlloc, &missing);
+  bind_symbol(r.lib, "cudaFreeHost", r.FreeHost, &missing);
+  bind_symbol(r.lib, "cudaMemset", r.Memset, &missing);
+  bind_symbol(r.lib, "cudaStreamCreate", r.StreamCreate, &missing);
+  bind_symbol(r.lib, "cudaStreamDestroy", r.StreamDestroy, &missing);
+  bind_symbol(r.lib, "cudaStreamSynchronize", r.StreamSynchronize, &missing);
+  bind_symbol(r.lib, "cudaDeviceSynchronize", r.DeviceSynchronize, &missing);
+  bind_symbol(r.lib, "cudaRuntimeGetVersion", r.RuntimeGetVersion, &missing);
+  bind_symbol(r.lib, "cudaDriverGetVersion", r.DriverGetVersion, &missing);
+  bind_symbol(r.lib, "cudaGetErrorString", r.GetErrorString, &missing);
   if (!missing.empty()) {
     l.why = fmt::format("{} lacks {}", r.lib_name, missing);
     return l;

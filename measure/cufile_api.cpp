@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "measure/options.hpp"
+#include "measure/shared_library.hpp"
 #include "sim/core/error.hpp"
 
 namespace iowall::measure {
@@ -21,11 +22,6 @@ static_assert(sizeof(cufile::IOParams) == 64);
 static_assert(sizeof(cufile::IOEvents) == 24);
 static_assert(sizeof(cufile::Error) == 8);
 
-template <typename F>
-void bind_cufile(void* lib, const char* sym, F& fn) {
-  fn = reinterpret_cast<F>(::dlsym(lib, sym));
-}
-
 struct LoadedCufile {
   CuFileApi api;
   bool ok = false;
@@ -34,38 +30,31 @@ struct LoadedCufile {
 
 LoadedCufile open_cufile() {
   LoadedCufile l;
-  std::string tried;
-  for (const char* name : {"libcufile.so.0", "libcufile.so"}) {
-    l.api.lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (l.api.lib) {
-      l.api.lib_name = name;
-      break;
-    }
-    const char* err = ::dlerror();
-    tried += fmt::format("{}{} ({})", tried.empty() ? "" : "; ", name, err ? err : "not found");
-  }
+  const SharedLibrary so = open_first({"libcufile.so.0", "libcufile.so"});
+  l.api.lib = so.handle;
+  l.api.lib_name = so.name;
   if (!l.api.lib) {
-    l.why = "cuFile could not be loaded: " + tried;
+    l.why = "cuFile could not be loaded: " + so.tried;
     return l;
   }
   auto& a = l.api;
-  bind_cufile(a.lib, "cuFileDriverOpen", a.DriverOpen);
+  bind_symbol(a.lib, "cuFileDriverOpen", a.DriverOpen);
   // cufile.h maps cuFileDriverClose to cuFileDriverClose_v2 in recent releases.
-  bind_cufile(a.lib, "cuFileDriverClose_v2", a.DriverClose);
-  if (!a.DriverClose) bind_cufile(a.lib, "cuFileDriverClose", a.DriverClose);
-  bind_cufile(a.lib, "cuFileDriverGetProperties", a.DriverGetProperties);
-  bind_cufile(a.lib, "cuFileHandleRegister", a.HandleRegister);
-  bind_cufile(a.lib, "cuFileHandleDeregister", a.HandleDeregister);
-  bind_cufile(a.lib, "cuFileBufRegister", a.BufRegister);
-  bind_cufile(a.lib, "cuFileBufDeregister", a.BufDeregister);
-  bind_cufile(a.lib, "cuFileRead", a.Read);
-  bind_cufile(a.lib, "cuFileWrite", a.Write);
-  bind_cufile(a.lib, "cuFileBatchIOSetUp", a.BatchIOSetUp);
-  bind_cufile(a.lib, "cuFileBatchIOSubmit", a.BatchIOSubmit);
-  bind_cufile(a.lib, "cuFileBatchIOGetStatus", a.BatchIOGetStatus);
-  bind_cufile(a.lib, "cuFileBatchIODestroy", a.BatchIODestroy);
-  bind_cufile(a.lib, "cuFileGetParameterBool", a.GetParameterBool);
-  bind_cufile(a.lib, "cuFileGetVersion", a.GetVersion);
+  bind_symbol(a.lib, "cuFileDriverClose_v2", a.DriverClose);
+  if (!a.DriverClose) bind_symbol(a.lib, "cuFileDriverClose", a.DriverClose);
+  bind_symbol(a.lib, "cuFileDriverGetProperties", a.DriverGetProperties);
+  bind_symbol(a.lib, "cuFileHandleRegister", a.HandleRegister);
+  bind_symbol(a.lib, "cuFileHandleDeregister", a.HandleDeregister);
+  bind_symbol(a.lib, "cuFileBufRegister", a.BufRegister);
+  bind_symbol(a.lib, "cuFileBufDeregister", a.BufDeregister);
+  bind_symbol(a.lib, "cuFileRead", a.Read);
+  bind_symbol(a.lib, "cuFileWrite", a.Write);
+  bind_symbol(a.lib, "cuFileBatchIOSetUp", a.BatchIOSetUp);
+  bind_symbol(a.lib, "cuFileBatchIOSubmit", a.BatchIOSubmit);
+  bind_symbol(a.lib, "cuFileBatchIOGetStatus", a.BatchIOGetStatus);
+  bind_symbol(a.lib, "cuFileBatchIODestroy", a.BatchIODestroy);
+  bind_symbol(a.lib, "cuFileGetParameterBool", a.GetParameterBool);
+  bind_symbol(a.lib, "cuFileGetVersion", a.GetVersion);
   if (!a.DriverOpen || !a.DriverClose || !a.HandleRegister || !a.HandleDeregister || !a.BufRegister ||
       !a.BufDeregister || !a.Read || !a.Write) {
     l.why = fmt::format("{} lacks one of the cuFile functions iowall needs", a.lib_name);
