@@ -24,6 +24,7 @@ import os
 import re
 import statistics
 import sys
+import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from session_measurements import ROOT, case_phases  # noqa: E402
@@ -57,9 +58,24 @@ def sessions():
         yield re.search(r"-(vm\d+)\.json$", path).group(1), source, fw
 
 
+def sweep_runs(session, point):
+    """The session's sweep records of one point: from disk/sweep/, or read out of disk.tar.gz where the
+    session keeps that phase as the run packed it (nothing is unpacked)."""
+    name = re.compile(rf"disk/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
+    folder = os.path.join(ROOT, session, "disk")
+    if os.path.isdir(folder):
+        return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", "*.json")))
+                if name.search(os.path.relpath(f, os.path.join(ROOT, session)).replace(os.sep, "/"))]
+    archive = folder + ".tar.gz"
+    if not os.path.isfile(archive):
+        return []
+    with tarfile.open(archive) as tar:
+        return [json.load(tar.extractfile(m)) for m in sorted(tar.getmembers(), key=lambda m: m.name)
+                if m.isfile() and name.search(m.name)]
+
+
 def sweep_median(session, point):
-    runs = glob.glob(os.path.join(ROOT, session, "disk", "sweep", f"cpu_only-{point}-r*.json"))
-    bws = [j["read"]["bw_bytes"] / 1e9 for f in runs for j in json.load(open(f))["jobs"]]
+    bws = [j["read"]["bw_bytes"] / 1e9 for doc in sweep_runs(session, point) for j in doc["jobs"]]
     return statistics.median(bws) if bws else None
 
 
