@@ -8,7 +8,8 @@ completions unlock the pages and the reader copies them out. Whether the disk is
 the reader copies, how large the requests are and how many are in flight decide the rate. Each
 case below is run --rounds times, interleaved, on one file of --size-gib GiB written once; before
 every cold case the file's pages are dropped (posix_fadvise DONTNEED, this file only):
-  buffered_Nm      cold read() in N MiB pieces (readinto, into memory already mapped), N = 1, 4, 16
+  buffered_Nm      cold read() in N MiB pieces (readinto, into memory already mapped), N = 1, 4, 16, and
+                   128 (a read() many times the readahead window, as a loader of few large records makes)
   buffered_4m_seq  the same with POSIX_FADV_SEQUENTIAL (the kernel doubles the readahead window)
   buffered_4m_rand the same with POSIX_FADV_RANDOM (no readahead: each read() reads its own pages)
   mmap_4m          the file mapped and copied out in 4 MiB slices (page faults, read-around); its
@@ -27,6 +28,7 @@ the summed request time and the time the disk had any request: busy); and the di
 reads sampled every 2 ms (a histogram). The machine's queue settings are recorded. Nothing is
 changed on the machine: only a folder made under --dir is written, and removed at the end.
 usage: scripts/probe-read-path.py --dir /var/tmp --output rp.json [--size-gib 4] [--rounds 3]
+       [--cases buffered_4m,buffered_128m,...]   (default: every case, in the order above)
 """
 import ctypes
 import mmap
@@ -91,8 +93,20 @@ def anon_huge_kib():
     return None
 
 
+CASES = ("buffered_4m", "direct_1m_qd1", "buffered_1m", "direct_4m_qd1", "buffered_16m", "buffered_128m",
+         "direct_16m_qd1", "buffered_4m_seq", "buffered_4m_rand", "direct_4m_qd2", "mmap_4m", "direct_1m_qd1_huge",
+         "sendfile_4m", "direct_4m_qd1_huge", "warm_4m")
+
+
 def main():
-    args, size = probe_arguments(__doc__)
+    args, size = probe_arguments(__doc__, lambda ap: ap.add_argument("--cases", default="",
+                                                                      help="comma-separated case names (default: all)"))
+    wanted = [c for c in args.cases.split(",") if c] or list(CASES)
+    unknown = sorted(set(wanted) - set(CASES))
+    if unknown:
+        print(f"probe-read-path: --cases: {', '.join(unknown)} is not a case (cases: {', '.join(CASES)})",
+              file=sys.stderr)
+        sys.exit(2)
     sysfs = block_sysfs(args.dir)
     dst = bytearray(size)
     dst_mv = memoryview(dst)
@@ -168,6 +182,7 @@ def main():
             ("buffered_1m", buffered(MIB), True),
             ("direct_4m_qd1", direct(4 * MIB), False),
             ("buffered_16m", buffered(16 * MIB), True),
+            ("buffered_128m", buffered(128 * MIB), True),
             ("direct_16m_qd1", direct(16 * MIB), False),
             ("buffered_4m_seq", buffered(4 * MIB, os.POSIX_FADV_SEQUENTIAL), True),
             ("buffered_4m_rand", buffered(4 * MIB, os.POSIX_FADV_RANDOM), True),
@@ -178,6 +193,8 @@ def main():
             ("direct_4m_qd1_huge", direct(4 * MIB, huge=True), False),
             ("warm_4m", buffered(4 * MIB), False),
         ]
+        assert [name for name, _, _ in cases] == list(CASES)
+        cases = [c for c in cases if c[0] in wanted]
         for r in range(1, args.rounds + 1):
             rec = {"round": r}
             for name, fn, cold in cases:
