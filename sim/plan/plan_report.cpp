@@ -86,8 +86,7 @@ std::string plan_table(const PlanRequest& q, const PlanAnswer& a) {
       const std::vector<NodePhase> periodic = periodic_save(ns, in.new_memory_share);
       double periodic_s = 0;
       for (const NodePhase& p : periodic) periodic_s += p.seconds;
-      s += fmt::format("{:<14}save {}: {} ({:.0f}% of the bytes in tensors whose memory is new every save, over "
-                       "glibc's 32 MiB mmap threshold: {})\n",
+      s += fmt::format("{:<14}save {}: {} ({:.0f}% of the bytes copied into new memory at every save: {})\n",
                        "", dur(periodic_s), run(periodic), 100 * in.new_memory_share, in.new_memory_from);
       s += fmt::format("{:<14}into memory kept from the last save {}; the first save in a process {} (every copy "
                        "into new memory)\n",

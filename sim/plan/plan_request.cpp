@@ -10,6 +10,7 @@
 #include "sim/config/json_fields.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/quote.hpp"
 #include "sim/core/units.hpp"
 #include "sim/plan/node_rates.hpp"
 #include "sim/plan/plan_text.hpp"
@@ -140,21 +141,36 @@ PlanRequest request_from_settings(const json& settings, const std::map<std::stri
     if (st.params < 1) rd.fail("checkpoint_size", "is smaller than one parameter's state");
   }
 
-  if (rd.has("tensor_size") && !(in.node_sim && in.path == IoPath::buffered))
-    rd.fail("tensor_size", "applies with --node and --path buffered only");
+  for (const char* k : {"tensor_size", "save_memory"})
+    if (rd.has(k) && !(in.node_sim && in.path == IoPath::buffered)) rd.fail(k, "applies with --node and --path buffered only");
   if (in.node_sim && in.path == IoPath::buffered) {
-    // The memory a periodic save copies into: glibc keeps a freed block below its mmap
-    // threshold (at most 32 MiB) for the next allocation of its size, maps a larger one anew.
-    if (rd.has("tensor_size")) {
+    // The memory a periodic save copies into. allocator: glibc keeps a freed block below its
+    // mmap threshold (at most 32 MiB) for the next allocation of its size and maps a larger one
+    // anew; kept: the process holds every block the last save freed; new: it returns them (the
+    // heap trimmed, or a framework that maps its own), so each save faults its copies in.
+    const std::string memory = rd.has("save_memory") ? rd.text("save_memory") : "allocator";
+    if (memory != "allocator" && memory != "kept" && memory != "new")
+      rd.fail("save_memory", fmt::format("\"{}\" is not allocator, kept or new", quote_text(memory, 40)));
+    if (memory != "allocator" && rd.has("tensor_size"))
+      rd.fail("tensor_size", fmt::format("applies with --save-memory allocator, not {}", memory));
+    if (memory == "kept") {
+      in.new_memory_share = 0;
+      in.new_memory_from = "--save-memory kept: the process holds what the last save freed";
+    } else if (memory == "new") {
+      in.new_memory_share = 1;
+      in.new_memory_from = "--save-memory new: the process returns what a save frees (a trimmed heap)";
+    } else if (rd.has("tensor_size")) {
       const double t = rd.bytes("tensor_size");
       if (!(t >= 1)) rd.fail("tensor_size", "must be at least 1 B");
       in.new_memory_share = t > kMallocReuseMax ? 1 : 0;
-      in.new_memory_from = fmt::format("--tensor-size {}", bytes_text(t));
+      in.new_memory_from = fmt::format("--tensor-size {} {} glibc's 32 MiB mmap threshold", bytes_text(t),
+                                       t > kMallocReuseMax ? "over" : "within");
     } else if (rd.has("model")) {
       in.new_memory_share = checkpoint::share_above(*checkpoint::architecture(rd.text("model")), st, par, kMallocReuseMax);
-      in.new_memory_from = fmt::format("{}'s tensors split over tp {}", rd.text("model"), par.tp);
+      in.new_memory_from =
+          fmt::format("{}'s tensors split over tp {}: the share over glibc's 32 MiB mmap threshold", rd.text("model"), par.tp);
     } else {
-      in.new_memory_from = "no shape given: every tensor taken as larger than 32 MiB";
+      in.new_memory_from = "no shape given: every tensor taken as over glibc's 32 MiB mmap threshold";
     }
   }
   if (rd.has("target")) in.storage = choice("target", [](const std::string& k, const std::string&) { return storage_preset(k); });

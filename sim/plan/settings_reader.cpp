@@ -56,6 +56,10 @@ const std::map<std::string, std::string>& setting_keys() {
       {"tensor_size", "with --node and --path buffered: the size of the tensors a rank saves, which decides the memory "
                       "a periodic save copies into (glibc keeps a tensor's up to 32 MiB between saves, maps a larger "
                       "one anew); default: from --model's shape, else larger than 32 MiB"},
+      {"save_memory", "with --node and --path buffered: the memory a periodic save copies into: allocator (the default: "
+                      "by tensor size, glibc's 32 MiB mmap threshold), kept (every block the last save freed is still "
+                      "mapped) or new (the process returns what a save frees, as a trimmed heap does: every save "
+                      "faults its copies in)"},
       {"bounce_copies", "CPU copies per byte on the bounce path"},
       {"bounce_pipelined", "bounce stages overlap"},
       {"gpu_link_bw", "one GPU's PCIe link (GDS ceiling)"},

@@ -111,6 +111,47 @@ TEST_CASE("plan --node: a periodic buffered save's new memory is the share of it
   CHECK_THROWS_AS(req(gds), iowall::InputError);
 }
 
+TEST_CASE("plan --node: --save-memory kept or new sets the periodic save's memory whatever the tensors' size",
+          "[plan][node]") {
+  // kept: every block the last save freed is still mapped, so the periodic save is the save
+  // into kept memory phase by phase; new: the process returns what a save frees (glibc trims
+  // its heap), so every save is the first save. Both override --model's share (94.7% for
+  // Llama 3 8B unsplit, above), and neither goes with --tensor-size, which only the allocator
+  // rule reads.
+  json kept = {{"model", "llama3-8b"}, {"gpus", 8}, {"node", "gpu-machine-h200"}, {"path", "buffered"}};
+  json fresh = kept, alloc = kept;
+  kept["save_memory"] = "kept";
+  fresh["save_memory"] = "new";
+  alloc["save_memory"] = "allocator";
+  const PlanInput k = req(kept).input, n = req(fresh).input, a = req(alloc).input;
+  CHECK(k.new_memory_share == 0);
+  CHECK(n.new_memory_share == 1);
+  CHECK(a.new_memory_share == Approx(0.9474).epsilon(0.001));
+  const NodeSimulation& ns = *k.node_sim;
+  const std::vector<NodePhase> pk = periodic_save(ns, k.new_memory_share), pn = periodic_save(ns, n.new_memory_share);
+  REQUIRE(pk.size() == ns.save.size());
+  REQUIRE(pn.size() == ns.first_save.size());
+  for (std::size_t i = 0; i < pk.size(); ++i) {
+    CHECK(pk[i].seconds == Approx(ns.save[i].seconds));
+    CHECK(pn[i].seconds == Approx(ns.first_save[i].seconds));
+  }
+  // A word it does not know, --tensor-size beside kept or new, and any path but buffered
+  // on a node are refused, each at its setting.
+  json unknown = kept;
+  unknown["save_memory"] = "trimmed";
+  CHECK_THROWS_AS(req(unknown), iowall::InputError);
+  json sized = fresh;
+  sized["tensor_size"] = "4 MiB";
+  CHECK_THROWS_WITH(req(sized), Catch::Contains("--save-memory allocator"));
+  json gds = node_plan("gds");
+  gds["save_memory"] = "new";
+  CHECK_THROWS_AS(req(gds), iowall::InputError);
+  const auto r = iowall::testing::run_iowall(
+      "plan checkpoint --model llama3-8b --gpus 8 --node gpu-machine-h200 --path buffered --save-memory trimmed");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--save-memory") != std::string::npos);
+}
+
 TEST_CASE("plan --node: a process's first buffered save faults its copies into new memory, a periodic one does not",
           "[plan][node]") {
   const NodeSimulation& ns = *req(node_plan("buffered")).input.node_sim;
