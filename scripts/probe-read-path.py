@@ -93,20 +93,91 @@ def anon_huge_kib():
     return None
 
 
-CASES = ("buffered_4m", "direct_1m_qd1", "buffered_1m", "direct_4m_qd1", "buffered_16m", "buffered_128m",
-         "direct_16m_qd1", "buffered_4m_seq", "buffered_4m_rand", "direct_4m_qd2", "mmap_4m", "direct_1m_qd1_huge",
-         "sendfile_4m", "direct_4m_qd1_huge", "warm_4m")
-
-
 def main():
     args, size = probe_arguments(__doc__, lambda ap: ap.add_argument("--cases", default="",
                                                                       help="comma-separated case names (default: all)"))
-    wanted = [c for c in args.cases.split(",") if c] or list(CASES)
-    unknown = sorted(set(wanted) - set(CASES))
+
+    # The cases read the file, buffers and folder made below (each name looked up when a case runs).
+    def drop():
+        fd = os.open(path, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+
+    def buffered(piece, advice=None):
+        def run():
+            fd = os.open(path, os.O_RDONLY)
+            if advice is not None:
+                os.posix_fadvise(fd, 0, 0, advice)
+            with os.fdopen(fd, "rb", buffering=0) as f:
+                for off in range(0, size, piece):
+                    f.readinto(dst_mv[off:off + piece])
+        return run
+
+    def mapped():
+        m = map_file(path, size)
+        mv = memoryview(m)
+        for off in range(0, size, 4 * MIB):
+            dst_mv[off:off + 4 * MIB] = mv[off:off + 4 * MIB]
+        mv.release()
+        m.close()
+
+    def sent(piece):
+        def run():
+            fd = os.open(path, os.O_RDONLY)
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                off = 0
+                while off < size:
+                    n = os.sendfile(null, fd, off, piece)
+                    if n <= 0:
+                        break
+                    off += n
+            finally:
+                os.close(null)
+                os.close(fd)
+        return run
+
+    def direct(piece, threads=1, huge=False):
+        def reader(k):
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+            buf = huge_view[:piece] if huge else memoryview(direct_bufs[k])[:piece]
+            for off in range(k * piece, size, threads * piece):
+                os.preadv(fd, [buf], off)
+            os.close(fd)
+
+        def run():
+            ts = [threading.Thread(target=reader, args=(k,)) for k in range(threads)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+        return run
+
+    cases = [
+        ("buffered_4m", buffered(4 * MIB), True),
+        ("direct_1m_qd1", direct(MIB), False),
+        ("buffered_1m", buffered(MIB), True),
+        ("direct_4m_qd1", direct(4 * MIB), False),
+        ("buffered_16m", buffered(16 * MIB), True),
+        ("buffered_128m", buffered(128 * MIB), True),
+        ("direct_16m_qd1", direct(16 * MIB), False),
+        ("buffered_4m_seq", buffered(4 * MIB, os.POSIX_FADV_SEQUENTIAL), True),
+        ("buffered_4m_rand", buffered(4 * MIB, os.POSIX_FADV_RANDOM), True),
+        ("direct_4m_qd2", direct(4 * MIB, 2), False),
+        ("mmap_4m", mapped, True),
+        ("direct_1m_qd1_huge", direct(MIB, huge=True), False),
+        ("sendfile_4m", sent(4 * MIB), True),
+        ("direct_4m_qd1_huge", direct(4 * MIB, huge=True), False),
+        ("warm_4m", buffered(4 * MIB), False),
+    ]
+    names = [name for name, _, _ in cases]
+    wanted = [c for c in args.cases.split(",") if c] or names
+    unknown = sorted(set(wanted) - set(names))
     if unknown:
-        print(f"probe-read-path: --cases: {', '.join(unknown)} is not a case (cases: {', '.join(CASES)})",
+        print(f"probe-read-path: --cases: {', '.join(unknown)} is not a case (cases: {', '.join(names)})",
               file=sys.stderr)
         sys.exit(2)
+    cases = [c for c in cases if c[0] in wanted]
     sysfs = block_sysfs(args.dir)
     dst = bytearray(size)
     dst_mv = memoryview(dst)
@@ -120,81 +191,6 @@ def main():
     with scratch_folder(args.dir, "iowall-read-path-") as work:
         path = os.path.join(work, "file.bin")
         write_new_file(path, size)
-
-        def drop():
-            fd = os.open(path, os.O_RDONLY)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
-
-        def buffered(piece, advice=None):
-            def run():
-                fd = os.open(path, os.O_RDONLY)
-                if advice is not None:
-                    os.posix_fadvise(fd, 0, 0, advice)
-                with os.fdopen(fd, "rb", buffering=0) as f:
-                    for off in range(0, size, piece):
-                        f.readinto(dst_mv[off:off + piece])
-            return run
-
-        def mapped():
-            m = map_file(path, size)
-            mv = memoryview(m)
-            for off in range(0, size, 4 * MIB):
-                dst_mv[off:off + 4 * MIB] = mv[off:off + 4 * MIB]
-            mv.release()
-            m.close()
-
-        def sent(piece):
-            def run():
-                fd = os.open(path, os.O_RDONLY)
-                null = os.open(os.devnull, os.O_WRONLY)
-                try:
-                    off = 0
-                    while off < size:
-                        n = os.sendfile(null, fd, off, piece)
-                        if n <= 0:
-                            break
-                        off += n
-                finally:
-                    os.close(null)
-                    os.close(fd)
-            return run
-
-        def direct(piece, threads=1, huge=False):
-            def reader(k):
-                fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
-                buf = huge_view[:piece] if huge else memoryview(direct_bufs[k])[:piece]
-                for off in range(k * piece, size, threads * piece):
-                    os.preadv(fd, [buf], off)
-                os.close(fd)
-
-            def run():
-                ts = [threading.Thread(target=reader, args=(k,)) for k in range(threads)]
-                for t in ts:
-                    t.start()
-                for t in ts:
-                    t.join()
-            return run
-
-        cases = [
-            ("buffered_4m", buffered(4 * MIB), True),
-            ("direct_1m_qd1", direct(MIB), False),
-            ("buffered_1m", buffered(MIB), True),
-            ("direct_4m_qd1", direct(4 * MIB), False),
-            ("buffered_16m", buffered(16 * MIB), True),
-            ("buffered_128m", buffered(128 * MIB), True),
-            ("direct_16m_qd1", direct(16 * MIB), False),
-            ("buffered_4m_seq", buffered(4 * MIB, os.POSIX_FADV_SEQUENTIAL), True),
-            ("buffered_4m_rand", buffered(4 * MIB, os.POSIX_FADV_RANDOM), True),
-            ("direct_4m_qd2", direct(4 * MIB, 2), False),
-            ("mmap_4m", mapped, True),
-            ("direct_1m_qd1_huge", direct(MIB, huge=True), False),
-            ("sendfile_4m", sent(4 * MIB), True),
-            ("direct_4m_qd1_huge", direct(4 * MIB, huge=True), False),
-            ("warm_4m", buffered(4 * MIB), False),
-        ]
-        assert [name for name, _, _ in cases] == list(CASES)
-        cases = [c for c in cases if c[0] in wanted]
         for r in range(1, args.rounds + 1):
             rec = {"round": r}
             for name, fn, cold in cases:
