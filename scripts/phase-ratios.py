@@ -61,11 +61,10 @@ def sessions():
 def sweep_runs(session, point):
     """The session's sweep records of one point: from disk/sweep/, or read out of disk.tar.gz where the
     session keeps that phase as the run packed it (nothing is unpacked)."""
-    name = re.compile(rf"disk/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
     folder = os.path.join(ROOT, session, "disk")
     if os.path.isdir(folder):
-        return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", "*.json")))
-                if name.search(os.path.relpath(f, os.path.join(ROOT, session)).replace(os.sep, "/"))]
+        return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", f"cpu_only-{point}-r*.json")))]
+    name = re.compile(rf"disk/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
     archive = folder + ".tar.gz"
     if not os.path.isfile(archive):
         return []
