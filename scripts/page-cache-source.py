@@ -12,6 +12,8 @@ too: a new file of each state's size, written and fsync'ed, read cold in 4 MiB r
 the framework loads (the disk's stream at the time of the checkpoints). A session that ran
 scripts/probe-stream-timeline.py and no framework checkpoints gives its buffered cold reads of an old file
 and of a new one (its topology from scripts/stream-derive.py).
+A session that ran scripts/probe-read-path.py and neither framework checkpoints nor the page-cache probe gives its
+buffered_4m cold reads (its topology from scripts/stream-derive.py).
 usage: scripts/page-cache-source.py SESSION_DIR:NAME...
 """
 import json
@@ -133,6 +135,24 @@ def timeline_streams(name, sess, tl):
     return cases
 
 
+def read_path_streams(name, sess, rp):
+    """probe-read-path's buffered_4m cold reads (readinto() in 4 MiB pieces into memory already mapped, the file's
+    pages dropped before each). Its other cases (O_DIRECT, sendfile, other read sizes) are left out, as the
+    page-cache probe's are."""
+    runs = {rp["bytes"]: [{"file_bytes": rp["bytes"], "wall_s": r["buffered_4m"]["wall_s"]}
+                          for r in rp["records"] if "buffered_4m" in r]}
+    if not runs[rp["bytes"]]:
+        return []
+    return stream_cases(
+        name, sess, [], runs, lambda r: r["wall_s"], "read-path probe",
+        "scripts/probe-read-path.py's buffered_4m reads (4 MiB readinto() into memory already mapped, the size set "
+        "per case)",
+        lambda b: f"{name}-read-path-buffered-4m",
+        lambda b, size, n: (f"session {name}: buffered 4 MiB readinto() of one {size} byte file written once, page "
+                            f"cache cold (POSIX_FADV_DONTNEED before each round), median of {n} rounds"),
+        queue=rp["machine"]["queue"])
+
+
 def main():
     if len(sys.argv) < 2 or any(":" not in a for a in sys.argv[1:]):
         sys.exit(__doc__.strip().splitlines()[-1])
@@ -151,6 +171,12 @@ def main():
         if any(r["writer"] == "plain_stream" for r in fw["records"]):
             sessions.append(sess + "/frameworks/")
             cases += plain_streams(name, sess, fw, assumed)
+            continue
+        rp_path = os.path.join(ROOT, sess, "readpath", "read-path.json")
+        if os.path.exists(rp_path) and not fw["records"] and not os.path.exists(
+                os.path.join(ROOT, sess, "pagecache", "page-cache.json")):
+            sessions.append(sess + "/readpath/")
+            cases += read_path_streams(name, sess, json.load(open(rp_path)))
             continue
         if os.path.exists(cl_path):
             sessions.append(sess + "/coldloads/")

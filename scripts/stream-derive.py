@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Turns a GPU-machine session that measured the disk's reads (disk/sweep, scripts/calibrate-sweep.sh) and a
-cold stream's timeline (timeline/stream-timeline.json, scripts/probe-stream-timeline.py), with no writes,
-copies or checkpoints, into the node topology the page-cache source simulates its streams on: `iowall
+cold stream (its timeline, timeline/stream-timeline.json from scripts/probe-stream-timeline.py, or the read
+path's probe, readpath/read-path.json from scripts/probe-read-path.py), with no writes, copies or checkpoints, into the node topology the page-cache source simulates its streams on: `iowall
 calibrate` on the reads alone (SESSION/profile.json, calibrated-topology.json), then
 topologies/gpu-machine-GPU-NAME.json as scripts/checkpoint-derive.py makes it (session_measurements.
 node_topology): the drive and the virtual disk's copy cache from the reads, the GPU from machine.txt, the
-disk's queue from the timeline's record of /sys/block/DEV/queue, the host's costs the base topology's.
-Nothing is taken from the timeline's reads. Then: scripts/page-cache-source.py ... SESSION_DIR:NAME.
+disk's queue from the probe's record of /sys/block/DEV/queue, the host's costs the base topology's.
+Nothing is taken from the probe's reads. Then: scripts/page-cache-source.py ... SESSION_DIR:NAME.
 usage: scripts/stream-derive.py SESSION_DIR NAME
 Environment: IOWALL (default build/release/iowall).
 """
@@ -28,19 +28,21 @@ def main():
         die(f"{sys.argv[1]}: not a folder")
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
     unpack_phases(session)
-    timeline_path = os.path.join(session, "timeline", "stream-timeline.json")
+    probes = [os.path.join(session, *p) for p in (("timeline", "stream-timeline.json"), ("readpath", "read-path.json"))]
+    probe_path = next((p for p in probes if os.path.exists(p)), None)
     machine_path = os.path.join(session, "machine.txt")
-    for path in (timeline_path, machine_path):
-        if not os.path.exists(path):
-            die(f"{rel(path)}: missing")
-    queue = json.load(open(timeline_path))["machine"].get("queue") or {}
+    if probe_path is None:
+        die(f"{rel(probes[0])} or {rel(probes[1])}: missing")
+    if not os.path.exists(machine_path):
+        die(f"{rel(machine_path)}: missing")
+    queue = json.load(open(probe_path))["machine"].get("queue") or {}
     gpu = next((m.group(1) for m in map(re.compile(r"GPU \d+: (.+?) \(UUID").match, open(machine_path)) if m), "")
     profile, calibrated = calibrate(session, iowall, writes_needed=False)
     facts = {"gpu": (gpu, f"{rel(machine_path)}, nvidia-smi -L"),
-             "queue": (queue, f"{rel(timeline_path)} machine.queue"),
+             "queue": (queue, f"{rel(probe_path)} machine.queue"),
              "mem_total": (None, "")}
     path, _, _, _ = node_topology(session, name, profile, calibrated, facts, tool="scripts/stream-derive.py",
-                                  unused="its streams' timeline")
+                                  unused="its streams' timeline" if "timeline" in probe_path else "its read path's cold reads")
     print(f"wrote {path}")
 
 
