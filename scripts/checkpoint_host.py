@@ -311,6 +311,28 @@ def map_file(path, size):
         os.close(fd)
 
 
+def read_direct_threads(path, size, bufs):
+    """O_DIRECT reads of the file's first `size` bytes from one thread per entry of `bufs` (a list of
+    lists of equal touched buffers): thread k reads pieces k, k + n, k + 2n, ... (n threads, a piece
+    the buffers' length) into its buffers in turn, so n pieces are in flight and the reads land in
+    n x len(bufs[k]) buffers cycled."""
+    import threading
+    piece = len(bufs[0][0])
+
+    def reader(k):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+        try:
+            for i, off in enumerate(range(k * piece, size, len(bufs) * piece)):
+                os.preadv(fd, [bufs[k][i % len(bufs[k])]], off)
+        finally:
+            os.close(fd)
+    ts = [threading.Thread(target=reader, args=(k,)) for k in range(len(bufs))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+
 def touched_buffer(nbytes):
     """An anonymous mapping of `nbytes`, every page written once (mapped before any timed copy into
     it), and a memoryview of it."""

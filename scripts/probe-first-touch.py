@@ -29,12 +29,12 @@ import mmap
 import os
 import statistics
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (drop_cached, finish_probe, probe_arguments, read_meminfo, scratch_folder,  # noqa: E402
-                             thp_mode, touched_buffer, write_new_file)
+from checkpoint_host import (drop_cached, finish_probe, probe_arguments, read_direct_threads,  # noqa: E402
+                             read_meminfo, read_through, scratch_folder, thp_mode, touched_buffer,
+                             write_new_file)
 from disk_counters import block_sysfs, counter_delta, disk_read_stat, queue_settings  # noqa: E402
 
 MIB = 1 << 20
@@ -79,24 +79,10 @@ def main():
         write_new_file(path, size)
 
         def stream():
-            fd = os.open(path, os.O_RDONLY)
-            with os.fdopen(fd, "rb", buffering=0) as f:
-                while f.readinto(dst_mv) > 0:
-                    pass
+            read_through(path, dst_mv)
 
         def direct():
-            def reader(k):
-                fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
-                try:
-                    for i, off in enumerate(range(k * 4 * MIB, size, 16 * MIB)):
-                        os.preadv(fd, [direct_bufs[k][i % 2]], off)
-                finally:
-                    os.close(fd)
-            ts = [threading.Thread(target=reader, args=(k,)) for k in range(4)]
-            for t in ts:
-                t.start()
-            for t in ts:
-                t.join()
+            read_direct_threads(path, size, direct_bufs)
 
         def reads(phase):
             for r in range(1, args.rounds + 1):

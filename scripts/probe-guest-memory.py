@@ -37,13 +37,12 @@ import os
 import platform
 import statistics
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_host import (drop_cached, finish_probe, map_file, probe_arguments, read_meminfo,  # noqa: E402
-                             read_proc_fields, scratch_folder, thp_mode, touched_buffer,
-                             write_new_file)
+                             read_direct_threads, read_proc_fields, read_through, scratch_folder, thp_mode,
+                             touched_buffer, write_new_file)
 from disk_counters import (block_sysfs, counter_delta, disk_read_stat)  # noqa: E402
 
 MIB = 1 << 20
@@ -135,10 +134,7 @@ def main():
                 m.close()
 
         def fill():
-            fd = os.open(path, os.O_RDONLY)
-            with os.fdopen(fd, "rb", buffering=0) as f:
-                while f.readinto(dst_mv) > 0:
-                    pass
+            read_through(path, dst_mv)
 
         def mapped():
             m = map_file(path, size)
@@ -148,18 +144,7 @@ def main():
             m.close()
 
         def direct():
-            def reader(k):
-                fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
-                try:
-                    for i, off in enumerate(range(k * 4 * MIB, size, 16 * MIB)):
-                        os.preadv(fd, [direct_bufs[k][i % 2]], off)
-                finally:
-                    os.close(fd)
-            ts = [threading.Thread(target=reader, args=(k,)) for k in range(4)]
-            for t in ts:
-                t.start()
-            for t in ts:
-                t.join()
+            read_direct_threads(path, size, direct_bufs)
 
         # (name, what, seconds to wait first, drop the file's pages first)
         cases = [("populate_settled", populate, args.settle, False),
