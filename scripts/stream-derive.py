@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns a GPU-machine session that measured the disk's reads (disk/sweep, scripts/calibrate-sweep.sh) and a
 cold stream (its timeline, timeline/stream-timeline.json from scripts/probe-stream-timeline.py, or the read
-path's probe, readpath/read-path.json from scripts/probe-read-path.py), with no writes, copies or checkpoints, into the node topology the page-cache source simulates its streams on: `iowall
+path's probe, readpath/read-path.json from scripts/probe-read-path.py), with no writes, copies or
+checkpoints, into the node topology the page-cache source simulates its streams on: `iowall
 calibrate` on the reads alone (SESSION/profile.json, calibrated-topology.json), then
 topologies/gpu-machine-GPU-NAME.json as scripts/checkpoint-derive.py makes it (session_measurements.
 node_topology): the drive and the virtual disk's copy cache from the reads, the GPU from machine.txt, the
@@ -28,11 +29,13 @@ def main():
         die(f"{sys.argv[1]}: not a folder")
     iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
     unpack_phases(session)
-    probes = [os.path.join(session, *p) for p in (("timeline", "stream-timeline.json"), ("readpath", "read-path.json"))]
-    probe_path = next((p for p in probes if os.path.exists(p)), None)
+    # The stream probes a session may hold, and what the topology names as left unused.
+    probes = [(os.path.join(session, "timeline", "stream-timeline.json"), "its streams' timeline"),
+              (os.path.join(session, "readpath", "read-path.json"), "its read path's cold reads")]
+    probe_path, unused = next((p for p in probes if os.path.exists(p[0])), (None, ""))
     machine_path = os.path.join(session, "machine.txt")
     if probe_path is None:
-        die(f"{rel(probes[0])} or {rel(probes[1])}: missing")
+        die(f"{rel(probes[0][0])} or {rel(probes[1][0])}: missing")
     if not os.path.exists(machine_path):
         die(f"{rel(machine_path)}: missing")
     queue = json.load(open(probe_path))["machine"].get("queue") or {}
@@ -42,7 +45,7 @@ def main():
              "queue": (queue, f"{rel(probe_path)} machine.queue"),
              "mem_total": (None, "")}
     path, _, _, _ = node_topology(session, name, profile, calibrated, facts, tool="scripts/stream-derive.py",
-                                  unused="its streams' timeline" if "timeline" in probe_path else "its read path's cold reads")
+                                  unused=unused)
     print(f"wrote {path}")
 
 
