@@ -36,12 +36,11 @@ import os
 import platform
 import statistics
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_host import (finish_probe, map_file, probe_arguments, scratch_folder, thp_mode,  # noqa: E402
-                             write_new_file)
+from checkpoint_host import (drop_cached, finish_probe, map_file, probe_arguments, read_direct_threads,  # noqa: E402
+                             scratch_folder, thp_mode, write_new_file)
 from disk_counters import (block_sysfs, counter_delta,  # noqa: E402
                            disk_read_stat, InflightSampler, queue_settings)
 
@@ -98,11 +97,6 @@ def main():
                                                                       help="comma-separated case names (default: all)"))
 
     # The cases read the file, buffers and folder made below (each name looked up when a case runs).
-    def drop():
-        fd = os.open(path, os.O_RDONLY)
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        os.close(fd)
-
     def buffered(piece, advice=None):
         def run():
             fd = os.open(path, os.O_RDONLY)
@@ -138,19 +132,9 @@ def main():
         return run
 
     def direct(piece, threads=1, huge=False):
-        def reader(k):
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
-            buf = huge_view[:piece] if huge else memoryview(direct_bufs[k])[:piece]
-            for off in range(k * piece, size, threads * piece):
-                os.preadv(fd, [buf], off)
-            os.close(fd)
-
         def run():
-            ts = [threading.Thread(target=reader, args=(k,)) for k in range(threads)]
-            for t in ts:
-                t.start()
-            for t in ts:
-                t.join()
+            read_direct_threads(path, size, [[huge_view[:piece] if huge else memoryview(direct_bufs[k])[:piece]]
+                                             for k in range(threads)])
         return run
 
     cases = [
@@ -195,7 +179,7 @@ def main():
             rec = {"round": r}
             for name, fn, cold in cases:
                 if cold:
-                    drop()
+                    drop_cached(path)
                 rec[name] = measure(fn, sysfs)
             records.append(rec)
             print(f"# round {r}: " + ", ".join(f"{n} {rec[n]['wall_s']:.3f}" for n, _, _ in cases),
