@@ -79,6 +79,13 @@
 #            checkpoints of FRAMEWORK_SIZES GB, saved until durable and loaded cold and warm; with
 #            plain_stream in FRAMEWORK_WRITERS also a plain file of each size, written, made durable
 #            and read cold in 4 MiB reads in the same rounds: the disk's stream rate beside the loads.
+#   drift:   the disk phase's O_DIRECT points again, the same way (cpu_only, 1 GiB file, 1 s a point,
+#            DISK_ROUNDS interleaved rounds) at DRIFT_SIZES (default "128K 1M") x DRIFT_QDS (default
+#            "1 8 32"), one thread: run last in the call that holds the checkpoints, it tells how far the
+#            virtual disk moved between the calibration and the checkpoints (scripts/sweep-drift.py
+#            SESSION; scripts/checkpoint-derive.py --check prints it). A one-run session in two calls on
+#            one warm machine: `probe disk frameworks drift`, then `writeback copies writes`, so that the
+#            reads the model is fitted on and the loads it predicts lie minutes apart, not a call apart.
 #   scripts/calibrate-gpu-machine.sh OUT_DIR [PHASE...]   (default: probe depth disk figures memory writes copies flush frameworks)
 # Environment: IOWALL (binary), ROUNDS (default 3), DISK_ROUNDS (default 4), DISK_SIZES (default "4K 128K 1M"),
 # DISK_QDS, PRIVATE_UDEV,
@@ -290,6 +297,13 @@ pages() {
   rm -f "$f"
 }
 
+drift() {
+  mkdir -p "$work/drift" && cd "$work/drift" || return
+  env IOWALL="$iowall" CALIB_FILE="$work/calibration.bin" FILE_SIZE=1G RUNTIME="1 s" REPEAT=1 ROUNDS="${DISK_ROUNDS:-4}" \
+    IO_SIZES="${DRIFT_SIZES:-128K 1M}" QDS="${DRIFT_QDS:-1 8 32}" THREADS=1 "$here/calibrate-sweep.sh" "$work/drift/sweep" \
+    cpu_only 2> sweep.log
+}
+
 depth() {
   mkdir -p "$work/depth" && cd "$work/depth" || return
   local f=$work/depth.bin
@@ -426,6 +440,7 @@ for phase in "${phases[@]}"; do
     pagecache) pagecache ;;
     pages) pages ;;
     depth) depth ;;
+    drift) drift ;;
     readpath) readpath ;;
     mappedload) mappedload ;;
     guestmem) guestmem ;;

@@ -34,7 +34,9 @@ This script
      largest request set the loads' read_ahead and max_sectors, and a disk that is not a virtio one
      (not vdX: bare-metal NVMe, say) drops the virtual disk, the scenarios using the drive itself.
 With --check it then runs iowall check on the new source and prints each case phase by phase (the rounds'
-median against the model's phase, the model's limit, and the phase that holds most of the miss).
+median against the model's phase, the model's limit, and the phase that holds most of the miss), and where
+the session ran a drift phase, how far its disk moved between the calibration and the checkpoints
+(scripts/sweep-drift.py).
 A session's own notes of what the run could not record go in SESSION_DIR/derive-assume.txt (one
 condition a line), stated in the corpus source before any --assume.
 usage: scripts/checkpoint-derive.py SESSION_DIR NAME [--crc-bandwidth 3.98GB/s] [--assume TEXT]... [--check]
@@ -48,8 +50,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, case_phases, check_name, die, frameworks, gbs,  # noqa: E402
-                                  host_costs, node_topology, rel, session_probe_costs, unpack_phases)
+from session_measurements import (ROOT, calibrate, case_phases, check_name, die, drift_lines,  # noqa: E402
+                                  frameworks, gbs, host_costs, node_topology, rel, session_probe_costs,
+                                  unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -242,6 +245,8 @@ def main():
     if args.check:
         subprocess.run([iowall, "check", "--source", f"checkpoint-{tag}-{args.name}", "-q"], cwd=ROOT, check=False)
         phase_table(iowall, cases, measured, rows)
+        if lines := drift_lines(session):
+            print("\n" + "\n".join(lines))
 
 
 # A save's phases are named alike in the measurement and the model; a cold load's are

@@ -24,10 +24,9 @@ import os
 import re
 import statistics
 import sys
-import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, case_phases  # noqa: E402
+from session_measurements import ROOT, case_phases, sweep_median  # noqa: E402
 
 # The model's phase name for each measured one, by the case's kind.
 PHASES = {"save": (("d2h", "d2h"), ("serialize_write", "serialize_write"), ("fsync", "fsync")),
@@ -56,26 +55,6 @@ def sessions():
         session = source["source"]["url"].rstrip("/")
         fw = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]
         yield re.search(r"-(vm\d+)\.json$", path).group(1), source, fw
-
-
-def sweep_runs(session, point):
-    """The session's sweep records of one point: from disk/sweep/, or read out of disk.tar.gz where the
-    session keeps that phase as the run packed it (nothing is unpacked)."""
-    folder = os.path.join(ROOT, session, "disk")
-    if os.path.isdir(folder):
-        return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", f"cpu_only-{point}-r*.json")))]
-    name = re.compile(rf"disk/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
-    archive = folder + ".tar.gz"
-    if not os.path.isfile(archive):
-        return []
-    with tarfile.open(archive) as tar:
-        return [json.load(tar.extractfile(m)) for m in sorted(tar.getmembers(), key=lambda m: m.name)
-                if m.isfile() and name.search(m.name)]
-
-
-def sweep_median(session, point):
-    bws = [j["read"]["bw_bytes"] / 1e9 for doc in sweep_runs(session, point) for j in doc["jobs"]]
-    return statistics.median(bws) if bws else None
 
 
 def sweep_ranking(per_session, sources):

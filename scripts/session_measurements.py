@@ -254,6 +254,64 @@ def node_topology(session, name, profile, calibrated, facts, host=None, host_src
     return topo_path, tag, queue, virtual
 
 
+def sweep_runs(session, point, phase="disk"):
+    """A session's sweep records of one point (cpu_only-POINT-rN.json): from PHASE/sweep/, or read out of
+    PHASE.tar.gz where the session keeps that phase as the run packed it (nothing is unpacked)."""
+    import tarfile
+    folder = os.path.join(ROOT, session, phase)
+    if os.path.isdir(folder):
+        return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", f"cpu_only-{point}-r*.json")))]
+    name = re.compile(rf"{phase}/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
+    archive = folder + ".tar.gz"
+    if not os.path.isfile(archive):
+        return []
+    with tarfile.open(archive) as tar:
+        return [json.load(tar.extractfile(m)) for m in sorted(tar.getmembers(), key=lambda m: m.name)
+                if m.isfile() and name.search(m.name)]
+
+
+def sweep_median(session, point, phase="disk"):
+    """The median over the rounds of one sweep point's read rate, GB/s (None where the session has none)."""
+    bws = [j["read"]["bw_bytes"] / 1e9 for doc in sweep_runs(session, point, phase) for j in doc["jobs"]]
+    return statistics.median(bws) if bws else None
+
+
+def sweep_drift(session):
+    """The drift phase's points (scripts/calibrate-gpu-machine.sh drift: the disk sweep's O_DIRECT points
+    measured again after the checkpoints) beside the disk sweep's: (point, disk GB/s, drift GB/s) for each
+    point both hold; [] where the session ran no drift phase."""
+    import tarfile
+    folder = os.path.join(ROOT, session, "drift")
+    if os.path.isdir(folder):
+        names = [os.path.basename(f) for f in glob.glob(os.path.join(folder, "sweep", "cpu_only-*-r*.json"))]
+    elif os.path.isfile(folder + ".tar.gz"):
+        with tarfile.open(folder + ".tar.gz") as tar:
+            names = [os.path.basename(m.name) for m in tar.getmembers() if m.isfile()]
+    else:
+        return []
+    points = sorted({m.group(1) for m in map(re.compile(r"^cpu_only-(.+)-r\d+\.json$").match, names) if m},
+                    key=lambda p: (int(re.search(r"-t(\d+)$", p).group(1)), p))
+    rows = []
+    for point in points:
+        disk, drift = sweep_median(session, point), sweep_median(session, point, "drift")
+        if disk and drift:
+            rows.append((point, disk, drift))
+    return rows
+
+
+def drift_lines(session):
+    """The drift table as text lines, with the median ratio; [] where the session has no drift phase."""
+    rows = sweep_drift(session)
+    if not rows:
+        return []
+    lines = ["calibration drift: the disk sweep's O_DIRECT points measured again after the checkpoints (GB/s, "
+             "median of the rounds)", f"  {'point':16} {'sweep':>7} {'after':>7} {'after/sweep':>12}"]
+    for point, disk, drift in rows:
+        lines.append(f"  {point:16} {disk:7.3f} {drift:7.3f} {drift / disk:12.3f}")
+    lines.append(f"  median after/sweep {statistics.median(d / s for _, s, d in rows):.3f} over {len(rows)} points")
+    return lines
+
+
 def case_phases(iowall, case):
     """A corpus case's scenario run with its settings (`iowall run -q SCENARIO --set ...`): (its path's
     phases as the JSON result has them, None), or (None, iowall's error) where the run failed."""
