@@ -52,7 +52,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from session_measurements import (ROOT, calibrate, case_phases, check_name, die, drift_lines,  # noqa: E402
                                   frameworks, gbs, host_costs, node_topology, rel, session_probe_costs,
-                                  unpack_phases)
+                                  sweep_drift, unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -72,6 +72,18 @@ def session_assumptions(session):
         return []
     with open(path) as f:
         return [line.strip() for line in f if line.strip()]
+
+
+def drift_condition(session):
+    """Where the session ran a drift phase: how far its disk moved between the calibration and the
+    checkpoints, stated among the source's conditions (the model is derived from the calibration alone)."""
+    rows = sweep_drift(session)
+    if not rows:
+        return []
+    ratios = sorted(d / s for _, s, d in rows)
+    return [f"the disk sweep's O_DIRECT points measured again after the checkpoints (drift phase) ran at "
+            f"{statistics.median(ratios):.3f} of the sweep's, median over {len(rows)} points ({ratios[0]:.3f}-"
+            f"{ratios[-1]:.3f}; scripts/sweep-drift.py): the model, fitted on the sweep, is expected off by about that"]
 
 
 def main():
@@ -235,7 +247,7 @@ def main():
                                          "us, probes of other machines), this session having no page-cache probe")]
                                   + ([f"a new file's writeback cost per page: this session's own probe "
                                       f"({probe_costs['new_block_cost'][1]})"] if "new_block_cost" in probe_costs else [])
-                                  + session_assumptions(session) + args.assume},
+                                  + drift_condition(session) + session_assumptions(session) + args.assume},
         "cases": cases}
     corpus_path = f"validation/checkpoint-{tag}-{args.name}.json"
     with open(os.path.join(ROOT, corpus_path), "w") as f:
