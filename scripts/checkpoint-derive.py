@@ -51,8 +51,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from session_measurements import (ROOT, calibrate, case_phases, check_name, die, drift_lines,  # noqa: E402
-                                  frameworks, gbs, host_costs, node_topology, rel, session_probe_costs,
-                                  sweep_drift, unpack_phases)
+                                  drift_ratios, frameworks, gbs, host_costs, node_topology, rel,
+                                  session_probe_costs, sweep_drift, unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -80,7 +80,7 @@ def drift_condition(session):
     rows = sweep_drift(session)
     if not rows:
         return []
-    ratios = sorted(d / s for _, s, d in rows)
+    ratios = drift_ratios(rows)
     return [f"the disk sweep's O_DIRECT points measured again after the checkpoints (drift phase) ran at "
             f"{statistics.median(ratios):.3f} of the sweep's, median over {len(rows)} points ({ratios[0]:.3f}-"
             f"{ratios[-1]:.3f}; scripts/sweep-drift.py): the model, fitted on the sweep, is expected off by about that"]

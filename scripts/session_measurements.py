@@ -299,6 +299,11 @@ def sweep_drift(session):
     return rows
 
 
+def drift_ratios(rows):
+    """sweep_drift's rows as after/sweep ratios, lowest first."""
+    return sorted(d / s for _, s, d in rows)
+
+
 def drift_lines(session):
     """The drift table as text lines, with the median ratio; [] where the session has no drift phase."""
     rows = sweep_drift(session)
@@ -308,7 +313,7 @@ def drift_lines(session):
              "median of the rounds)", f"  {'point':16} {'sweep':>7} {'after':>7} {'after/sweep':>12}"]
     for point, disk, drift in rows:
         lines.append(f"  {point:16} {disk:7.3f} {drift:7.3f} {drift / disk:12.3f}")
-    lines.append(f"  median after/sweep {statistics.median(d / s for _, s, d in rows):.3f} over {len(rows)} points")
+    lines.append(f"  median after/sweep {statistics.median(drift_ratios(rows)):.3f} over {len(rows)} points")
     return lines
 
 
