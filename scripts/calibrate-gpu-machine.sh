@@ -40,6 +40,10 @@
 #            follows the bytes it holds, and whether re-reading a region reads faster. With
 #            READ_DIRECT (a build of scripts/read-direct.c), also 2 GiB O_DIRECT passes with the
 #            reads in flight and the memory they land in set apart (threads x buffers).
+#   drifttrace: for DRIFTTRACE_SECONDS (default 360), in turn: the sweep's O_DIRECT points DRIFTTRACE_POINTS
+#            (default 1M QD1, 128K QD1, 1M QD8; 1 s each over a 1 GiB file) and a cold buffered read of a
+#            DRIFTTRACE_STREAM_GIB (default 2) GiB file in 4 MiB reads (the page cache's readahead; times.txt
+#            has each turn's start): how fast the disk's rate moves and whether a stream moves with it.
 #   mappedload: scripts/probe-mapped-load.py: a cold safetensors load_file of MAPPEDLOAD_GIB (default 4)
 #            GiB and its copy to the GPU out of the mapping, against a buffered read and page faults
 #            on a mapping of the same file (cold and warm): how a mapped load reads.
@@ -304,6 +308,26 @@ drift() {
     cpu_only 2> sweep.log
 }
 
+drifttrace() {
+  mkdir -p "$work/drifttrace" && cd "$work/drifttrace" || return
+  local f=$work/drifttrace.bin s=$work/drifttrace-stream.bin i=0
+  "$iowall" measure -f "$f" -s 1G -i 1M --keep --quiet
+  "$iowall" measure -f "$s" -s "${DRIFTTRACE_STREAM_GIB:-2}G" -i 1M --keep --quiet
+  local end=$((SECONDS + ${DRIFTTRACE_SECONDS:-360}))
+  while [ "$SECONDS" -lt "$end" ]; do
+    i=$((i + 1))
+    echo "$i $(date +%s.%N)" >> times.txt
+    for p in ${DRIFTTRACE_POINTS:-1M:1 128K:1 1M:8}; do
+      local io=${p%%:*} qd=${p##*:}
+      "$iowall" measure -f "$f" -i "$io" -x cpu_only --engine io_uring --qd "$qd" -I read --runtime "1 s" \
+        --output-format json --output "direct-$io-qd$qd-i$i.json" --quiet 2>> drifttrace.log
+    done
+    "$iowall" measure -f "$s" -i 4M -x cpu_cached --invalidate -I read --output-format json \
+      --output "stream-i$i.json" --quiet 2>> drifttrace.log
+  done
+  rm -f "$f" "$s"
+}
+
 depth() {
   mkdir -p "$work/depth" && cd "$work/depth" || return
   local f=$work/depth.bin
@@ -441,6 +465,7 @@ for phase in "${phases[@]}"; do
     pages) pages ;;
     depth) depth ;;
     drift) drift ;;
+    drifttrace) drifttrace ;;
     readpath) readpath ;;
     mappedload) mappedload ;;
     guestmem) guestmem ;;
