@@ -110,7 +110,8 @@ def plain_streams(name, sess, fw, assumed):
         lambda b: f"{name}-plain-stream-{b / 1e9:g}gb",
         lambda b, size, n: (f"session {name}: buffered 4 MiB readinto() of a new {size} byte file written and fsync'ed "
                             f"just before, page cache cold, in the rounds of the framework checkpoints, median of {n} "
-                            f"rounds"))
+                            f"rounds"),
+        queue=fw.get("machine", {}).get("block_queue"))
 
 
 def timeline_streams(name, sess, tl):
