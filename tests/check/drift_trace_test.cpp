@@ -1,0 +1,106 @@
+// scripts/drift-trace.py reads a drifttrace phase back (scripts/calibrate-gpu-machine.sh: the sweep's O_DIRECT
+// points and a cold buffered stream in turn, each turn's start in times.txt) and splits the turns into slow
+// ones (the 1 MiB QD1 point below 0.9 x its median) and the rest. Here a trace is made with known rates, so
+// every figure the report states follows by hand:
+//   20 turns, one every 4 s; turns 11-13 slow: 1M QD1 3.0 -> 2.4 GB/s, 128K QD1 2.0 -> 1.7, stream 2.0 -> 1.5.
+//   median of 1M QD1 = 3.0, cut 2.7: 3 slow turns of 20 (15%), one run from turn 11 to 13, 2 x 4 s apart plus
+//   one turn = 12 s, the first 40 s after turn 1; slow/other 2.4/3.0 = 0.800, 1.7/2.0 = 0.850, 1.5/2.0 = 0.750;
+//   a median of 3 independent rounds slow with probability 3 x 0.15^2 x 0.85 + 0.15^3 = 0.0608 -> "0.06";
+//   stream / 1M QD1 is 2/3 on 17 turns and 0.625 on 3: median 0.667.
+// The folder and its archive read the same; a folder without times.txt, or with a record that is not one,
+// is refused in one line with exit code 2. Skipped when python3 is absent.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/measure/measure_test_util.hpp"
+#include "tests/support/run_iowall.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool python_missing() {
+  if (std::system("command -v python3 >/dev/null 2>&1") == 0) return false;
+  WARN("python3 is not installed: skipping the drift-trace check");
+  return true;
+}
+
+// One `iowall measure` record as the script reads it: bytes read over a 1000 ms run, `gbs` GB/s.
+void record(const fs::path& dir, const std::string& name, double gbs) {
+  std::ofstream(dir / name) << R"({"jobs": [{"read": {"io_bytes": )" << static_cast<long long>(gbs * 1e9)
+                            << R"(, "runtime": 1000}}]})";
+}
+
+void make_trace(const fs::path& dir) {
+  fs::create_directories(dir);
+  std::ofstream times(dir / "times.txt");
+  for (int i = 1; i <= 20; ++i) {
+    const bool slow = i >= 11 && i <= 13;
+    times << i << " " << 1000 + 4 * (i - 1) << ".000000000\n";
+    record(dir, "direct-1M-qd1-i" + std::to_string(i) + ".json", slow ? 2.4 : 3.0);
+    record(dir, "direct-128K-qd1-i" + std::to_string(i) + ".json", slow ? 1.7 : 2.0);
+    record(dir, "stream-i" + std::to_string(i) + ".json", slow ? 1.5 : 2.0);
+  }
+}
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run run_script(const fs::path& folder, const fs::path& tmp) {
+  const std::string out = (tmp / "out.txt").string(), err = (tmp / "err.txt").string();
+  const std::string cmd = "python3 " + (fs::path(IOWALL_SOURCE_DIR) / "scripts" / "drift-trace.py").string() +
+                          " " + folder.string() + " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, iowall::testing::slurp(out), iowall::testing::slurp(err)};
+}
+
+}  // namespace
+
+TEST_CASE("drift-trace finds the slow turns of a trace and how much each series loses in them", "[check][drift]") {
+  if (python_missing()) return;
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path(), dir = tmp / "drifttrace";
+  make_trace(dir);
+  const Run r = run_script(dir, tmp);
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("20 turns over 1.3 min (one every 4.0 s)") != std::string::npos);
+  CHECK(r.out.find("slow turns (direct-1M-qd1 below 0.9 x its median): 3 of 20 (15%), in 1 runs of 12-12 s "
+                   "(median 12 s); the first at 40 s") != std::string::npos);
+  CHECK(r.out.find("direct-1M-qd1          slow/other 0.800") != std::string::npos);
+  CHECK(r.out.find("direct-128K-qd1        slow/other 0.850") != std::string::npos);
+  CHECK(r.out.find("stream                 slow/other 0.750") != std::string::npos);
+  CHECK(r.out.find("slow with probability 0.06") != std::string::npos);
+  CHECK(r.out.find("stream / direct-1M-qd1: median 0.667") != std::string::npos);
+
+  // The archive the run packs, beside a folder that is not there, reads the same.
+  const std::string pack = "tar czf " + (tmp / "packed.tar.gz").string() + " -C " + tmp.string() + " drifttrace";
+  REQUIRE(std::system(pack.c_str()) == 0);
+  const Run a = run_script(tmp / "packed", tmp);
+  CHECK(a.code == 0);
+  CHECK(a.out == r.out);
+}
+
+TEST_CASE("drift-trace refuses a folder that holds no trace, in one line with exit code 2", "[check][drift]") {
+  if (python_missing()) return;
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path(), dir = tmp / "drifttrace";
+  make_trace(dir);
+  std::ofstream(dir / "stream-i7.json") << "{\"jobs\": [";
+  Run r = run_script(dir, tmp);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("stream-i7.json: not a measure record") != std::string::npos);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+
+  fs::remove(dir / "times.txt");
+  r = run_script(dir, tmp);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("no times.txt (not a drifttrace phase)") != std::string::npos);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+}
