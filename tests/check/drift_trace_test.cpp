@@ -8,7 +8,11 @@
 //   a median of 3 independent rounds slow with probability 3 x 0.15^2 x 0.85 + 0.15^3 = 0.0608 -> "0.06";
 //   stream / 1M QD1 is 2/3 on 17 turns and 0.625 on 3: median 0.667.
 // The folder and its archive read the same; a folder without times.txt, or with a record that is not one,
-// is refused in one line with exit code 2. Skipped when python3 is absent.
+// is refused in one line with exit code 2.
+// scripts/sweep-drift.py (a session's disk sweep against its drift phase, the same O_DIRECT points measured
+// again after the checkpoints): 1M QD1 rounds 2.0, 2.2, 2.1 GB/s then 2.4, 2.5, 2.3 (medians 2.1 and 2.4: 1.143);
+// 128K QD1 1.0 then 0.9 (0.900); the median of the two ratios 1.021, from the folder or the drift archive alike.
+// Skipped when python3 is absent.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -35,6 +39,13 @@ void record(const fs::path& dir, const std::string& name, double gbs) {
                             << R"(, "runtime": 1000}}]})";
 }
 
+// One sweep record of `iowall measure` (calibrate-sweep.sh's cpu_only-POINT-rN.json): `gbs` GB/s.
+void sweep_record(const fs::path& dir, const std::string& point, int round, double gbs) {
+  fs::create_directories(dir);
+  std::ofstream(dir / ("cpu_only-" + point + "-r" + std::to_string(round) + ".json"))
+      << R"({"jobs": [{"read": {"bw_bytes": )" << static_cast<long long>(gbs * 1e9) << "}}]}";
+}
+
 void make_trace(const fs::path& dir) {
   fs::create_directories(dir);
   std::ofstream times(dir / "times.txt");
@@ -52,10 +63,10 @@ struct Run {
   std::string out, err;
 };
 
-Run run_script(const fs::path& folder, const fs::path& tmp) {
+Run run_script(const fs::path& folder, const fs::path& tmp, const char* script = "drift-trace.py") {
   const std::string out = (tmp / "out.txt").string(), err = (tmp / "err.txt").string();
-  const std::string cmd = "python3 " + (fs::path(IOWALL_SOURCE_DIR) / "scripts" / "drift-trace.py").string() +
-                          " " + folder.string() + " >" + out + " 2>" + err;
+  const std::string cmd = "python3 " + (fs::path(IOWALL_SOURCE_DIR) / "scripts" / script).string() + " " +
+                          folder.string() + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, iowall::testing::slurp(out), iowall::testing::slurp(err)};
 }
@@ -103,4 +114,36 @@ TEST_CASE("drift-trace refuses a folder that holds no trace, in one line with ex
   CHECK(r.code == 2);
   CHECK(r.err.find("no times.txt (not a drifttrace phase)") != std::string::npos);
   CHECK(r.err.find('\n') == r.err.size() - 1);
+}
+
+TEST_CASE("sweep-drift sets a session's drift points beside its sweep's, from the folder or the archive",
+          "[check][drift]") {
+  if (python_missing()) return;
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path(), session = tmp / "session";
+  const double sweep_1m[] = {2.0, 2.2, 2.1}, drift_1m[] = {2.4, 2.5, 2.3};
+  for (int r = 1; r <= 3; ++r) {
+    sweep_record(session / "disk" / "sweep", "1M-qd1-t1", r, sweep_1m[r - 1]);
+    sweep_record(session / "drift" / "sweep", "1M-qd1-t1", r, drift_1m[r - 1]);
+    sweep_record(session / "disk" / "sweep", "128K-qd1-t1", r, 1.0);
+    sweep_record(session / "drift" / "sweep", "128K-qd1-t1", r, 0.9);
+  }
+  const Run r = run_script(session, tmp, "sweep-drift.py");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("  1M-qd1-t1          2.100   2.400        1.143") != std::string::npos);
+  CHECK(r.out.find("  128K-qd1-t1        1.000   0.900        0.900") != std::string::npos);
+  CHECK(r.out.find("median after/sweep 1.021 over 2 points") != std::string::npos);
+
+  const std::string pack = "tar czf " + (session / "drift.tar.gz").string() + " -C " + session.string() + " drift";
+  REQUIRE(std::system(pack.c_str()) == 0);
+  fs::remove_all(session / "drift");
+  const Run a = run_script(session, tmp, "sweep-drift.py");
+  CHECK(a.code == 0);
+  CHECK(a.out == r.out);
+
+  fs::remove(session / "drift.tar.gz");
+  const Run none = run_script(session, tmp, "sweep-drift.py");
+  CHECK(none.code == 2);
+  CHECK(none.err.find("no drift phase beside a disk phase") != std::string::npos);
 }
