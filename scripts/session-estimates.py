@@ -11,7 +11,10 @@ sessions (validation/checkpoint-h*-vm*.json and the session folders they name), 
   same-rounds  each case's error as the model has it, and as it would be with the cold read phase scaled by the
                same size's plain-stream error (page-cache-reads-h200) and the fsync phase replaced by the plain
                file's measured fsync, for the sessions whose checkpoints ran the plain_stream writer
-usage: scripts/session-estimates.py dsync|order|repeat|same-rounds
+  busy         the cold read phase of torch_save, safetensors and plain_stream by size, the medians of the
+               rounds (sessions whose frameworks recorded the disk's counters): GB/s, GB/s per busy second of
+               the disk, the share of the read the disk was busy, and the reads in flight while busy
+usage: scripts/session-estimates.py dsync|order|repeat|same-rounds|busy
 Environment: IOWALL (default build/release/iowall). Writes nothing.
 """
 import glob
@@ -181,8 +184,42 @@ def same_rounds():
               f"{statistics.median(new_all) * 100:.1f}%")
 
 
+def busy():
+    writers = ("torch_save", "safetensors", "plain_stream")
+    print("cold read phase (load_cold_read), median of the rounds: GB/s, GB/s per busy second, busy share, "
+          "reads in flight while busy")
+    print(f"  {'session':8} {'size':>5}  " + "  ".join(f"{w:^27}" for w in writers))
+    shares = {}
+    for vm, _, _, session in sources():
+        path = os.path.join(ROOT, session, "frameworks", "checkpoints.json")
+        if not os.path.isfile(path):
+            continue
+        records = [r for r in json.load(open(path))["iowall"]["records"] if not r.get("error")]
+        for gb in sorted({r["size_bytes"] // 10**9 for r in records}):
+            cells, any_busy = [], False
+            for w in writers:
+                ph = [r["phases"]["load_cold_read"] for r in records if r["writer"] == w and
+                      r["size_bytes"] // 10**9 == gb and "load_cold_read" in r["phases"]]
+                ph = [x for x in ph if x.get("disk_busy_ms")]
+                if not ph:
+                    cells.append(f"{'-':^27}")
+                    continue
+                any_busy = True
+                rate = statistics.median(x["bytes"] / x["seconds"] / 1e9 for x in ph)
+                per_busy = statistics.median(x["disk_bytes"] / (x["disk_busy_ms"] / 1e3) / 1e9 for x in ph)
+                share = statistics.median(x["disk_busy_ms"] / 1e3 / x["seconds"] for x in ph)
+                flight = statistics.median(x["disk_read_ticks_ms"] / x["disk_busy_ms"] for x in ph)
+                shares.setdefault((w, gb), []).append(share)
+                cells.append(f"{rate:5.2f} {per_busy:5.2f} {share:5.0%} {flight:5.1f}  ")
+            if any_busy:
+                print(f"  {vm:8} {gb:>3} GB  " + "  ".join(cells))
+    for (w, gb), v in sorted(shares.items()):
+        print(f"{w} {gb} GB: the disk busy {min(v):.0%}-{max(v):.0%} of the read over {len(v)} sessions "
+              f"(median {statistics.median(v):.0%})")
+
+
 def main():
-    modes = {"dsync": dsync, "order": order, "repeat": repeat, "same-rounds": same_rounds}
+    modes = {"dsync": dsync, "order": order, "repeat": repeat, "same-rounds": same_rounds, "busy": busy}
     if len(sys.argv) != 2 or sys.argv[1] not in modes:
         die(__doc__.strip().splitlines()[-2])
     modes[sys.argv[1]]()
