@@ -50,9 +50,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, case_phases, check_name, die, drift_lines,  # noqa: E402
-                                  drift_ratios, frameworks, gbs, host_costs, node_topology, rel,
-                                  session_probe_costs, sweep_drift, unpack_phases)
+from session_measurements import (ROOT, calibrate, case_result, check_name, die, drift_lines,  # noqa: E402
+                                  drift_ratios, frameworks, gbs, host_costs, measured_disk_busy,
+                                  model_disk_busy_s, node_topology, rel, session_probe_costs, sweep_drift,
+                                  unpack_phases)
 BASE_SCENARIOS = {"torch-save": "ckpt-h200-torch-save.json", "torch-load": "ckpt-h200-torch-load.json",
                   "safetensors-save": "ckpt-h200-safetensors-save.json",
                   "safetensors-load": "ckpt-h200-safetensors-load.json"}
@@ -256,7 +257,7 @@ def main():
     print(f"wrote {topo_path}, {', '.join(scen_paths.values())}, {corpus_path} ({len(cases)} cases)")
     if args.check:
         subprocess.run([iowall, "check", "--source", f"checkpoint-{tag}-{args.name}", "-q"], cwd=ROOT, check=False)
-        phase_table(iowall, cases, measured, rows)
+        phase_table(iowall, cases, measured, rows, fw["records"])
         if lines := drift_lines(session):
             print("\n" + "\n".join(lines))
 
@@ -266,16 +267,20 @@ def main():
 MEASURED_PHASE = {"read": "load_cold_read", "h2d": "load_cold_h2d"}
 
 
-def phase_table(iowall, cases, measured, rows):
+def phase_table(iowall, cases, measured, rows, records):
     """Each checked case phase by phase: the rounds' median against the model's phase, with what
     bounds the model's phase, and the phase that holds most of the case's miss. `measured` holds
-    each case's (writer, size), the keys of its rows."""
+    each case's (writer, size), the keys of its rows. For a cold load whose rounds recorded the disk's
+    counters (`records`), also the disk's busy seconds, measured and modelled, and the bytes it read per
+    busy second: a miss in the disk's rate shows in both, one in the time the disk sat idle (the reader's
+    own work, or waits) in the busy seconds' share of the load alone."""
     print("\nphases, measured median / model seconds (the model's limit); most of the miss")
     for c, (writer, size) in zip(cases, measured):
-        phases, error = case_phases(iowall, c)
+        result, error = case_result(iowall, c)
         if error is not None:
             print(f"  {c['id']}: iowall run failed: {error}")
             continue
+        phases = result["metrics"][c["path"]]["phases"]
         cells, worst = [], None
         for ph in phases:
             r = rows.get((writer, size, MEASURED_PHASE.get(ph["name"], ph["name"])))
@@ -288,6 +293,15 @@ def phase_table(iowall, cases, measured, rows):
                 worst = (ph["name"], diff)
         tail = f"; most of the miss: {worst[0]} {worst[1]:+.3f} s" if worst else ""
         print(f"  {c['id']:28s} " + ", ".join(cells) + tail)
+        disk = measured_disk_busy(records, writer, size) if c["id"].endswith("cold-load") else None
+        model_busy, device = model_disk_busy_s(result, c["path"])
+        total = rows.get((writer, size, "load_cold_total"))
+        if disk and model_busy and total:
+            busy, nbytes = disk
+            last = result["metrics"][c["path"]]["last_done_s"]
+            print(f"  {'':28s} disk busy {busy:.3f}/{model_busy:.3f} s ({device}), {busy / total['median_s']:.0%}/"
+                  f"{model_busy / last:.0%} of the load, {nbytes / busy / 1e9:.2f}/{size / model_busy / 1e9:.2f} GB "
+                  f"a busy second")
 
 
 if __name__ == "__main__":

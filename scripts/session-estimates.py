@@ -14,7 +14,10 @@ sessions (validation/checkpoint-h*-vm*.json and the session folders they name), 
   busy         the cold read phase of torch_save, safetensors and plain_stream by size, the medians of the
                rounds (sessions whose frameworks recorded the disk's counters): GB/s, GB/s per busy second of
                the disk, the share of the read the disk was busy, and the reads in flight while busy
-usage: scripts/session-estimates.py dsync|order|repeat|same-rounds|busy
+  busy-split   each cold load's miss split in two, for the sessions whose frameworks recorded the disk's
+               counters: the disk's busy seconds, measured (median of the rounds, read and copy phases) against
+               the model's (its disk's busy mean over the run), and the rest (the time the disk sat idle)
+usage: scripts/session-estimates.py dsync|order|repeat|same-rounds|busy|busy-split
 Environment: IOWALL (default build/release/iowall). Writes nothing.
 """
 import glob
@@ -27,7 +30,8 @@ import sys
 import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, case_phases, die, sweep_median  # noqa: E402
+from session_measurements import (ROOT, case_phases, case_result, die, measured_disk_busy,  # noqa: E402
+                                  model_disk_busy_s, sweep_median)
 
 
 def sources():
@@ -218,8 +222,40 @@ def busy():
               f"(median {statistics.median(v):.0%})")
 
 
+def busy_split():
+    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    print("cold loads: measured / model seconds; the miss (model - measured) split into the disk's busy seconds "
+          "and the rest")
+    by_case = {}
+    for vm, _, src, session in sources():
+        records = json.load(open(os.path.join(ROOT, session, "frameworks", "checkpoints.json")))["iowall"]["records"]
+        for c in src["cases"]:
+            if not c["id"].endswith("cold-load"):
+                continue
+            writer = c["id"].split("-")[0]
+            size = round(float(c["set"]["/workload/size"].split()[0]) * 1e9)
+            disk = measured_disk_busy(records, writer, size)
+            if not disk:
+                continue
+            result, err = case_result(iowall, c)
+            if err:
+                die(f"{c['scenario']}: {err}")
+            model_busy, _ = model_disk_busy_s(result, c["path"])
+            model = result["metrics"][c["path"]]["last_done_s"]
+            published = float(c["published"].split()[0])
+            miss, busy_miss = model - published, model_busy - disk[0]
+            by_case.setdefault(c["id"], []).append((miss, busy_miss))
+            print(f"  {vm:5} {c['id']:28} load {published:.3f}/{model:.3f} s ({miss / published * 100:+.1f}%); "
+                  f"disk busy {disk[0]:.3f}/{model_busy:.3f} s ({busy_miss:+.3f}); rest {miss - busy_miss:+.3f} s")
+    for case, v in sorted(by_case.items()):
+        print(f"{case}: over {len(v)} sessions the miss {statistics.median(m for m, _ in v):+.3f} s (median), "
+              f"in the disk's busy seconds {statistics.median(b for _, b in v):+.3f}, the rest "
+              f"{statistics.median(m - b for m, b in v):+.3f}")
+
+
 def main():
-    modes = {"dsync": dsync, "order": order, "repeat": repeat, "same-rounds": same_rounds, "busy": busy}
+    modes = {"dsync": dsync, "order": order, "repeat": repeat, "same-rounds": same_rounds, "busy": busy,
+             "busy-split": busy_split}
     if len(sys.argv) != 2 or sys.argv[1] not in modes:
         die(__doc__.strip().splitlines()[-2])
     modes[sys.argv[1]]()

@@ -317,13 +317,45 @@ def drift_lines(session):
     return lines
 
 
-def case_phases(iowall, case):
-    """A corpus case's scenario run with its settings (`iowall run -q SCENARIO --set ...`): (its path's
-    phases as the JSON result has them, None), or (None, iowall's error) where the run failed."""
+def case_result(iowall, case):
+    """A corpus case's scenario run with its settings (`iowall run -q SCENARIO --set ...`): (the JSON
+    result, None), or (None, iowall's error) where the run failed."""
     cmd = [iowall, "run", "-q", case["scenario"], "--output-format", "json"]
     for pointer, value in case["set"].items():
         cmd += ["--set", f"{pointer}={json.dumps(value)}"]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
         return None, out.stderr.strip()
-    return json.loads(out.stdout)["metrics"][case["path"]]["phases"], None
+    return json.loads(out.stdout), None
+
+
+def case_phases(iowall, case):
+    """case_result's phases of the case's path, as the JSON result has them (None and the error where the
+    run failed)."""
+    result, error = case_result(iowall, case)
+    return (None, error) if result is None else (result["metrics"][case["path"]]["phases"], None)
+
+
+def measured_disk_busy(records, writer, size):
+    """A cold load's disk counters over its read and copy phases (the frameworks record them from vm25 on),
+    medians of the rounds: (busy seconds, bytes read from the disk); None where the rounds lack them."""
+    busy, nbytes = [], []
+    for r in records:
+        if r.get("error") or r["writer"] != writer or r["size_bytes"] != size:
+            continue
+        ps = [r["phases"].get(p) for p in ("load_cold_read", "load_cold_h2d")]
+        if not ps[0] or any(p is not None and "disk_busy_ms" not in p for p in ps):
+            return None
+        busy.append(sum(p["disk_busy_ms"] for p in ps if p) / 1e3)
+        nbytes.append(sum(p["disk_bytes"] for p in ps if p))
+    return (statistics.median(busy), statistics.median(nbytes)) if busy else None
+
+
+def model_disk_busy_s(result, path):
+    """The seconds the model's disk served requests over a whole run: the virtual disk's device thread where
+    the topology has one (vda), else the drive's controller (disk0), busy mean x the run's length."""
+    stats, last = result["stats"][path], result["metrics"][path]["last_done_s"]
+    for key in ("vda/device_thread/busy", "disk0/controller/busy"):
+        if key in stats:
+            return stats[key]["mean"] * last, key.rsplit("/", 1)[0]
+    return None, None
