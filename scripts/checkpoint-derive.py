@@ -294,9 +294,11 @@ def phase_table(iowall, cases, measured, rows, records):
         tail = f"; most of the miss: {worst[0]} {worst[1]:+.3f} s" if worst else ""
         print(f"  {c['id']:28s} " + ", ".join(cells) + tail)
         disk = measured_disk_busy(records, writer, size) if c["id"].endswith("cold-load") else None
+        if not disk:
+            continue
         model_busy, device = model_disk_busy_s(result, c["path"])
         total = rows.get((writer, size, "load_cold_total"))
-        if disk and model_busy and total:
+        if model_busy and total:
             busy, nbytes = disk
             last = result["metrics"][c["path"]]["last_done_s"]
             print(f"  {'':28s} disk busy {busy:.3f}/{model_busy:.3f} s ({device}), {busy / total['median_s']:.0%}/"
