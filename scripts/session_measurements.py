@@ -261,7 +261,7 @@ def sweep_runs(session, point, phase="disk"):
     folder = os.path.join(ROOT, session, phase)
     if os.path.isdir(folder):
         return [json.load(open(f)) for f in sorted(glob.glob(os.path.join(folder, "sweep", f"cpu_only-{point}-r*.json")))]
-    name = re.compile(rf"{phase}/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
+    name = re.compile(rf"{re.escape(os.path.basename(phase))}/sweep/cpu_only-{re.escape(point)}-r\d+\.json$")
     archive = folder + ".tar.gz"
     if not os.path.isfile(archive):
         return []
@@ -276,12 +276,13 @@ def sweep_median(session, point, phase="disk"):
     return statistics.median(bws) if bws else None
 
 
-def sweep_drift(session):
+def sweep_drift(session, phase="drift"):
     """The drift phase's points (scripts/calibrate-gpu-machine.sh drift: the disk sweep's O_DIRECT points
     measured again after the checkpoints) beside the disk sweep's: (point, disk GB/s, drift GB/s) for each
-    point both hold; [] where the session ran no drift phase."""
+    point both hold; [] where the session ran no drift phase. `phase` names the drift phase's folder under
+    the session (repeat/drift: the drift phase of a repeat of the checkpoints, unpacked)."""
     import tarfile
-    folder = os.path.join(ROOT, session, "drift")
+    folder = os.path.join(ROOT, session, phase)
     if os.path.isdir(folder):
         names = [os.path.basename(f) for f in glob.glob(os.path.join(folder, "sweep", "cpu_only-*-r*.json"))]
     elif os.path.isfile(folder + ".tar.gz"):
@@ -293,7 +294,7 @@ def sweep_drift(session):
                     key=lambda p: (int(re.search(r"-t(\d+)$", p).group(1)), p))
     rows = []
     for point in points:
-        disk, drift = sweep_median(session, point), sweep_median(session, point, "drift")
+        disk, drift = sweep_median(session, point), sweep_median(session, point, phase)
         if disk and drift:
             rows.append((point, disk, drift))
     return rows

@@ -12,6 +12,11 @@
 // scripts/sweep-drift.py (a session's disk sweep against its drift phase, the same O_DIRECT points measured
 // again after the checkpoints): 1M QD1 rounds 2.0, 2.2, 2.1 GB/s then 2.4, 2.5, 2.3 (medians 2.1 and 2.4: 1.143);
 // 128K QD1 1.0 then 0.9 (0.900); the median of the two ratios 1.021, from the folder or the drift archive alike.
+// scripts/checkpoint-repeat.py (a session's checkpoints beside the same checkpoints run again on the same VM,
+// SESSION/repeat/): torch_save 2 GB d2h 0.20 -> 0.19 s (0.950), save_durable 2.0 -> 1.8 (0.900), load_cold_total
+// 1.6 -> 1.2 (0.750): median 0.900 over 3 phases, 0.750-0.950; the save and the load move 10% and 25% (median
+// 17.5%, largest 25.0%); a phase of the first run alone (fsync) is left out. Drift: sweep 1M QD1 2.0 GB/s, after
+// the first run 2.4 (1.200), after the repeat 2.6 (1.300), the repeat's archives unpacked as the run packed them.
 // Skipped when python3 is absent.
 #include <catch2/catch.hpp>
 
@@ -19,6 +24,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/measure/measure_test_util.hpp"
 #include "tests/support/run_iowall.hpp"
@@ -146,4 +153,58 @@ TEST_CASE("sweep-drift sets a session's drift points beside its sweep's, from th
   const Run none = run_script(session, tmp, "sweep-drift.py");
   CHECK(none.code == 2);
   CHECK(none.err.find("no drift phase beside a disk phase") != std::string::npos);
+}
+
+namespace {
+
+// A frameworks phase's checkpoints.json with the summary rows {phase, median seconds} of torch_save at 2 GB.
+void checkpoints(const fs::path& dir, const std::vector<std::pair<std::string, double>>& rows) {
+  fs::create_directories(dir);
+  std::ofstream f(dir / "checkpoints.json");
+  f << R"({"iowall": {"summary": [)";
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    f << (i ? "," : "") << R"({"writer": "torch_save", "size_bytes": 2000000000, "phase": ")" << rows[i].first
+      << R"(", "median_s": )" << rows[i].second << "}";
+  f << "]}}";
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint-repeat sets a repeat of the checkpoints beside the first run, and the drift after each",
+          "[check][drift]") {
+  if (python_missing()) return;
+  iowall::measure::testing::ScratchDir scratch;
+  const fs::path tmp = scratch.path(), session = tmp / "session", repeat = session / "repeat";
+  checkpoints(session / "frameworks", {{"d2h", 0.20}, {"fsync", 0.7}, {"save_durable", 2.0}, {"load_cold_total", 1.6}});
+  checkpoints(repeat / "frameworks", {{"d2h", 0.19}, {"save_durable", 1.8}, {"load_cold_total", 1.2}});
+  for (int r = 1; r <= 3; ++r) {
+    sweep_record(session / "disk" / "sweep", "1M-qd1-t1", r, 2.0);
+    sweep_record(session / "drift" / "sweep", "1M-qd1-t1", r, 2.4);
+    sweep_record(repeat / "drift" / "sweep", "1M-qd1-t1", r, 2.6);
+  }
+  // The repeat as a later call brings it back: its phases packed, no folders.
+  for (const char* phase : {"frameworks", "drift"}) {
+    const std::string pack = "tar czf " + (repeat / (std::string(phase) + ".tar.gz")).string() + " -C " +
+                             repeat.string() + " " + phase;
+    REQUIRE(std::system(pack.c_str()) == 0);
+    fs::remove_all(repeat / phase);
+  }
+  const Run r = run_script(session, tmp, "checkpoint-repeat.py");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("  torch_save       2.00  d2h                 0.2000   0.1900         0.950") != std::string::npos);
+  CHECK(r.out.find("  torch_save       2.00  load_cold_total     1.6000   1.2000         0.750") != std::string::npos);
+  CHECK(r.out.find("fsync") == std::string::npos);
+  CHECK(r.out.find("repeat/first over 3 phases: median 0.900, 0.750-0.950") != std::string::npos);
+  CHECK(r.out.find("saves until durable and cold loads (2): |repeat/first - 1| median 17.5%, largest 25.0%") !=
+        std::string::npos);
+  CHECK(r.out.find("after the first run  1.200 (1.200-1.200, 1 points)") != std::string::npos);
+  CHECK(r.out.find("after the repeat     1.300 (1.300-1.300, 1 points)") != std::string::npos);
+
+  // No repeat: one line, exit code 2.
+  fs::remove_all(repeat);
+  const Run none = run_script(session, tmp, "checkpoint-repeat.py");
+  CHECK(none.code == 2);
+  CHECK(none.err.find("repeat: missing") != std::string::npos);
+  CHECK(none.err.find('\n') == none.err.size() - 1);
 }
