@@ -17,7 +17,13 @@ sessions (validation/checkpoint-h*-vm*.json and the session folders they name), 
   busy-split   each cold load's miss split in two, for the sessions whose frameworks recorded the disk's
                counters: the disk's busy seconds, measured (median of the rounds, read and copy phases) against
                the model's (its disk's busy mean over the run), and the rest (the time the disk sat idle)
-usage: scripts/session-estimates.py dsync|order|repeat|same-rounds|busy|busy-split
+  planner      `iowall plan checkpoint --node` on each session's derived node (buffered, one GPU, the checkpoint's
+               size as the node sample, 18 MB tensors), torch.save's figures beside it: the periodic save against
+               the median save until durable of the rounds whose copies landed in memory already mapped (d2h minor
+               faults under half the pages); the first save and the restore (a new process: copies into new
+               memory) against the round whose copies faulted new memory in (d2h, load_cold_read minor faults
+               over half the pages), and the restore against the median too (memory reused)
+usage: scripts/session-estimates.py dsync|order|repeat|same-rounds|busy|busy-split|planner
 Environment: IOWALL (default build/release/iowall). Writes nothing.
 """
 import glob
@@ -253,9 +259,60 @@ def busy_split():
               f"{statistics.median(m - b for m, b in v):+.3f}")
 
 
+def fresh_round(records, size, phase):
+    """torch_save's record of `size` whose `phase` faulted over half the size's pages in (copies into new memory):
+    the first such round's phase seconds and save_durable_s; None where no round did."""
+    for r in sorted(records, key=lambda r: r["round"]):
+        p = r["phases"].get(phase) or {}
+        if r["writer"] == "torch_save" and r["size_bytes"] == size and p.get("minor_faults", 0) > size / 4096 / 2:
+            return r
+    return None
+
+
+def planner():
+    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    print("torch.save on each session's node, `iowall plan checkpoint --node ... --path buffered` / measured, seconds")
+    print(f"  {'session':8} {'size':>5}  {'periodic save':>21}  {'first save':>21}  {'restore, new memory':>21}  "
+          f"{'restore / median':>21}")
+    errs = {}
+    for vm, _, src, session in sources():
+        topo = json.load(open(os.path.join(ROOT, src["cases"][0]["scenario"])))["topology"]
+        path = os.path.join(ROOT, session, "frameworks", "checkpoints.json")
+        doc = json.load(open(path))["iowall"]
+        records = [r for r in doc["records"] if not r.get("error")]
+        med = {(x["writer"], x["size_bytes"], x["phase"]): x["median_s"] for x in doc["summary"]}
+        for size in sorted({r["size_bytes"] for r in records if r["writer"] == "torch_save"}):
+            gb = f"{size / 1e9:g} GB"
+            out = subprocess.run([iowall, "plan", "checkpoint", "--node", topo, "--path", "buffered", "--checkpoint-size",
+                                  gb, "--gpus", "1", "--gpus-per-node", "1", "--node-sample", gb, "--tensor-size",
+                                  "18 MB", "--output-format", "json"], cwd=ROOT, capture_output=True, text=True)
+            if out.returncode != 0:
+                die(f"plan on {topo}: {out.stderr.strip()}")
+            node = json.loads(out.stdout)["node"]
+            save_r, load_r = fresh_round(records, size, "d2h"), fresh_round(records, size, "load_cold_read")
+            reused = [r["save_durable_s"] for r in records if r["writer"] == "torch_save" and r["size_bytes"] == size
+                      and r.get("save_durable_s") and r["phases"].get("d2h", {}).get("minor_faults", 0) <= size / 4096 / 2]
+            pairs = {"periodic save": (node["periodic_save"]["last_done_s"], reused and statistics.median(reused)),
+                     "first save": (node["first_save"]["last_done_s"], save_r and save_r.get("save_durable_s")),
+                     "restore, new memory": (node["restore"]["last_done_s"],
+                                             load_r and load_r["phases"]["load_cold_total"]["seconds"]),
+                     "restore / median": (node["restore"]["last_done_s"], med.get(("torch_save", size, "load_cold_total")))}
+            cells = []
+            for k, (model, meas) in pairs.items():
+                if not meas:
+                    cells.append(f"{'-':>21}")
+                    continue
+                errs.setdefault((k, gb), []).append(model / meas - 1)
+                cells.append(f"{model:6.2f}/{meas:6.2f} {100 * (model / meas - 1):+6.1f}%")
+            print(f"  {vm:8} {gb:>5}  " + "  ".join(cells))
+    for (k, gb), v in sorted(errs.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        print(f"{gb} {k}: median {100 * statistics.median(v):+.1f}% over {len(v)} sessions, "
+              f"{100 * min(v):+.1f}% to {100 * max(v):+.1f}%, {sum(abs(e) <= 0.15 for e in v)} within 15%")
+
+
 def main():
     modes = {"dsync": dsync, "order": order, "repeat": repeat, "same-rounds": same_rounds, "busy": busy,
-             "busy-split": busy_split}
+             "busy-split": busy_split, "planner": planner}
     if len(sys.argv) != 2 or sys.argv[1] not in modes:
         die(__doc__.strip().splitlines()[-2])
     modes[sys.argv[1]]()
