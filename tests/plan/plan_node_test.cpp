@@ -204,6 +204,22 @@ TEST_CASE("plan --node: the JSON keeps the phases' last-done and names each phas
       if (p["seconds"].get<double>() > 0) CHECK(!p["limited_by"].get<std::string>().empty());
 }
 
+TEST_CASE("plan --node: the text says a buffered restore is a new process's, copies into new memory",
+          "[plan][node][cli]") {
+  // The buffered restore is simulated into pageable_fresh memory (node_rates.cpp), so its figure is a
+  // restart's; the text says so on that path alone (the O_DIRECT paths copy into pinned buffers).
+  const std::string base = "plan checkpoint --params 8B --gpus 8 --node gpu-machine-h200 --path ";
+  const auto buffered = iowall::testing::run_iowall(base + "buffered");
+  REQUIRE(buffered.code == 0);
+  const auto line = buffered.out.find("restore ");
+  REQUIRE(line != std::string::npos);
+  const std::string restore = buffered.out.substr(line, buffered.out.find('\n', line) - line);
+  CHECK(restore.find("(a new process: every copy into new memory)") != std::string::npos);
+  const auto gds = iowall::testing::run_iowall(base + "gds");
+  REQUIRE(gds.code == 0);
+  CHECK(gds.out.find("a new process") == std::string::npos);
+}
+
 TEST_CASE("plan --node: a missing file, a topology without a GPU and an unknown path are one line, exit 2",
           "[plan][node][cli][errors]") {
   const std::string base = "plan checkpoint --params 8B --gpus 8 ";
