@@ -50,7 +50,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, calibrate, case_result, check_name, die, drift_lines,  # noqa: E402
+from session_measurements import (ROOT, calibrate, case_result, check_name, die, drift_lines, iowall_binary,  # noqa: E402
                                   drift_ratios, frameworks, gbs, host_costs, measured_disk_busy,
                                   model_disk_busy_s, node_topology, rel, session_probe_costs, sweep_drift,
                                   unpack_phases)
@@ -99,7 +99,7 @@ def main():
                     help="a condition of the session the corpus source must state (repeatable)")
     args = ap.parse_args()
     check_name(args.name)
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     session = os.path.abspath(args.session)
     if not os.path.isdir(session):
         die(f"{args.session}: not a folder")

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, die, frameworks, rel, sweep_drift, unpack_phases  # noqa: E402
+from session_measurements import ROOT, die, frameworks, iowall_binary, rel, sweep_drift, unpack_phases  # noqa: E402
 
 # A validation case's id ends with the phase its figure is the median of.
 CASE_PHASE = {"save": "save_durable", "cold-load": "load_cold_total"}
@@ -96,7 +96,7 @@ def main():
                 print(f"  {label:20} {statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f}, {len(r)} points)")
 
     if source:
-        iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+        iowall = iowall_binary()
         out = subprocess.run([iowall, "check", "--source", source, "-q", "--output-format", "json"], cwd=ROOT,
                              capture_output=True, text=True)
         if out.returncode != 0:

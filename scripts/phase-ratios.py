@@ -26,7 +26,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, case_phases, sweep_median  # noqa: E402
+from session_measurements import ROOT, case_phases, iowall_binary, sweep_median  # noqa: E402
 
 # The model's phase name for each measured one, by the case's kind.
 PHASES = {"save": (("d2h", "d2h"), ("serialize_write", "serialize_write"), ("fsync", "fsync")),
@@ -118,7 +118,7 @@ def disk_split(iowall):
 
 
 def main():
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     sources, per_session = {}, {}
     for name, source, fw in sessions():
         sources[name] = source

@@ -36,7 +36,7 @@ import sys
 import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import (ROOT, case_phases, case_result, die, measured_disk_busy,  # noqa: E402
+from session_measurements import (ROOT, case_phases, case_result, die, iowall_binary, measured_disk_busy,  # noqa: E402
                                   model_disk_busy_s, sweep_median)
 
 
@@ -104,7 +104,7 @@ def dsync():
 def corpus_errors():
     """Every one-run case's error as `iowall check --corpus` gives it, by (source, case id)."""
     import tempfile
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     with tempfile.TemporaryDirectory() as tmp:
         for path in glob.glob(os.path.join(ROOT, "validation", "checkpoint-h*-vm*.json")):
             os.symlink(path, os.path.join(tmp, os.path.basename(path)))
@@ -155,7 +155,7 @@ def repeat():
 
 
 def same_rounds():
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     out = subprocess.run([iowall, "check", "--source", "page-cache-reads-h200", "--output-format", "json"], cwd=ROOT,
                          capture_output=True, text=True)
     streams = {o["id"]: o["simulated"]["value"] / o["published"]["value"] for o in dicts(json.loads(out.stdout))
@@ -229,7 +229,7 @@ def busy():
 
 
 def busy_split():
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     print("cold loads: measured / model seconds; the miss (model - measured) split into the disk's busy seconds "
           "and the rest")
     by_case = {}
@@ -259,18 +259,21 @@ def busy_split():
               f"{statistics.median(m - b for m, b in v):+.3f}")
 
 
+def new_memory(record, phase):
+    """Whether a round's `phase` copied into new memory: its minor faults over half the size's 4 KiB pages."""
+    return (record["phases"].get(phase) or {}).get("minor_faults", 0) > record["size_bytes"] / 4096 / 2
+
+
 def fresh_round(records, size, phase):
-    """torch_save's record of `size` whose `phase` faulted over half the size's pages in (copies into new memory):
-    the first such round's phase seconds and save_durable_s; None where no round did."""
+    """torch_save's first record of `size` whose `phase` copied into new memory; None where no round did."""
     for r in sorted(records, key=lambda r: r["round"]):
-        p = r["phases"].get(phase) or {}
-        if r["writer"] == "torch_save" and r["size_bytes"] == size and p.get("minor_faults", 0) > size / 4096 / 2:
+        if r["writer"] == "torch_save" and r["size_bytes"] == size and new_memory(r, phase):
             return r
     return None
 
 
 def planner():
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     print("torch.save on each session's node, `iowall plan checkpoint --node ... --path buffered` / measured, seconds")
     print(f"  {'session':8} {'size':>5}  {'periodic save':>21}  {'first save':>21}  {'restore, new memory':>21}  "
           f"{'restore / median':>21}")
@@ -291,7 +294,7 @@ def planner():
             node = json.loads(out.stdout)["node"]
             save_r, load_r = fresh_round(records, size, "d2h"), fresh_round(records, size, "load_cold_read")
             reused = [r["save_durable_s"] for r in records if r["writer"] == "torch_save" and r["size_bytes"] == size
-                      and r.get("save_durable_s") and r["phases"].get("d2h", {}).get("minor_faults", 0) <= size / 4096 / 2]
+                      and r.get("save_durable_s") and not new_memory(r, "d2h")]
             pairs = {"periodic save": (node["periodic_save"]["last_done_s"], reused and statistics.median(reused)),
                      "first save": (node["first_save"]["last_done_s"], save_r and save_r.get("save_durable_s")),
                      "restore, new memory": (node["restore"]["last_done_s"],

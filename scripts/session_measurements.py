@@ -20,6 +20,11 @@ DISK_FIELDS = ("read_bandwidth", "write_bandwidth", "read_latency", "write_laten
                "flush_cost", "mdts", "read_service", "write_service")
 
 
+def iowall_binary():
+    """The iowall the scripts run: $IOWALL, else the release build's."""
+    return os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+
+
 def die(msg):
     print(f"{os.path.splitext(os.path.basename(sys.argv[0]))[0]}: {msg}", file=sys.stderr)
     sys.exit(2)

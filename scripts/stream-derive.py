@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, calibrate, check_name, die, node_topology, rel, unpack_phases  # noqa: E402
+from session_measurements import ROOT, calibrate, check_name, die, iowall_binary, node_topology, rel, unpack_phases  # noqa: E402
 
 
 def main():
@@ -27,7 +27,7 @@ def main():
     check_name(name)
     if not os.path.isdir(session):
         die(f"{sys.argv[1]}: not a folder")
-    iowall = os.path.abspath(os.environ.get("IOWALL", os.path.join(ROOT, "build/release/iowall")))
+    iowall = iowall_binary()
     unpack_phases(session)
     # The stream probes a session may hold, and what the topology names as left unused.
     probes = [(os.path.join(session, "timeline", "stream-timeline.json"), "its streams' timeline"),
