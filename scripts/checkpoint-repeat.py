@@ -22,15 +22,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, die, frameworks, iowall_binary, rel, sweep_drift, unpack_phases  # noqa: E402
+from session_measurements import (ROOT, die, drift_ratios, frameworks, iowall_binary, rel,  # noqa: E402
+                                  summary_medians, sweep_drift, unpack_phases)
 
 # A validation case's id ends with the phase its figure is the median of.
 CASE_PHASE = {"save": "save_durable", "cold-load": "load_cold_total"}
-
-
-def medians(doc):
-    """{(writer, size_bytes, phase): median seconds} of a frameworks document's summary."""
-    return {(s["writer"], s["size_bytes"], s["phase"]): s["median_s"] for s in doc["summary"]}
 
 
 def case_key(case_id):
@@ -68,7 +64,7 @@ def main():
     unpack_phases(repeat)
     first, first_src = frameworks(session)
     again, again_src = frameworks(repeat)
-    a, b = medians(first), medians(again)
+    a, b = summary_medians(first), summary_medians(again)
     keys = [k for k in a if k in b]
     if not keys:
         die(f"{again_src}: no writer, size and phase in common with {first_src}")
@@ -92,8 +88,8 @@ def main():
         print("the disk sweep's O_DIRECT points measured again after each run, after/sweep (median over the points)")
         for label, rows in (("after the first run", rows_first), ("after the repeat", rows_again)):
             if rows:
-                r = [d / s for _, s, d in rows]
-                print(f"  {label:20} {statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f}, {len(r)} points)")
+                r = drift_ratios(rows)
+                print(f"  {label:20} {statistics.median(r):.3f} ({r[0]:.3f}-{r[-1]:.3f}, {len(r)} points)")
 
     if source:
         iowall = iowall_binary()

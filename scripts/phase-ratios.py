@@ -26,7 +26,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_measurements import ROOT, case_phases, iowall_binary, sweep_median  # noqa: E402
+from session_measurements import ROOT, case_phases, iowall_binary, summary_medians, sweep_median  # noqa: E402
 
 # The model's phase name for each measured one, by the case's kind.
 PHASES = {"save": (("d2h", "d2h"), ("serialize_write", "serialize_write"), ("fsync", "fsync")),
@@ -70,7 +70,7 @@ def sweep_ranking(per_session, sources):
 
 
 def session_ratios(iowall, source, fw):
-    measured = {(r["writer"], r["size_bytes"], r["phase"]): r["median_s"] for r in fw["summary"]}
+    measured = summary_medians(fw)
     out = {}
     for case in source["cases"]:
         m = re.fullmatch(r"(\w+)-([0-9.]+)gb-(save|cold-load)", case["id"])

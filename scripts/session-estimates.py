@@ -37,7 +37,7 @@ import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from session_measurements import (ROOT, case_phases, case_result, die, iowall_binary, measured_disk_busy,  # noqa: E402
-                                  model_disk_busy_s, sweep_median)
+                                  model_disk_busy_s, summary_medians, sweep_median)
 
 
 def sources():
@@ -283,7 +283,7 @@ def planner():
         path = os.path.join(ROOT, session, "frameworks", "checkpoints.json")
         doc = json.load(open(path))["iowall"]
         records = [r for r in doc["records"] if not r.get("error")]
-        med = {(x["writer"], x["size_bytes"], x["phase"]): x["median_s"] for x in doc["summary"]}
+        med = summary_medians(doc)
         for size in sorted({r["size_bytes"] for r in records if r["writer"] == "torch_save"}):
             gb = f"{size / 1e9:g} GB"
             out = subprocess.run([iowall, "plan", "checkpoint", "--node", topo, "--path", "buffered", "--checkpoint-size",

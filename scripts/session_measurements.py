@@ -143,6 +143,11 @@ def frameworks(session):
     return doc, rel(path)
 
 
+def summary_medians(doc):
+    """{(writer, size_bytes, phase): median seconds of the rounds} of a frameworks document's summary."""
+    return {(x["writer"], x["size_bytes"], x["phase"]): x["median_s"] for x in doc["summary"]}
+
+
 def session_probe_costs(session):
     """cpu_cached costs the session's own probes give, where it ran them: {param: (value, source,
     scenario keys' ending)}. A tensor view's cost per page from the mapped-load probe's touch_heads
