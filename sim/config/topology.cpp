@@ -39,6 +39,7 @@ Topology::~Topology() = default;
 
 Topology::Topology(SimContext& ctx, const Json& doc, std::string file, std::string pointer)
     : file_(std::move(file)), pointer_(std::move(pointer)), graph_(std::make_unique<Graph>()) {
+  check_size(doc);
   validate_json(topology_schema(), doc, file_, pointer_);
   name_ = doc.value("name", "");
   description_ = doc.value("description", "");
@@ -47,6 +48,26 @@ Topology::Topology(SimContext& ctx, const Json& doc, std::string file, std::stri
   for (const auto& d : devices_) d->find_devices([this](const std::string& id) { return find(id); });
   for (const auto& d : devices_) d->validate_connections();
   check_pcie_tree();
+}
+
+// A topology is one node's or one fabric's devices: the shipped ones hold at most 70, and
+// 20,000 run in about a GB (reports/benchmarks.md, "Large topologies"). Each device costs some
+// 50 KB and its construction some 25 us, so a file of hundreds of thousands would spend seconds
+// and gigabytes before the first wrong connection could be named: the counts are refused first,
+// before the schema walks the arrays. A cluster of many nodes is `iowall plan`'s, not one topology.
+constexpr std::size_t kMaxDevices = 100'000;
+constexpr std::size_t kMaxLinks = 400'000;
+
+void Topology::check_size(const Json& doc) const {
+  if (!doc.is_object()) return;  // the schema names what is wrong
+  for (const auto& [key, most] : {std::pair<const char*, std::size_t>{"devices", kMaxDevices}, {"links", kMaxLinks}}) {
+    const auto it = doc.find(key);
+    if (it != doc.end() && it->is_array() && it->size() > most)
+      throw InputError(file_, pointer_ + "/" + key,
+                       fmt::format("{} {}: a topology holds at most {} (model many nodes as a cluster with "
+                                   "`iowall plan`)",
+                                   it->size(), key, most));
+  }
 }
 
 void Topology::build_devices(SimContext& ctx, const Json& devices) {

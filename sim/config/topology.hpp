@@ -65,6 +65,7 @@ public:
 
 private:
   struct Graph;
+  void check_size(const Json& doc) const;
   void build_devices(SimContext& ctx, const Json& devices);
   void build_links(SimContext& ctx, const Json& links);
   void check_pcie_tree() const;

@@ -103,6 +103,24 @@ TEST_CASE("topology mistakes are named by JSON pointer", "[topology][errors]") {
   CHECK(contains(load_error(d), "/links/3/pcie/mps"));
 }
 
+TEST_CASE("a topology's device and link counts are refused before anything is built", "[topology][errors]") {
+  // 100,001 devices that are all the same empty object: building them would fail at the first
+  // (no id), so a message naming the count shows the check ran before the first device.
+  Json d = base_topology();
+  d["devices"] = Json::array();
+  for (int i = 0; i < 100'001; ++i) d["devices"].push_back(Json::object());
+  CHECK(load_error(d) == "t.json: /devices: 100001 devices: a topology holds at most 100000 "
+                         "(model many nodes as a cluster with `iowall plan`)");
+  d["devices"].erase(0);  // at the limit the count passes and the schema names a device without an id
+  CHECK(contains(load_error(d), "t.json: /devices/"));
+  CHECK(contains(load_error(d), "Missing required property"));
+
+  d = base_topology();
+  d["links"] = Json::array();
+  for (int i = 0; i < 400'001; ++i) d["links"].push_back(Json::object());
+  CHECK(contains(load_error(d), "t.json: /links: 400001 links: a topology holds at most 400000"));
+}
+
 TEST_CASE("PCIe must be a tree joining upstream to downstream ports", "[topology][errors]") {
   Json d = base_topology();
   // Two upstream ports joined: a GPU straight to an SSD.
