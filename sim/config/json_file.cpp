@@ -38,6 +38,30 @@ std::string line_column(const std::string& text, std::size_t offset) {
   }
   return fmt::format("line {}, column {}", line, col);
 }
+const char* file_type_name(std::filesystem::file_type t) {
+  switch (t) {
+    case std::filesystem::file_type::character: return "character device";
+    case std::filesystem::file_type::block: return "block device";
+    case std::filesystem::file_type::socket: return "socket";
+    default: return "special file";
+  }
+}
+
+// The whole of a file or pipe, refused past kMaxJsonBytes: a pipe has no size to check first,
+// and the largest input this reads (a 20,000-device topology) is some 5 MB.
+constexpr std::size_t kMaxJsonBytes = std::size_t{1} << 30;
+
+std::string read_capped(std::istream& in, const std::string& path) {
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxJsonBytes)
+      throw InputError(path, "", fmt::format("longer than {} bytes: not a scenario, topology or profile", kMaxJsonBytes));
+  }
+  return text;
+}
+
 }  // namespace
 
 JsonDocument parse_json_text(const std::string& text, const std::string& name) {
@@ -78,13 +102,16 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
     for (std::size_t i = 0, n = candidates.size(); i < n; ++i) candidates.push_back(fs::path(candidates[i]) += ".json");
   for (const fs::path& c : candidates) {
     std::error_code ec;
-    if (fs::is_directory(c, ec)) throw InputError(path, "", "is a directory, expected a JSON file");
-    if (!fs::is_regular_file(c, ec)) continue;
+    const fs::file_type type = fs::status(c, ec).type();
+    if (type == fs::file_type::not_found || type == fs::file_type::none) continue;
+    if (type == fs::file_type::directory) throw InputError(path, "", "is a directory, expected a JSON file");
+    // A pipe is read to its end (a shell's process substitution, `<(jq ... f.json)`); a device,
+    // a socket or anything else is refused rather than read: /dev/zero would never end.
+    if (type != fs::file_type::regular && type != fs::file_type::fifo)
+      throw InputError(path, "", fmt::format("is a {}, expected a JSON file", file_type_name(type)));
     std::ifstream in(c, std::ios::binary);
     if (!in) throw InputError(path, "", "cannot be read (permission denied?)");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    JsonDocument doc = parse_json_text(ss.str(), path);
+    JsonDocument doc = parse_json_text(read_capped(in, path), path);
     doc.directory = c.parent_path().string();
     return doc;
   }

@@ -1,5 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
 #include "tests/support/topology_error.hpp"
 #include "sim/config/json_file.hpp"
 #include "sim/config/topology.hpp"
@@ -138,12 +147,31 @@ TEST_CASE("PCIe must be a tree joining upstream to downstream ports", "[topology
   CHECK(contains(load_error(c), "cycle"));
 }
 
+TEST_CASE("a pipe is read to its end, as a shell's process substitution gives one", "[topology]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("iowall-fifo-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "topology.json").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string text = base_topology().dump();
+  std::thread writer([&] { std::ofstream(fifo) << text; });
+  const JsonDocument doc = load_json(fifo);
+  writer.join();
+  std::filesystem::remove_all(dir);
+  CHECK(doc.json == base_topology());
+}
+
 TEST_CASE("missing and malformed files get one clear line", "[topology][errors]") {
   try {
     load_json("does/not/exist.json");
     FAIL("expected an error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) == "does/not/exist.json: no such file");
+  }
+  try {  // it exists, so "no such file" would be wrong; read, it would give nothing or never end
+    load_json("/dev/null");
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "/dev/null: is a character device, expected a JSON file");
   }
   try {
     parse_json_text("{\n  \"name\": \"x\",\n  \"devices\": [,]\n}", "broken.json");
