@@ -1,14 +1,19 @@
 #include "sim/config/json_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "sim/config/embedded.hpp"
 #include "sim/config/json_limits.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/suggest.hpp"
 
 namespace iowall {
@@ -48,18 +53,30 @@ const char* file_type_name(std::filesystem::file_type t) {
 }
 
 // The whole of a file or pipe, refused past kMaxJsonBytes: a pipe has no size to check first,
-// and the largest input this reads (a 20,000-device topology) is some 5 MB.
+// and the largest input this reads (a 20,000-device topology) is some 5 MB. read(2) itself, not a
+// stream: a pipe whose writer is slow blocks here, and Ctrl-C must end that wait (the interrupt
+// guard's handler makes read return EINTR; a std::ifstream would retry it and wait on).
 constexpr std::size_t kMaxJsonBytes = std::size_t{1} << 30;
 
-std::string read_capped(std::istream& in, const std::string& path) {
+std::string read_whole(const std::filesystem::path& file, const std::string& path) {
+  int fd;
+  while ((fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR) throw_if_interrupted();
+  if (fd < 0) throw InputError(path, "", "cannot be read (permission denied?)");
+  const std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* f) { ::close(*f); });
   std::string text;
   char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) return text;
+    if (n < 0) {
+      if (errno != EINTR) throw InputError(path, "", fmt::format("cannot be read ({})", std::strerror(errno)));
+      throw_if_interrupted();
+      continue;
+    }
+    text.append(buf, static_cast<std::size_t>(n));
     if (text.size() > kMaxJsonBytes)
       throw InputError(path, "", fmt::format("longer than {} bytes: not a scenario, topology or profile", kMaxJsonBytes));
   }
-  return text;
 }
 
 }  // namespace
@@ -109,9 +126,7 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
     // a socket or anything else is refused rather than read: /dev/zero would never end.
     if (type != fs::file_type::regular && type != fs::file_type::fifo)
       throw InputError(path, "", fmt::format("is a {}, expected a JSON file", file_type_name(type)));
-    std::ifstream in(c, std::ios::binary);
-    if (!in) throw InputError(path, "", "cannot be read (permission denied?)");
-    JsonDocument doc = parse_json_text(read_capped(in, path), path);
+    JsonDocument doc = parse_json_text(read_whole(c, path), path);
     doc.directory = c.parent_path().string();
     return doc;
   }

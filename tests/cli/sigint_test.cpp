@@ -2,6 +2,10 @@
 // neither an output file nor a temporary file left in the output directory.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -107,4 +111,16 @@ TEST_CASE("SIGINT during rdma mtt leaves no output file", "[cli][sigint]") {
 TEST_CASE("SIGINT during a per-packet net run leaves no output file", "[cli][sigint]") {
   OutputDir dir;
   check_interrupted({"net", "incast", "--senders", "4096", "--duration", "1 s", "--output", dir.file("incast.txt")}, dir);
+}
+
+TEST_CASE("SIGINT while a scenario is read from a pipe that has not ended", "[cli][sigint]") {
+  // The pipe's write end stays open here and nothing is written, so the child blocks in
+  // read(2) until the signal; a read that retried EINTR would wait for ever and be killed.
+  OutputDir dir, pipe_dir;
+  const std::string fifo = pipe_dir.file("scenario.json");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);  // O_RDWR: a FIFO's open that does not wait
+  REQUIRE(writer >= 0);
+  check_interrupted({"run", fifo, "--quiet", "--output", dir.file("result.txt")}, dir);
+  ::close(writer);
 }
