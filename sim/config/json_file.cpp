@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -79,6 +81,18 @@ std::string read_whole(const std::filesystem::path& file, const std::string& pat
   }
 }
 
+// A pipe gives its bytes once, but a command may load the same input again (each sweep point,
+// each of `plan --node`'s runs builds its scenario anew): the first read's text is kept, by path,
+// for the rest of the process.
+std::string read_pipe_once(const std::filesystem::path& file, const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> texts;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto it = texts.find(file.string());
+  if (it != texts.end()) return it->second;
+  return texts.emplace(file.string(), read_whole(file, path)).first->second;
+}
+
 }  // namespace
 
 JsonDocument parse_json_text(const std::string& text, const std::string& name) {
@@ -126,7 +140,7 @@ JsonDocument load_json(const std::string& path, const std::string& relative_to) 
     // a socket or anything else is refused rather than read: /dev/zero would never end.
     if (type != fs::file_type::regular && type != fs::file_type::fifo)
       throw InputError(path, "", fmt::format("is a {}, expected a JSON file", file_type_name(type)));
-    JsonDocument doc = parse_json_text(read_whole(c, path), path);
+    JsonDocument doc = parse_json_text(type == fs::file_type::fifo ? read_pipe_once(c, path) : read_whole(c, path), path);
     doc.directory = c.parent_path().string();
     return doc;
   }

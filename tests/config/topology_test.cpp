@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <thread>
 
 #include <fmt/format.h>
@@ -156,8 +158,14 @@ TEST_CASE("a pipe is read to its end, as a shell's process substitution gives on
   std::thread writer([&] { std::ofstream(fifo) << text; });
   const JsonDocument doc = load_json(fifo);
   writer.join();
-  std::filesystem::remove_all(dir);
   CHECK(doc.json == base_topology());
+  // Loaded again (a sweep's next point, plan --node's next run): the pipe has given its bytes,
+  // so the first read's text serves. A second read of the pipe would wait for a writer; after
+  // 10 s one writes "{}" to end that wait, and the document would not be the topology.
+  auto again = std::async(std::launch::async, [&] { return load_json(fifo); });
+  if (again.wait_for(std::chrono::seconds(10)) != std::future_status::ready) std::ofstream(fifo) << "{}";
+  CHECK(again.get().json == base_topology());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("missing and malformed files get one clear line", "[topology][errors]") {
