@@ -45,6 +45,7 @@ std::string line_column(const std::string& text, std::size_t offset) {
   }
   return fmt::format("line {}, column {}", line, col);
 }
+
 const char* file_type_name(std::filesystem::file_type t) {
   switch (t) {
     case std::filesystem::file_type::character: return "character device";
@@ -55,7 +56,7 @@ const char* file_type_name(std::filesystem::file_type t) {
 }
 
 // The whole of a file or pipe, refused past kMaxJsonBytes: a pipe has no size to check first,
-// and the largest input this reads (a 20,000-device topology) is some 5 MB. read(2) itself, not a
+// and a 20,000-device topology (scripts/replicate-topology.py) is 3.1 MB. read(2) itself, not a
 // stream: a pipe whose writer is slow blocks here, and Ctrl-C must end that wait (the interrupt
 // guard's handler makes read return EINTR; a std::ifstream would retry it and wait on).
 constexpr std::size_t kMaxJsonBytes = std::size_t{1} << 30;

@@ -51,10 +51,11 @@ Topology::Topology(SimContext& ctx, const Json& doc, std::string file, std::stri
 }
 
 // A topology is one node's or one fabric's devices: the shipped ones hold at most 70, and
-// 20,000 run in about a GB (reports/benchmarks.md, "Large topologies"). Each device costs some
-// 50 KB and its construction some 25 us, so a file of hundreds of thousands would spend seconds
-// and gigabytes before the first wrong connection could be named: the counts are refused first,
-// before the schema walks the arrays. A cluster of many nodes is `iowall plan`'s, not one topology.
+// 20,000 run in about a GB (reports/benchmarks.md, "Large topologies"). A device costs 10-60 KB
+// (a bare one, one with its stats) and some 25 us to build, so a file of hundreds of thousands
+// would spend seconds and gigabytes before the first wrong connection could be named: the
+// counts are refused first, before the schema walks the arrays. A cluster of many nodes is
+// `iowall plan`'s, not one topology.
 constexpr std::size_t kMaxDevices = 100'000;
 constexpr std::size_t kMaxLinks = 400'000;
 
